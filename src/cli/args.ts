@@ -1,0 +1,59 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+import type { ConfigSource } from '../config.ts';
+import { UsageError } from '../errors.ts';
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  options: OptionSpec;
+  /** Lines describing each option, for --help. */
+  optionHelp: string[];
+  run(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number>;
+}
+
+/** Options every command accepts. */
+export const COMMON_OPTIONS: OptionSpec = {
+  help: { type: 'boolean', short: 'h' },
+  'log-level': { type: 'string' },
+};
+
+/** Options that choose the database. */
+export const DATABASE_OPTIONS: OptionSpec = {
+  'database-url': { type: 'string' },
+  'data-dir': { type: 'string' },
+};
+
+export const DATABASE_HELP = [
+  '--database-url <url>   PostgreSQL to use (env DATABASE_URL); default: the embedded database',
+  '--data-dir <dir>       folder of the embedded database (env WEBLATE_MIRROR_DATA_DIR)',
+];
+export const COMMON_HELP = ['--log-level <level>    fatal, error, warn, info, debug, trace or silent (env LOG_LEVEL)', '-h, --help             show this help'];
+
+/** Parses a command's arguments; unknown options are usage errors (exit code 2). */
+export function parseCommandArgs(command: Command, argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${commandHelp(command)}`);
+  }
+}
+
+export function commandHelp(command: Command): string {
+  return [`Usage: weblate-mirror ${command.usage}`, '', command.summary, '', 'Options:', ...[...command.optionHelp, ...COMMON_HELP].map((l) => `  ${l}`)].join('\n');
+}
+
+/** Maps flags to the configuration variables they override. */
+export function flagOverrides(values: Record<string, string | boolean | undefined>, map: Record<string, keyof ConfigSource>): ConfigSource {
+  const overrides: ConfigSource = {};
+  for (const [flag, variable] of Object.entries(map)) {
+    const value = values[flag];
+    if (typeof value === 'string') overrides[variable] = value;
+  }
+  return overrides;
+}
+
+export const DATABASE_FLAGS = { 'database-url': 'DATABASE_URL', 'data-dir': 'WEBLATE_MIRROR_DATA_DIR', 'log-level': 'LOG_LEVEL' } as const;

@@ -1,0 +1,98 @@
+import { join } from 'node:path';
+
+import { sql } from 'kysely';
+
+import { loadConfig } from '../../config.ts';
+import { createDb } from '../../db/client.ts';
+import { countRows } from '../../db/queries/status.ts';
+import { createLogger } from '../../logger.ts';
+import { startSimulator } from '../../simulator/index.ts';
+import { formatTable } from '../../sync/summary.ts';
+import { type Command, DATABASE_FLAGS, DATABASE_HELP, DATABASE_OPTIONS, flagOverrides } from '../args.ts';
+import { print } from '../runtime.ts';
+import { printRows } from './query.ts';
+import { parseSizeFlags, SIZE_HELP, SIZE_OPTIONS } from './simulate.ts';
+import { syncOnce } from './sync.ts';
+
+/** Example questions a user can ask next, shown (and the first one answered) after the demo sync. */
+export const EXAMPLE_QUERIES = [
+  {
+    title: 'How far along is each language?',
+    sql: `select language_code, sum(translated) as translated, sum(total) as strings,
+       round(100.0 * sum(translated) / nullif(sum(total), 0), 1) as percent
+from weblate.translations where not is_source
+group by language_code order by percent desc`,
+  },
+  {
+    title: 'What moved on the last seven days with activity?',
+    sql: `select date_trunc('day', timestamp)::date as day, count(*) as changes, count(distinct author_name) as authors
+from weblate.changes group by 1 order by 1 desc limit 7`,
+  },
+  {
+    title: 'Who contributes most?',
+    sql: `select author_name, count(*) as changes, min(timestamp)::date as first, max(timestamp)::date as last
+from weblate.changes where author_name is not null group by 1 order by 2 desc limit 5`,
+  },
+];
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary:
+    'Start a simulated Weblate (a few projects, ~10 components, ~10 languages, ~20,000 strings) on a free\n' +
+    'loopback port, mirror it into the embedded database (in <data-dir>/demo), and show what landed.',
+  usage: 'demo [options]',
+  options: { ...DATABASE_OPTIONS, seed: { type: 'string' }, ...SIZE_OPTIONS },
+  optionHelp: [...DATABASE_HELP, ...SIZE_HELP],
+  async run(values) {
+    const size = parseSizeFlags(values);
+    const base = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
+    const simulator = await startSimulator(size);
+    try {
+      const dataDir = typeof values['data-dir'] === 'string' ? base.dataDir : join(base.dataDir, 'demo');
+      const config = loadConfig({
+        overrides: {
+          ...flagOverrides(values, DATABASE_FLAGS),
+          DATABASE_URL: typeof values['database-url'] === 'string' ? values['database-url'] : '',
+          WEBLATE_MIRROR_DATA_DIR: dataDir,
+          WEBLATE_URL: simulator.url,
+          WEBLATE_TOKEN: '',
+          WEBLATE_PROJECTS: '',
+          WEBLATE_USERS: simulator.instance.users.map((u) => u.username).join(','),
+        },
+      });
+      const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
+      print(`Simulated Weblate at ${simulator.url}; mirroring it into ${config.databaseUrl === null ? dataDir : 'PostgreSQL'}.`);
+      print();
+      const result = await syncOnce(config, log);
+      if (result.status !== 'succeeded') return 1;
+      await showWhatLanded(config, dataDir);
+      return 0;
+    } finally {
+      await simulator.close();
+    }
+  },
+};
+
+async function showWhatLanded(config: ReturnType<typeof loadConfig>, dataDir: string): Promise<void> {
+  const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    print();
+    print('What landed:');
+    const counts = await countRows(handle.db);
+    print(formatTable(['table', 'rows'], Object.entries(counts).map(([t, n]) => [`weblate.${t}`, String(n)])));
+    const first = EXAMPLE_QUERIES[0]!;
+    print();
+    print(`${first.title}\n`);
+    printRows((await sql.raw<Record<string, unknown>>(first.sql).execute(handle.db)).rows, false);
+  } finally {
+    await handle.close();
+  }
+  const target = config.databaseUrl === null ? `--data-dir ${dataDir}` : '--database-url <your DATABASE_URL>';
+  print();
+  print('Ask the mirror yourself, for example:');
+  for (const query of EXAMPLE_QUERIES) {
+    print();
+    print(`  # ${query.title}`);
+    print(`  npx weblate-mirror query ${target} "${query.sql.replace(/\s*\n\s*/g, ' ')}"`);
+  }
+}

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+
+import { ConfigError, UsageError } from '../errors.ts';
+import { type Command, commandHelp, parseCommandArgs } from './args.ts';
+import { demoCommand } from './commands/demo.ts';
+import { migrateCommand } from './commands/migrate.ts';
+import { queryCommand } from './commands/query.ts';
+import { simulateCommand } from './commands/simulate.ts';
+import { statusCommand } from './commands/status.ts';
+import { syncCommand } from './commands/sync.ts';
+
+const COMMANDS: Command[] = [syncCommand, migrateCommand, statusCommand, queryCommand, demoCommand, simulateCommand];
+
+function globalHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'Usage: weblate-mirror <command> [options]',
+    '',
+    'Keeps a PostgreSQL warehouse in step with a Weblate instance.',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary.split('\n')[0]}`),
+    '',
+    'Run `weblate-mirror <command> --help` for a command\'s options. Configuration comes from environment',
+    'variables (and a .env file); see the README. Exit codes: 0 success, 1 failed sync, 2 bad usage or configuration.',
+  ].join('\n');
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Runs the CLI and returns its exit code; never throws. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined) throw new UsageError(globalHelp());
+    if (name === '--help' || name === '-h' || name === 'help') {
+      process.stdout.write(`${globalHelp()}\n`);
+      return 0;
+    }
+    if (name === '--version' || name === '-v') {
+      process.stdout.write(`${version()}\n`);
+      return 0;
+    }
+    const command = COMMANDS.find((c) => c.name === name);
+    if (!command) throw new UsageError(`unknown command "${name}"\n\n${globalHelp()}`);
+    const { values, positionals } = parseCommandArgs(command, rest);
+    if (values.help === true) {
+      process.stdout.write(`${commandHelp(command)}\n`);
+      return 0;
+    }
+    // No option is declared `multiple`, so every value is a string or a boolean.
+    return await command.run(values as Record<string, string | boolean | undefined>, positionals);
+  } catch (err) {
+    return reportError(err);
+  }
+}
+
+function reportError(err: unknown): number {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`weblate-mirror: configuration problem${err.problems.length > 1 ? 's' : ''}:\n`);
+    for (const problem of err.problems) process.stderr.write(`  - ${problem}\n`);
+    return 2;
+  }
+  if (err instanceof UsageError) {
+    process.stderr.write(`weblate-mirror: ${err.message}\n`);
+    return 2;
+  }
+  process.stderr.write(`weblate-mirror: ${describeChain(err)}\n`);
+  return 1;
+}
+
+/** The message and its causes, without stack traces. */
+function describeChain(err: unknown): string {
+  const parts: string[] = [];
+  for (let current: unknown = err; current !== undefined && parts.length < 4; current = (current as Error).cause) {
+    const message = current instanceof Error ? current.message : String(current);
+    if (!parts.some((p) => p.includes(message))) parts.push(message);
+    if (!(current instanceof Error)) break;
+  }
+  return parts.join(': ');
+}

@@ -1,0 +1,184 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+
+import { ConfigError } from './errors.ts';
+
+/**
+ * The only reader of process.env. Sources, weakest first: defaults, a `.env` file in the
+ * working directory, the environment, then command-line flags (`overrides`). Every bad
+ * variable is reported at once in one ConfigError.
+ */
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  /** Instance root (e.g. https://hosted.weblate.org/), always with a trailing slash. */
+  weblateUrl: URL | null;
+  weblateToken: string | null;
+  /** postgres:// URL, or null for the embedded database in `dataDir`. */
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Project slugs in scope, or null for every project the token can see. */
+  projects: string[] | null;
+  users: string[];
+  logLevel: LogLevel;
+  concurrency: number;
+  /** Requests per second across all workers; 0 means no limit of our own. */
+  maxRps: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  allowHttp: boolean;
+}
+
+/** Variable name → description, for help texts and the README. */
+export const CONFIG_VARIABLES = {
+  WEBLATE_URL: 'base URL of the Weblate instance (required by sync)',
+  WEBLATE_TOKEN: 'API token, sent as "Authorization: Token <key>" to that origin only',
+  DATABASE_URL: 'postgres:// URL; empty means the embedded PGlite database',
+  WEBLATE_MIRROR_DATA_DIR: 'folder of the embedded database (default ./.weblate-mirror)',
+  WEBLATE_PROJECTS: 'comma-separated project slugs to mirror (default: all)',
+  WEBLATE_USERS: 'comma-separated usernames whose notification subscriptions are mirrored',
+  LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')} (default info)`,
+  WEBLATE_CONCURRENCY: 'requests in flight at once (default 4)',
+  WEBLATE_MAX_RPS: 'requests per second, 0 for no limit (default 0)',
+  WEBLATE_MAX_ATTEMPTS: 'attempts per request before the sync fails (default 5)',
+  WEBLATE_TIMEOUT_SECONDS: 'timeout for response headers and for body inactivity (default 60)',
+  WEBLATE_ALLOW_HTTP: 'set to 1 to allow plain http:// to a non-loopback host',
+} as const;
+export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
+export type ConfigSource = Partial<Record<ConfigVariable, string | undefined>>;
+
+export interface LoadConfigOptions {
+  /** Defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Values from command-line flags; they win over everything else. */
+  overrides?: ConfigSource;
+  /** Variables that must be set for the command at hand. */
+  required?: ConfigVariable[];
+  /** Path of the .env file; defaults to ./.env, false to skip. */
+  envFile?: string | false;
+}
+
+export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
+  const source = mergeSources(options);
+  const problems: string[] = [];
+  const get = (name: ConfigVariable): string | undefined => {
+    const value = source[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  for (const name of options.required ?? []) {
+    if (get(name) === undefined) problems.push(`${name} is required: ${CONFIG_VARIABLES[name]}`);
+  }
+  const check = <T>(name: ConfigVariable, parse: (raw: string) => T, fallback: T): T => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    try {
+      return parse(raw);
+    } catch (err) {
+      problems.push(`${name}=${JSON.stringify(name === 'WEBLATE_TOKEN' ? '…' : raw)}: ${(err as Error).message}`);
+      return fallback;
+    }
+  };
+  const allowHttp = check('WEBLATE_ALLOW_HTTP', parseFlag, false);
+  const config: Config = {
+    weblateUrl: check('WEBLATE_URL', (raw) => parseWeblateUrl(raw, allowHttp), null),
+    weblateToken: check('WEBLATE_TOKEN', parseToken, null),
+    databaseUrl: check('DATABASE_URL', parseDatabaseUrl, null),
+    dataDir: resolve(get('WEBLATE_MIRROR_DATA_DIR') ?? './.weblate-mirror'),
+    projects: check('WEBLATE_PROJECTS', parseList, null),
+    users: check('WEBLATE_USERS', parseList, []),
+    logLevel: check('LOG_LEVEL', parseLogLevel, 'info'),
+    concurrency: check('WEBLATE_CONCURRENCY', (raw) => parseInteger(raw, 1, 64), 4),
+    maxRps: check('WEBLATE_MAX_RPS', (raw) => parseNumber(raw, 0, 10_000), 0),
+    maxAttempts: check('WEBLATE_MAX_ATTEMPTS', (raw) => parseInteger(raw, 1, 100), 5),
+    timeoutMs: check('WEBLATE_TIMEOUT_SECONDS', (raw) => parseNumber(raw, 0.1, 3600) * 1000, 60_000),
+    allowHttp,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+function mergeSources(options: LoadConfigOptions): ConfigSource {
+  const envFile = options.envFile ?? resolve('.env');
+  const fromFile = envFile !== false && existsSync(envFile) ? parseEnv(readFileSync(envFile, 'utf8')) : {};
+  const env = options.env ?? process.env;
+  const merged: ConfigSource = {};
+  for (const name of Object.keys(CONFIG_VARIABLES) as ConfigVariable[]) {
+    merged[name] = options.overrides?.[name] ?? env[name] ?? fromFile[name];
+  }
+  return merged;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/** Accepts the instance root or its /api/ URL; returns the root with a trailing slash. */
+function parseWeblateUrl(raw: string, allowHttp: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('not an absolute URL (expected e.g. https://weblate.example.org/)');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('must be an http(s) URL');
+  if (url.username || url.password) throw new Error('must not contain credentials; use WEBLATE_TOKEN');
+  if (url.protocol === 'http:' && !allowHttp && !isLoopbackHost(url.hostname)) {
+    throw new Error('plain http:// would send the token unencrypted; use https:// or set WEBLATE_ALLOW_HTTP=1');
+  }
+  url.search = '';
+  url.hash = '';
+  url.pathname = url.pathname.replace(/\/api\/?$/, '/').replace(/\/?$/, '/');
+  return url;
+}
+
+function parseToken(raw: string): string {
+  if (/\s/.test(raw)) throw new Error('must not contain whitespace');
+  return raw;
+}
+
+function parseDatabaseUrl(raw: string): string {
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new Error('must be a postgres:// or postgresql:// URL');
+  try {
+    new URL(raw);
+  } catch {
+    throw new Error('is not a valid URL');
+  }
+  return raw;
+}
+
+function parseList(raw: string): string[] {
+  const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const item of items) {
+    if (!/^[\w.@+-]+$/.test(item)) throw new Error(`"${item}" is not a valid slug or username`);
+  }
+  return [...new Set(items)];
+}
+
+function parseLogLevel(raw: string): LogLevel {
+  const level = raw.toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
+  return level as LogLevel;
+}
+
+function parseFlag(raw: string): boolean {
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new Error('must be 1 or 0');
+}
+
+function parseNumber(raw: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`must be a number from ${min} to ${max}`);
+  return value;
+}
+
+function parseInteger(raw: string, min: number, max: number): number {
+  const value = parseNumber(raw, min, max);
+  if (!Number.isInteger(value)) throw new Error(`must be a whole number from ${min} to ${max}`);
+  return value;
+}

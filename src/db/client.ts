@@ -1,0 +1,99 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+
+import type { Database } from './database.ts';
+import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+export interface DbHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  /** Where the data lives, without credentials: a host/database or a folder. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Upper bound of pooled connections on PostgreSQL. */
+  poolSize?: number;
+  /** How long to wait for another process to release the embedded database. */
+  lockWaitMs?: number;
+}
+
+// Types read as exact text: int8 (a JS number rounds past 2^53), numeric, and the
+// timestamp types (a JS Date keeps only milliseconds). jsonb is parsed as usual.
+const TEXT_OIDS = [20, 1700, 1082, 1114, 1184] as const;
+
+/** Opens PostgreSQL when a URL is configured, else the embedded PGlite database in dataDir. */
+export async function createDb(options: DbOptions): Promise<DbHandle> {
+  return options.databaseUrl === null ? openPglite(options) : openPostgres(options.databaseUrl, options.poolSize);
+}
+
+function openPostgres(databaseUrl: string, poolSize = 10): DbHandle {
+  const typeParsers = pg.types;
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    options: '-c TimeZone=UTC',
+    application_name: 'weblate-mirror',
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        (TEXT_OIDS as readonly number[]).includes(oid)
+          ? (value: string) => value
+          : typeParsers.getTypeParser(oid, format ?? 'text')) as typeof typeParsers.getTypeParser,
+    },
+  });
+  // An idle client losing its server (restart, failover) must not crash the process.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const url = new URL(databaseUrl);
+  return {
+    db,
+    kind: 'postgres',
+    location: `${url.hostname}:${url.port || 5432}${url.pathname}`,
+    close: () => db.destroy(),
+  };
+}
+
+async function openPglite(options: DbOptions): Promise<DbHandle> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const lock: DirectoryLock = await acquireDirectoryLock(options.dataDir, options.lockWaitMs ?? 60_000);
+  try {
+    const identity = (value: string) => value;
+    const parsers = Object.fromEntries(TEXT_OIDS.map((oid) => [oid, identity]));
+    const client = await PGlite.create(join(options.dataDir, 'pgdata'), {
+      parsers: { ...parsers, [pgliteTypes.JSONB]: (value: string) => JSON.parse(value) as unknown },
+    });
+    await client.exec(`set TimeZone = 'UTC'`);
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+    return {
+      db,
+      kind: 'pglite',
+      location: options.dataDir,
+      close: async () => {
+        try {
+          await db.destroy();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** Checks that the database answers; returns the server version string. */
+export async function pingDb(db: Kysely<Database>): Promise<string> {
+  const result = await sql<{ version: string }>`select current_setting('server_version') as version`.execute(db);
+  return result.rows[0]?.version ?? 'unknown';
+}

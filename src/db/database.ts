@@ -1,0 +1,349 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/**
+ * Column types as weblate-mirror reads them. `createDb` configures both drivers so that
+ * int8, numeric and timestamptz come back as exact strings (never a rounded number or a
+ * millisecond Date), and jsonb comes back parsed.
+ */
+export type Int8 = ColumnType<string, string | number | bigint, string | number | bigint>;
+export type Numeric = ColumnType<string, string | number, string | number>;
+export type Timestamp = ColumnType<string, string, string>;
+/** A timestamp the database fills in by default. */
+export type GeneratedTimestamp = ColumnType<string, string | undefined, string>;
+/** JSON text taken verbatim from an API response; stored as jsonb without re-serialising. */
+export type RawJson = string & { readonly __rawJson: unique symbol };
+export type Jsonb = ColumnType<unknown, RawJson, RawJson>;
+export type JsonValue = ColumnType<unknown, unknown, unknown>;
+type Bookkeeping = {
+  first_seen_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+};
+
+export interface SyncRunsTable {
+  id: Generated<number>;
+  kind: Generated<string>;
+  started_at: GeneratedTimestamp;
+  finished_at: Timestamp | null;
+  status: Generated<'running' | 'succeeded' | 'failed'>;
+  weblate_url: string;
+  requests: Generated<number>;
+  rows_written: ColumnType<string, number | string | undefined, number | string>;
+  error: string | null;
+  /** Per-resource requests, rows and durations, written as JSON text. */
+  summary: ColumnType<unknown, string | undefined, string>;
+}
+
+export interface UnitStatesTable {
+  state: number;
+  name: string;
+}
+
+export interface ChangeActionsTable {
+  action: number;
+  name: string;
+  api_name: string | null;
+  first_seen_at: Timestamp | null;
+  last_seen_at: Timestamp | null;
+}
+
+export interface LanguagesTable extends Bookkeeping {
+  code: string;
+  id: number;
+  name: string;
+  direction: string | null;
+  population: Int8 | null;
+  aliases: string[] | null;
+  plural_id: number | null;
+  plural_source: number | null;
+  plural_number: number | null;
+  plural_formula: string | null;
+  plural_type: number | null;
+  web_url: string | null;
+  url: string | null;
+  statistics_url: string | null;
+  raw: Jsonb;
+}
+
+export interface ProjectsTable extends Bookkeeping {
+  id: number;
+  slug: string;
+  name: string;
+  web: string | null;
+  web_url: string | null;
+  url: string | null;
+  components_list_url: string | null;
+  repository_url: string | null;
+  statistics_url: string | null;
+  categories_url: string | null;
+  changes_list_url: string | null;
+  languages_url: string | null;
+  labels_url: string | null;
+  translation_review: boolean | null;
+  source_review: boolean | null;
+  set_language_team: boolean | null;
+  instructions: string | null;
+  enable_hooks: boolean | null;
+  language_aliases: string | null;
+  raw: Jsonb;
+}
+
+export interface ComponentsTable extends Bookkeeping {
+  id: number;
+  project_id: number;
+  project_slug: string;
+  slug: string;
+  name: string;
+  source_language_code: string | null;
+  vcs: string | null;
+  repo: string | null;
+  git_export: string | null;
+  branch: string | null;
+  push_branch: string | null;
+  filemask: string | null;
+  screenshot_filemask: string | null;
+  template: string | null;
+  edit_template: boolean | null;
+  intermediate: string | null;
+  new_base: string | null;
+  file_format: string | null;
+  license: string | null;
+  license_url: string | null;
+  agreement: string | null;
+  web_url: string | null;
+  url: string | null;
+  repository_url: string | null;
+  translations_url: string | null;
+  statistics_url: string | null;
+  lock_url: string | null;
+  links_url: string | null;
+  changes_list_url: string | null;
+  task_url: string | null;
+  new_lang: string | null;
+  language_code_style: string | null;
+  push: string | null;
+  check_flags: string | null;
+  priority: number | null;
+  enforced_checks: string[] | null;
+  restricted: boolean | null;
+  repoweb: string | null;
+  report_source_bugs: string | null;
+  merge_style: string | null;
+  commit_message: string | null;
+  add_message: string | null;
+  delete_message: string | null;
+  merge_message: string | null;
+  addon_message: string | null;
+  pull_message: string | null;
+  allow_translation_propagation: boolean | null;
+  manage_units: boolean | null;
+  enable_suggestions: boolean | null;
+  suggestion_voting: boolean | null;
+  suggestion_autoaccept: number | null;
+  push_on_commit: boolean | null;
+  commit_pending_age: number | null;
+  auto_lock_error: boolean | null;
+  language_regex: string | null;
+  variant_regex: string | null;
+  addons: JsonValue | null;
+  is_glossary: boolean | null;
+  glossary_color: string | null;
+  category: string | null;
+  linked_component: string | null;
+  raw: Jsonb;
+}
+
+export interface TranslationsTable extends Bookkeeping {
+  id: number;
+  component_id: number;
+  project_slug: string;
+  component_slug: string;
+  language_code: string;
+  language_id: number | null;
+  filename: string | null;
+  revision: string | null;
+  web_url: string | null;
+  share_url: string | null;
+  translate_url: string | null;
+  url: string | null;
+  is_template: boolean | null;
+  is_source: boolean | null;
+  total: number | null;
+  total_words: number | null;
+  translated: number | null;
+  translated_words: number | null;
+  translated_percent: Numeric | null;
+  fuzzy: number | null;
+  fuzzy_words: number | null;
+  fuzzy_percent: Numeric | null;
+  failing_checks: number | null;
+  failing_checks_words: number | null;
+  failing_checks_percent: Numeric | null;
+  have_suggestion: number | null;
+  have_comment: number | null;
+  last_change: Timestamp | null;
+  last_author: string | null;
+  repository_url: string | null;
+  file_url: string | null;
+  statistics_url: string | null;
+  changes_list_url: string | null;
+  units_list_url: string | null;
+  raw: Jsonb;
+}
+
+export interface UnitsTable extends Bookkeeping {
+  id: Int8;
+  translation_id: number;
+  source: string[];
+  previous_source: string | null;
+  target: string[];
+  id_hash: Int8;
+  content_hash: Int8;
+  location: string | null;
+  context: string | null;
+  note: string | null;
+  flags: string | null;
+  explanation: string | null;
+  extra_flags: string | null;
+  labels: JsonValue | null;
+  state: number;
+  fuzzy: boolean | null;
+  translated: boolean | null;
+  approved: boolean | null;
+  position: number | null;
+  has_suggestion: boolean | null;
+  has_comment: boolean | null;
+  has_failing_check: boolean | null;
+  num_words: number | null;
+  source_unit_id: Int8 | null;
+  priority: number | null;
+  web_url: string | null;
+  url: string | null;
+  pending: boolean | null;
+  timestamp: Timestamp | null;
+  last_updated: Timestamp | null;
+  raw: Jsonb;
+}
+
+export interface ChangesTable extends Bookkeeping {
+  id: Int8;
+  action: number;
+  action_name: string | null;
+  unit_id: Int8 | null;
+  translation_id: number | null;
+  component_id: number | null;
+  project_slug: string;
+  component_slug: string | null;
+  language_code: string | null;
+  user_name: string | null;
+  author_name: string | null;
+  target: string | null;
+  old: string | null;
+  details: JsonValue | null;
+  timestamp: Timestamp;
+  url: string | null;
+  unit_url: string | null;
+  translation_url: string | null;
+  component_url: string | null;
+  raw: Jsonb;
+}
+
+/** Every count, _words, _chars and _percent field of Weblate's statistics serializer. */
+export interface StatisticsValues {
+  total: number | null;
+  total_words: number | null;
+  total_chars: number | null;
+  translated: number | null;
+  translated_words: number | null;
+  translated_chars: number | null;
+  translated_percent: Numeric | null;
+  translated_words_percent: Numeric | null;
+  translated_chars_percent: Numeric | null;
+  fuzzy: number | null;
+  fuzzy_words: number | null;
+  fuzzy_chars: number | null;
+  fuzzy_percent: Numeric | null;
+  fuzzy_words_percent: Numeric | null;
+  fuzzy_chars_percent: Numeric | null;
+  approved: number | null;
+  approved_words: number | null;
+  approved_chars: number | null;
+  approved_percent: Numeric | null;
+  approved_words_percent: Numeric | null;
+  approved_chars_percent: Numeric | null;
+  readonly: number | null;
+  readonly_words: number | null;
+  readonly_chars: number | null;
+  readonly_percent: Numeric | null;
+  readonly_words_percent: Numeric | null;
+  readonly_chars_percent: Numeric | null;
+  failing: number | null;
+  failing_percent: Numeric | null;
+  suggestions: number | null;
+  comments: number | null;
+  recent_changes: number | null;
+  last_change: Timestamp | null;
+}
+
+interface SnapshotBookkeeping {
+  captured_at: Timestamp;
+  last_seen_at: Timestamp;
+  run_id: number | null;
+  name: string | null;
+  url: string | null;
+  raw: Jsonb;
+}
+
+export interface TranslationStatisticsTable extends StatisticsValues, SnapshotBookkeeping {
+  translation_id: number;
+  project_slug: string;
+  component_slug: string;
+  language_code: string;
+  code: string | null;
+  translate_url: string | null;
+}
+
+export interface LanguageStatisticsTable extends StatisticsValues, SnapshotBookkeeping {
+  language_code: string;
+}
+
+export interface NotificationSubscriptionsTable extends Bookkeeping {
+  id: number;
+  username: string;
+  notification: string;
+  scope: number;
+  frequency: number;
+  project: string | null;
+  component: string | null;
+  project_id: number | null;
+  component_id: number | null;
+  raw: Jsonb;
+}
+
+export interface Database {
+  'weblate.sync_runs': SyncRunsTable;
+  'weblate.unit_states': UnitStatesTable;
+  'weblate.change_actions': ChangeActionsTable;
+  'weblate.languages': LanguagesTable;
+  'weblate.projects': ProjectsTable;
+  'weblate.components': ComponentsTable;
+  'weblate.translations': TranslationsTable;
+  'weblate.units': UnitsTable;
+  'weblate.changes': ChangesTable;
+  'weblate.translation_statistics': TranslationStatisticsTable;
+  'weblate.language_statistics': LanguageStatisticsTable;
+  'weblate.notification_subscriptions': NotificationSubscriptionsTable;
+}
+
+/** Tables a sync writes API records into, by the name used in summaries and logs. */
+export type MirrorTable = Exclude<keyof Database, 'weblate.sync_runs' | 'weblate.unit_states'>;
+
+export type SyncRunRow = Selectable<SyncRunsTable>;
+export type NewLanguage = Insertable<LanguagesTable>;
+export type NewProject = Insertable<ProjectsTable>;
+export type NewComponent = Insertable<ComponentsTable>;
+export type NewTranslation = Insertable<TranslationsTable>;
+export type NewUnit = Insertable<UnitsTable>;
+export type NewChange = Insertable<ChangesTable>;
+export type NewTranslationStatistics = Insertable<TranslationStatisticsTable>;
+export type NewLanguageStatistics = Insertable<LanguageStatisticsTable>;
+export type NewNotificationSubscription = Insertable<NotificationSubscriptionsTable>;

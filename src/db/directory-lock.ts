@@ -1,0 +1,73 @@
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { sleep } from '../lib/sleep.ts';
+
+export interface DirectoryLock {
+  release(): void;
+}
+
+/**
+ * PGlite keeps its data in a folder that only one process may open at a time; a second
+ * process would corrupt it. The lock is a file created exclusively and holding the owner's
+ * pid. A lock left by a process that no longer runs is taken over.
+ */
+export async function acquireDirectoryLock(dir: string, waitMs: number): Promise<DirectoryLock> {
+  const path = join(dir, 'weblate-mirror.lock');
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const lock = tryCreate(path);
+    if (lock) return lock;
+    const owner = readOwner(path);
+    if (owner !== null && !isRunning(owner)) {
+      rmSync(path, { force: true });
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new Error(
+        `the embedded database in ${dir} is in use by another weblate-mirror process` +
+          (owner === null ? '' : ` (pid ${owner})`) +
+          '; wait for it to finish, or set DATABASE_URL to share a PostgreSQL server between processes',
+      );
+    }
+    await sleep(100);
+  }
+}
+
+function tryCreate(path: string): DirectoryLock | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    throw err;
+  }
+  writeSync(fd, String(process.pid));
+  closeSync(fd);
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      if (readOwner(path) === process.pid) rmSync(path, { force: true });
+    },
+  };
+}
+
+function readOwner(path: string): number | null {
+  try {
+    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

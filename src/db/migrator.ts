@@ -1,0 +1,68 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { FileMigrationProvider, type MigrationResult, Migrator, sql } from 'kysely';
+
+import type { DbHandle } from './client.ts';
+
+const MIGRATION_FOLDER = fileURLToPath(new URL('../../migrations', import.meta.url));
+// Arbitrary constant key of the advisory lock that serialises migrations across processes.
+const MIGRATION_LOCK_KEY = 74_711_203;
+
+export interface MigrationReport {
+  applied: string[];
+  pending: string[];
+}
+
+function createMigrator(handle: DbHandle): Migrator {
+  return new Migrator({
+    db: handle.db,
+    provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATION_FOLDER }),
+    migrationTableSchema: 'weblate',
+  });
+}
+
+/**
+ * Applies every pending migration. Idempotent, and safe from several processes at once:
+ * on PostgreSQL a session advisory lock serialises them (Kysely's own lock table cannot
+ * guard its own creation); the embedded database is held by one process at a time anyway.
+ */
+export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport> {
+  const run = async (): Promise<MigrationReport> => {
+    const { error, results } = await createMigrator(handle).migrateToLatest();
+    const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (error) {
+      const failed = (results ?? []).find((r: MigrationResult) => r.status === 'Error');
+      throw new Error(`migration ${failed?.migrationName ?? '(setup)'} failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    return { applied, pending: [] };
+  };
+  if (handle.kind === 'pglite') return run();
+  return handle.db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    try {
+      return await run();
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    }
+  });
+}
+
+/** Names of migrations that exist in migrations/ but are not applied yet. */
+export async function pendingMigrations(handle: DbHandle): Promise<string[]> {
+  const migrations = await createMigrator(handle).getMigrations();
+  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** Rolls back every migration (for tests and `db:rollback`). */
+export async function migrateDownToZero(handle: DbHandle): Promise<void> {
+  const migrator = createMigrator(handle);
+  for (;;) {
+    const { error, results } = await migrator.migrateDown();
+    if (error) throw new Error(`rollback failed: ${(error as Error).message}`, { cause: error });
+    if (!results || results.length === 0) return;
+  }
+}

@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+
+import type {
+  Database,
+  NewChange,
+  NewComponent,
+  NewLanguage,
+  NewNotificationSubscription,
+  NewProject,
+  NewTranslation,
+  NewUnit,
+} from '../database.ts';
+import { type CompleteRow, upsertJsonRows } from './upsert.ts';
+
+/** Rows of the mirrored API records, complete (every column set) as transforms produce them. */
+export type LanguageRow = CompleteRow<NewLanguage>;
+export type ProjectRow = CompleteRow<NewProject>;
+export type ComponentRow = CompleteRow<NewComponent>;
+export type TranslationRow = CompleteRow<NewTranslation>;
+export type UnitRow = CompleteRow<NewUnit>;
+export type ChangeRow = CompleteRow<NewChange>;
+export type SubscriptionRow = CompleteRow<NewNotificationSubscription>;
+
+/** Upserts languages by code; returns the number of rows inserted or changed. */
+export function upsertLanguages(db: Kysely<Database>, rows: LanguageRow[]): Promise<number> {
+  return upsertJsonRows(db, 'weblate.languages', ['code'], rows);
+}
+
+/** Upserts projects by id. */
+export function upsertProjects(db: Kysely<Database>, rows: ProjectRow[]): Promise<number> {
+  return upsertJsonRows(db, 'weblate.projects', ['id'], rows);
+}
+
+/** Upserts components by id. */
+export function upsertComponents(db: Kysely<Database>, rows: ComponentRow[]): Promise<number> {
+  return upsertJsonRows(db, 'weblate.components', ['id'], rows);
+}
+
+/** Upserts translations by id. */
+export function upsertTranslations(db: Kysely<Database>, rows: TranslationRow[]): Promise<number> {
+  return upsertJsonRows(db, 'weblate.translations', ['id'], rows);
+}
+
+/** Upserts units by id. */
+export function upsertUnits(db: Kysely<Database>, rows: UnitRow[]): Promise<number> {
+  return upsertJsonRows(db, 'weblate.units', ['id'], rows);
+}
+
+/** Upserts changes by id; a change that disappears upstream is never removed here. */
+export function upsertChanges(db: Kysely<Database>, rows: ChangeRow[]): Promise<number> {
+  return upsertJsonRows(db, 'weblate.changes', ['id'], rows);
+}
+
+/** Upserts notification subscriptions by id. */
+export function upsertSubscriptions(db: Kysely<Database>, rows: SubscriptionRow[]): Promise<number> {
+  return upsertJsonRows(db, 'weblate.notification_subscriptions', ['id'], rows);
+}

@@ -1,0 +1,42 @@
+import { type Kysely, sql } from 'kysely';
+
+import type { Database, SyncRunRow } from '../database.ts';
+
+/** Opens a `running` row for a sync and returns its id. */
+export async function startSyncRun(db: Kysely<Database>, options: { kind: string; weblateUrl: string }): Promise<number> {
+  const row = await db
+    .insertInto('weblate.sync_runs')
+    .values({ kind: options.kind, weblate_url: options.weblateUrl })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface RunOutcome {
+  status: 'succeeded' | 'failed';
+  requests: number;
+  rowsWritten: number;
+  error: string | null;
+  summary: unknown;
+}
+
+/** Closes a run with its outcome and counters. */
+export async function finishSyncRun(db: Kysely<Database>, id: number, outcome: RunOutcome): Promise<void> {
+  await db
+    .updateTable('weblate.sync_runs')
+    .set({
+      status: outcome.status,
+      finished_at: sql<string>`clock_timestamp()`,
+      requests: outcome.requests,
+      rows_written: outcome.rowsWritten,
+      error: outcome.error,
+      summary: JSON.stringify(outcome.summary),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The most recent runs, newest first. */
+export function listSyncRuns(db: Kysely<Database>, limit: number): Promise<SyncRunRow[]> {
+  return db.selectFrom('weblate.sync_runs').selectAll().orderBy('id', 'desc').limit(limit).execute();
+}

@@ -1,0 +1,60 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+
+import type { Database, RawJson } from '../database.ts';
+
+/** Every column of an insert present (null where the API sent nothing), so an update never keeps stale values. */
+export type CompleteRow<T> = { [K in keyof Omit<T, 'first_seen_at' | 'updated_at'>]-?: Exclude<T[K], undefined> };
+
+export type JsonRow = { raw: RawJson } & Record<string, unknown>;
+
+/**
+ * Serialises rows into one JSON array. `raw` is spliced in as the API's own text (valid
+ * JSON by construction), so 64-bit integers and every other value stay exactly as sent.
+ */
+export function rowsToJson(rows: readonly JsonRow[]): string {
+  const parts = rows.map(({ raw, ...rest }) => {
+    const head = JSON.stringify(rest);
+    return head === '{}' ? `{"raw":${raw}}` : `${head.slice(0, -1)},"raw":${raw}}`;
+  });
+  return `[${parts.join(',')}]`;
+}
+
+/** The rows as a set-returning expression typed like `table`, for `select … from`. */
+export function jsonRecordset(table: string, rows: readonly JsonRow[]): RawBuilder<unknown> {
+  return sql`jsonb_populate_recordset(null::${sql.table(table)}, ${rowsToJson(rows)}::jsonb)`;
+}
+
+/** Keeps the last row for each key: one statement may not touch a row twice. */
+export function dedupeByKey<T extends Record<string, unknown>>(rows: readonly T[], key: readonly string[]): T[] {
+  const byKey = new Map<string, T>();
+  for (const row of rows) byKey.set(key.map((k) => String(row[k])).join('\u0001'), row);
+  return byKey.size === rows.length ? [...rows] : [...byKey.values()];
+}
+
+/**
+ * Inserts or updates rows by `key`, in one statement whatever the page size (one JSON
+ * parameter, parsed by Postgres: exact on both drivers, no bind-parameter limit). Rows
+ * whose every column is unchanged are not rewritten, so `updated_at` means "changed" and
+ * the returned count is the number of rows actually written.
+ */
+export async function upsertJsonRows(
+  db: Kysely<Database>,
+  table: string,
+  key: readonly string[],
+  rows: readonly JsonRow[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const unique = dedupeByKey(rows, key);
+  const columns = Object.keys(unique[0]!);
+  const changing = columns.filter((c) => !key.includes(c));
+  const list = sql.join(columns.map((c) => sql.ref(c)));
+  const result = await sql`
+    insert into ${sql.table(table)} as t (${list})
+    select ${list} from ${jsonRecordset(table, unique)}
+    on conflict (${sql.join(key.map((c) => sql.ref(c)))}) do update
+      set ${sql.join(changing.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}, updated_at = now()
+      where (${sql.join(changing.map((c) => sql.ref(`t.${c}`)))})
+        is distinct from (${sql.join(changing.map((c) => sql.ref(`excluded.${c}`)))})
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}

@@ -1,0 +1,100 @@
+/**
+ * Error classes of weblate-mirror. The class tells the handler how to react; messages are
+ * written for the person running the mirror and never contain the API token.
+ */
+
+/** Normalises anything thrown into an Error. */
+export function toError(value: unknown): Error {
+  if (value instanceof Error) return value;
+  return new Error(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+/** A wrong or missing setting: reported once, exit code 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(problems.join('\n'));
+    this.problems = problems;
+  }
+}
+
+/** Bad command-line usage: exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** A sync that cannot go on; the run is marked failed and the message says why. */
+export class SyncError extends Error {
+  override name = 'SyncError';
+}
+
+/** A record of the API that does not have the shape weblate-mirror needs. */
+export class TransformError extends Error {
+  override name = 'TransformError';
+}
+
+export interface HttpErrorDetails {
+  status: number;
+  url: string;
+  /** Machine-readable code from Weblate's error body, e.g. `not_found`. */
+  code: string | null;
+  /** Human-readable detail from Weblate's error body, shortened. */
+  detail: string | null;
+}
+
+/** A non-success HTTP answer. `url` never carries credentials. */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  readonly status: number;
+  readonly url: string;
+  readonly code: string | null;
+  readonly detail: string | null;
+  constructor(message: string, details: HttpErrorDetails) {
+    super(message);
+    this.status = details.status;
+    this.url = details.url;
+    this.code = details.code;
+    this.detail = details.detail;
+  }
+}
+
+/** The server refused the credentials (401) or the permission (403). */
+export class AuthError extends HttpError {
+  override name = 'AuthError';
+}
+
+/** A response that could not be used: not JSON, truncated, or a pagination loop. */
+export class ResponseError extends Error {
+  override name = 'ResponseError';
+  /** True when another attempt may succeed (a truncated body), false for a broken server. */
+  readonly retryable: boolean;
+  constructor(message: string, options: { retryable: boolean; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.retryable = options.retryable;
+  }
+}
+
+/** Errors worth another attempt: network trouble, timeouts, overload, broken bodies. */
+export function isRetryable(err: unknown): boolean {
+  if (err instanceof AuthError) return false;
+  if (err instanceof HttpError) return [408, 425, 429, 500, 502, 503, 504].includes(err.status);
+  if (err instanceof ResponseError) return err.retryable;
+  if (err instanceof Error) return NETWORK_CODES.has((err as NodeJS.ErrnoException).code ?? '');
+  return false;
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);

@@ -1,0 +1,42 @@
+import { pino } from 'pino';
+import pretty from 'pino-pretty';
+
+import type { LogLevel } from './config.ts';
+
+export type Logger = pino.Logger;
+
+export interface LoggerOptions {
+  level: LogLevel;
+  /** Pretty, coloured lines instead of JSON; defaults to whether stderr is a terminal. */
+  pretty?: boolean;
+  /** Where log lines go; defaults to stderr (stdout is for summaries and progress). */
+  destination?: NodeJS.WritableStream;
+}
+
+/**
+ * The root logger; nothing else creates loggers (children add context). Authorization
+ * headers and tokens are redacted wherever they appear in logged objects.
+ */
+export function createLogger(options: LoggerOptions): Logger {
+  const base: pino.LoggerOptions = {
+    level: options.level,
+    base: { name: 'weblate-mirror' },
+    redact: {
+      paths: [
+        'authorization',
+        'token',
+        '*.authorization',
+        '*.token',
+        'headers.authorization',
+        '*.headers.authorization',
+        'config.weblateToken',
+      ],
+      censor: '[redacted]',
+    },
+  };
+  const isPretty = options.pretty ?? process.stderr.isTTY === true;
+  if (isPretty) {
+    return pino(base, pretty({ destination: 2, sync: true, ignore: 'pid,hostname,name' }));
+  }
+  return pino(base, options.destination ?? pino.destination({ dest: 2, sync: true }));
+}

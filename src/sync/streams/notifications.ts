@@ -1,0 +1,54 @@
+import type { RawJson } from '../../db/database.ts';
+import { type SubscriptionRow, upsertSubscriptions } from '../../db/queries/records.ts';
+import { HttpError, SyncError } from '../../errors.ts';
+import { type WeblateSubscription, weblateSubscription } from '../../weblate/schemas.ts';
+import type { SyncContext } from '../context.ts';
+import { PAGE_SIZE, readPages } from '../read.ts';
+
+type Ref = WeblateSubscription['project'];
+
+function slugOf(ref: Ref): string | null {
+  if (ref === null || ref === undefined) return null;
+  return typeof ref === 'string' ? ref : ref.slug;
+}
+
+function idOf(ref: Ref): number | null {
+  return ref !== null && typeof ref === 'object' ? (ref.id ?? null) : null;
+}
+
+/** Transforms one notification subscription of `username` into its row (pure). */
+export function toSubscriptionRow(record: WeblateSubscription, raw: RawJson, username: string): SubscriptionRow {
+  return {
+    id: record.id,
+    username,
+    notification: record.notification,
+    scope: record.scope,
+    frequency: record.frequency,
+    project: slugOf(record.project),
+    component: slugOf(record.component),
+    project_id: idOf(record.project),
+    component_id: idOf(record.component),
+    raw,
+  };
+}
+
+/** Mirrors the notification subscriptions of one user. */
+export async function syncSubscriptions(ctx: SyncContext, username: string): Promise<void> {
+  const url = `users/${encodeURIComponent(username)}/notifications/`;
+  const spec = { resource: 'notification_subscriptions', schema: weblateSubscription, pageSize: PAGE_SIZE.standard } as const;
+  try {
+    for await (const { items } of readPages(ctx, url, spec)) {
+      const rows = items.map((i) => toSubscriptionRow(i.record, i.raw, username));
+      ctx.tally.wrote('notification_subscriptions', await upsertSubscriptions(ctx.db, rows));
+    }
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 404) {
+      throw new SyncError(
+        `WEBLATE_USERS names "${username}", but the server shows no such user to this token ` +
+          '(reading other users\' subscriptions needs an admin token)',
+        { cause: err },
+      );
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,58 @@
+import type { RequestStats } from '../weblate/request-stats.ts';
+import { RESOURCES, type SyncTally } from './tally.ts';
+
+export interface ResourceSummary {
+  resource: string;
+  records: number;
+  rows: number;
+  requests: number;
+  retries: number;
+  durationMs: number;
+}
+
+export interface SyncSummary {
+  resources: ResourceSummary[];
+  requests: number;
+  rowsWritten: number;
+  durationMs: number;
+  warnings: string[];
+}
+
+/** Per resource: records read, rows written, requests made and the time it was active. */
+export function buildSummary(tally: SyncTally, requests: RequestStats, durationMs: number): SyncSummary {
+  const resources = RESOURCES.map((resource) => {
+    const t = tally.get(resource);
+    const r = requests.get(resource);
+    const span = t.startedAt !== null && t.finishedAt !== null ? t.finishedAt - t.startedAt : 0;
+    return { resource, records: t.records, rows: t.rows, requests: r.requests, retries: r.retries, durationMs: span };
+  });
+  return { resources, requests: requests.total, rowsWritten: tally.rowsWritten, durationMs, warnings: [...tally.warnings] };
+}
+
+/** The summary as an aligned text table, for a terminal. */
+export function formatSummary(summary: SyncSummary): string {
+  const header = ['resource', 'records read', 'rows written', 'requests', 'time'];
+  const body = summary.resources.map((r) => [
+    r.resource,
+    String(r.records),
+    String(r.rows),
+    r.retries > 0 ? `${r.requests} (${r.retries} retried)` : String(r.requests),
+    formatDuration(r.durationMs),
+  ]);
+  const total = ['total', '', String(summary.rowsWritten), String(summary.requests), formatDuration(summary.durationMs)];
+  return formatTable(header, [...body, total]);
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** Left-aligns the first column and right-aligns the others. */
+export function formatTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}

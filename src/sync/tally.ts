@@ -1,0 +1,85 @@
+/** Resources of a sync, in the order the summary lists them. */
+export const RESOURCES = [
+  'languages',
+  'projects',
+  'components',
+  'translations',
+  'units',
+  'changes',
+  'translation_statistics',
+  'language_statistics',
+  'notification_subscriptions',
+] as const;
+export type Resource = (typeof RESOURCES)[number];
+
+export interface ResourceTally {
+  /** Records read from the API. */
+  records: number;
+  /** Rows inserted or changed in the warehouse. */
+  rows: number;
+  pages: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
+
+/**
+ * What a sync did, per resource: records read, rows written, pages, and the span of time
+ * it was active. Also drives the progress line (pages done out of pages known so far).
+ */
+export class SyncTally {
+  readonly #byResource = new Map<Resource, ResourceTally>();
+  readonly #now: () => number;
+  readonly warnings: string[] = [];
+  pagesKnown = 0;
+  pagesDone = 0;
+  onChange: (() => void) | null = null;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /** Marks the resource active (the start of its span). */
+  begin(resource: Resource): void {
+    const entry = this.get(resource);
+    entry.startedAt ??= this.#now();
+  }
+
+  /** Pages expected for a list; called again as `count` reveals more. */
+  expectPages(pages: number): void {
+    this.pagesKnown += pages;
+    this.onChange?.();
+  }
+
+  pageRead(resource: Resource, records: number): void {
+    const entry = this.get(resource);
+    entry.pages++;
+    entry.records += records;
+    this.pagesDone++;
+    this.onChange?.();
+  }
+
+  wrote(resource: Resource, rows: number): void {
+    const entry = this.get(resource);
+    entry.rows += rows;
+    entry.finishedAt = this.#now();
+  }
+
+  warn(message: string): void {
+    this.warnings.push(message);
+  }
+
+  get(resource: Resource): ResourceTally {
+    let entry = this.#byResource.get(resource);
+    if (!entry) {
+      entry = { records: 0, rows: 0, pages: 0, startedAt: null, finishedAt: null };
+      this.#byResource.set(resource, entry);
+    }
+    return entry;
+  }
+
+  get rowsWritten(): number {
+    let rows = 0;
+    for (const entry of this.#byResource.values()) rows += entry.rows;
+    return rows;
+  }
+}

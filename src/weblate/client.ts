@@ -1,0 +1,209 @@
+import { Pool } from 'undici';
+
+import { AuthError, HttpError, isRetryable, ResponseError, toError } from '../errors.ts';
+import { JsonSyntaxError, parseJsonLossless } from '../lib/json.ts';
+import { sleep } from '../lib/sleep.ts';
+import type { Logger } from '../logger.ts';
+import { parseErrorBody } from './errors.ts';
+import { RateGate } from './rate-gate.ts';
+import { RequestStats } from './request-stats.ts';
+
+export interface WeblateClientOptions {
+  /** Instance root with a trailing slash; the API is at `<baseUrl>api/`. */
+  baseUrl: URL;
+  token: string | null;
+  concurrency: number;
+  maxRps: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  log: Logger;
+  /** First backoff step; each retry doubles it (full jitter), up to retryCapMs. */
+  retryBaseMs?: number;
+  retryCapMs?: number;
+  random?: () => number;
+  now?: () => number;
+}
+
+export interface JsonResponse {
+  /** The URL that was requested (as sent, without credentials). */
+  url: string;
+  value: unknown;
+  /** Source text of each element of a `results` array, when the body has one. */
+  resultTexts: string[] | null;
+  /** The whole body. */
+  text: string;
+}
+
+const USER_AGENT = 'weblate-mirror/0.1 (+https://github.com/weblate-mirror)';
+
+/**
+ * HTTP access to one Weblate instance. Every request goes through one RateGate and one
+ * keep-alive pool; the token is sent only to the configured origin, redirects and links to
+ * other origins are refused, and transient failures are retried with jittered backoff.
+ */
+export class WeblateClient {
+  readonly apiRoot: URL;
+  readonly stats = new RequestStats();
+  readonly gate: RateGate;
+  readonly #options: Required<Omit<WeblateClientOptions, 'token'>> & { token: string | null };
+  readonly #pool: Pool;
+
+  constructor(options: WeblateClientOptions) {
+    this.#options = {
+      retryBaseMs: 500,
+      retryCapMs: 30_000,
+      random: Math.random,
+      now: Date.now,
+      ...options,
+    };
+    this.apiRoot = new URL('api/', options.baseUrl);
+    this.gate = new RateGate({ concurrency: options.concurrency, maxRps: options.maxRps, now: this.#options.now });
+    this.#pool = new Pool(options.baseUrl.origin, {
+      connections: options.concurrency,
+      keepAliveTimeout: 30_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: { timeout: Math.min(options.timeoutMs, 30_000) },
+    });
+  }
+
+  /**
+   * Resolves a path (relative to /api/) or an absolute URL from a response, refusing other
+   * origins. `format` is dropped: Weblate's links carry `format=api`, which on a real
+   * server selects the HTML browsable API; weblate-mirror always asks for JSON.
+   */
+  resolve(target: string | URL): URL {
+    const url = new URL(target, this.apiRoot);
+    if (url.origin !== this.apiRoot.origin) {
+      throw new ResponseError(
+        `refusing ${url.origin}${url.pathname}: it is not on ${this.apiRoot.origin}, the configured WEBLATE_URL. ` +
+          'weblate-mirror only talks to that origin, so the token cannot leak; if the server builds links ' +
+          'with another scheme or host, fix its proxy settings or WEBLATE_URL.',
+        { retryable: false },
+      );
+    }
+    url.searchParams.delete('format');
+    url.hash = '';
+    return url;
+  }
+
+  /** GETs a JSON document, with retries; `resource` names it in stats, logs and errors. */
+  async getJson(target: string | URL, resource: string, signal?: AbortSignal): Promise<JsonResponse> {
+    const url = this.resolve(target);
+    const { maxAttempts } = this.#options;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.gate.run(() => this.#getOnce(url, resource, signal), signal);
+      } catch (err) {
+        if (signal?.aborted || !isRetryable(err) || attempt >= maxAttempts) {
+          throw this.#finalError(err, url, resource, attempt);
+        }
+        const delayMs = this.#retryDelay(err, attempt);
+        this.stats.recordRetry(resource);
+        this.#options.log.warn(
+          { resource, url: url.href, attempt, delayMs, err: toError(err).message },
+          'request failed, retrying',
+        );
+        await sleep(delayMs, signal);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  async #getOnce(url: URL, resource: string, signal?: AbortSignal): Promise<JsonResponse> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT };
+    if (this.#options.token !== null) headers.authorization = `Token ${this.#options.token}`;
+    const started = this.#options.now();
+    const response = await this.#pool.request({
+      method: 'GET',
+      path: `${url.pathname}${url.search}`,
+      headers,
+      signal,
+    });
+    const text = await response.body.text();
+    this.stats.recordResponse(resource, response.statusCode, text.length, this.#options.now() - started);
+    this.#options.log.trace({ resource, url: url.href, status: response.statusCode }, 'request');
+    this.#applyRateLimitHeaders(response.statusCode, response.headers);
+    if (response.statusCode >= 200 && response.statusCode < 300) return this.#parseBody(url, text, response.headers);
+    throw this.#statusError(url, response.statusCode, text, response.headers);
+  }
+
+  #parseBody(url: URL, text: string, headers: Record<string, unknown>): JsonResponse {
+    try {
+      const { value, resultTexts } = parseJsonLossless(text);
+      return { url: url.href, value, resultTexts, text };
+    } catch (err) {
+      const type = String(headers['content-type'] ?? 'no content type');
+      const what = text.trimStart().startsWith('<') ? `an HTML page (${type})` : `a body that is not valid JSON (${type}, ${text.length} characters; truncated?)`;
+      throw new ResponseError(`answered ${what}: ${err instanceof JsonSyntaxError ? err.message : String(err)}`, {
+        retryable: true,
+        cause: err,
+      });
+    }
+  }
+
+  #statusError(url: URL, status: number, text: string, headers: Record<string, unknown>): Error {
+    if (status >= 300 && status < 400) {
+      return new ResponseError(
+        `answered ${status} with a redirect to ${String(headers.location ?? '(no location)')}; weblate-mirror does ` +
+          'not follow redirects so that the token never leaves WEBLATE_URL. Set WEBLATE_URL to the final address.',
+        { retryable: false },
+      );
+    }
+    const { code, detail } = parseErrorBody(text);
+    const details = { status, url: url.href, code, detail };
+    const said = [code, detail].filter((part) => part !== null).join(': ');
+    if (status === 401) {
+      return new AuthError(`Weblate rejected the credentials (401 ${said}); check WEBLATE_TOKEN`, details);
+    }
+    if (status === 403) {
+      return new AuthError(`Weblate denied access (403 ${said}); the token lacks permission for this`, details);
+    }
+    if (status === 429) {
+      return new HttpError(`Weblate is rate limiting (429 ${said})`, details);
+    }
+    return new HttpError(`answered ${status}${said === '' ? '' : ` (${said})`}`, details);
+  }
+
+  /** Rate-limit headers (seconds, relative): an exhausted budget pauses every worker. */
+  #applyRateLimitHeaders(status: number, headers: Record<string, unknown>): void {
+    const now = this.#options.now();
+    const retryAfter = parseSeconds(headers['retry-after']);
+    if (status === 429 || status === 503) {
+      if (retryAfter !== null) this.gate.pauseUntil(now + retryAfter * 1000);
+      return;
+    }
+    const remaining = parseSeconds(headers['x-ratelimit-remaining']);
+    const reset = parseSeconds(headers['x-ratelimit-reset']);
+    if (remaining !== null && reset !== null && remaining <= 0) this.gate.pauseUntil(now + reset * 1000);
+  }
+
+  #retryDelay(err: unknown, attempt: number): number {
+    const { retryBaseMs, retryCapMs, random, now } = this.#options;
+    const paused = this.gate.pausedUntil - now();
+    if (err instanceof HttpError && err.status === 429 && paused > 0) return 0;
+    const ceiling = Math.min(retryCapMs, retryBaseMs * 2 ** (attempt - 1));
+    return Math.max(Math.round(random() * ceiling), paused);
+  }
+
+  #finalError(err: unknown, url: URL, resource: string, attempt: number): Error {
+    const cause = toError(err);
+    const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
+    const message = `${resource}: GET ${url.href} failed${tries}: ${cause.message}`;
+    if (cause instanceof AuthError) return new AuthError(message, cause);
+    if (cause instanceof HttpError) return new HttpError(message, cause);
+    return new ResponseError(message, { retryable: false, cause });
+  }
+}
+
+function parseSeconds(value: unknown): number | null {
+  const text = Array.isArray(value) ? String(value[0]) : typeof value === 'string' ? value : null;
+  if (text === null || text.trim() === '') return null;
+  const seconds = Number(text);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // PGlite starts in a few seconds and end-to-end tests sync a whole simulated instance.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    // Two cores: more parallel files only add contention.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
