@@ -1,8 +1,8 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { FileMigrationProvider, type MigrationResult, Migrator, sql } from 'kysely';
+import { type Migration, type MigrationProvider, type MigrationResult, Migrator, sql } from 'kysely';
 
 import type { DbHandle } from './client.ts';
 
@@ -15,10 +15,26 @@ export interface MigrationReport {
   pending: string[];
 }
 
+/**
+ * Loads `migrations/NNNN_name.ts` by name. Kysely's FileMigrationProvider imports from
+ * inside node_modules, where TypeScript sources cannot be loaded; this import runs in
+ * our own module, through the same loader as the rest of the code.
+ */
+const fileProvider: MigrationProvider = {
+  async getMigrations() {
+    const files = (await readdir(MIGRATION_FOLDER)).filter((f) => /^\d{4}_\w+\.ts$/.test(f)).sort();
+    const migrations: Record<string, Migration> = {};
+    for (const file of files) {
+      migrations[file.replace(/\.ts$/, '')] = (await import(pathToFileURL(join(MIGRATION_FOLDER, file)).href)) as Migration;
+    }
+    return migrations;
+  },
+};
+
 function createMigrator(handle: DbHandle): Migrator {
   return new Migrator({
     db: handle.db,
-    provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATION_FOLDER }),
+    provider: fileProvider,
     migrationTableSchema: 'weblate',
   });
 }

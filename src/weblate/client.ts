@@ -117,18 +117,24 @@ export class WeblateClient {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT };
     if (this.#options.token !== null) headers.authorization = `Token ${this.#options.token}`;
     const started = this.#options.now();
-    const response = await this.#pool.request({
-      method: 'GET',
-      path: `${url.pathname}${url.search}`,
-      headers,
-      signal,
-    });
-    const text = await response.body.text();
-    this.stats.recordResponse(resource, response.statusCode, text.length, this.#options.now() - started);
-    this.#options.log.trace({ resource, url: url.href, status: response.statusCode }, 'request');
-    this.#applyRateLimitHeaders(response.statusCode, response.headers);
-    if (response.statusCode >= 200 && response.statusCode < 300) return this.#parseBody(url, text, response.headers);
-    throw this.#statusError(url, response.statusCode, text, response.headers);
+    let status = 0;
+    let text: string;
+    let responseHeaders: Record<string, unknown>;
+    try {
+      const response = await this.#pool.request({ method: 'GET', path: `${url.pathname}${url.search}`, headers, signal });
+      status = response.statusCode;
+      responseHeaders = response.headers;
+      text = await response.body.text();
+    } catch (err) {
+      // A request that failed before a complete answer (reset, timeout) still counts.
+      this.stats.recordResponse(resource, status, 0, this.#options.now() - started);
+      throw err;
+    }
+    this.stats.recordResponse(resource, status, text.length, this.#options.now() - started);
+    this.#options.log.trace({ resource, url: url.href, status }, 'request');
+    this.#applyRateLimitHeaders(status, responseHeaders);
+    if (status >= 200 && status < 300) return this.#parseBody(url, text, responseHeaders);
+    throw this.#statusError(url, status, text, responseHeaders);
   }
 
   #parseBody(url: URL, text: string, headers: Record<string, unknown>): JsonResponse {

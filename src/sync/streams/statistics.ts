@@ -15,7 +15,7 @@ import type { TranslationDetail } from './translations.ts';
 
 interface Capture {
   capturedAt: string;
-  runId: number;
+  runId: number | null;
 }
 
 /** Every statistic value, null where the server sent none (older servers send fewer). */

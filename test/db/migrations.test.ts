@@ -1,0 +1,59 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { migrateDownToZero, migrateToLatest, pendingMigrations } from '../../src/db/migrator.ts';
+import { runCli, databaseEnv } from '../helpers/cli.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+
+const databases: TestDatabase[] = [];
+
+async function freshDatabase(): Promise<TestDatabase> {
+  const database = await createTestDatabase();
+  databases.push(database);
+  return database;
+}
+
+afterEach(async () => {
+  for (const database of databases.splice(0)) await database.drop();
+});
+
+async function weblateTables(handle: Awaited<ReturnType<TestDatabase['open']>>): Promise<string[]> {
+  const result = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables
+    where table_schema = 'weblate' and table_name not like 'kysely%' order by 1`.execute(handle.db);
+  return result.rows.map((r) => r.name);
+}
+
+describe('migrations', () => {
+  it('go up from empty, down to zero and up again', async () => {
+    const database = await freshDatabase();
+    const handle = await database.open();
+    expect(await pendingMigrations(handle)).toContain('0001_create_weblate_schema');
+    const first = await migrateToLatest(handle);
+    expect(first.applied).toContain('0001_create_weblate_schema');
+    expect(await weblateTables(handle)).toEqual([
+      'change_actions', 'changes', 'components', 'language_statistics', 'languages', 'notification_subscriptions',
+      'projects', 'sync_runs', 'translation_statistics', 'translations', 'unit_states', 'units',
+    ]);
+    const states = await sql<{ state: number; name: string }>`select state, name from weblate.unit_states order by state`.execute(handle.db);
+    expect(states.rows.map((r) => r.state)).toEqual([0, 10, 11, 12, 20, 30, 100]);
+    await migrateDownToZero(handle);
+    expect(await weblateTables(handle)).toEqual([]);
+    await migrateToLatest(handle);
+    expect(await weblateTables(handle)).toHaveLength(12);
+    expect((await migrateToLatest(handle)).applied).toEqual([]);
+    expect(await pendingMigrations(handle)).toEqual([]);
+  });
+
+  it('are safe from two processes at once', async () => {
+    const database = await freshDatabase();
+    const env = databaseEnv(database);
+    const [a, b] = await Promise.all([runCli(['migrate'], env), runCli(['migrate'], env)]);
+    expect([a.code, b.code, a.stderr, b.stderr]).toEqual([0, 0, '', '']);
+    expect(a.stdout).toMatch(/is up to date/);
+    const handle = await database.open();
+    expect(await pendingMigrations(handle)).toEqual([]);
+    const applied = await sql<{ n: number }>`select count(*)::int as n from weblate.kysely_migration`.execute(handle.db);
+    expect(applied.rows[0]?.n).toBe(1);
+  });
+});
