@@ -16,42 +16,105 @@ const STATES: Array<[number, string]> = [
 // English labels of Weblate's ActionEvents (weblate/trans/actions.py). Servers send a
 // localised `action_name`; unknown codes are added as they are seen.
 const ACTIONS: Array<[number, string]> = [
-  [0, 'Resource updated'], [1, 'Translation completed'], [2, 'Translation changed'],
-  [3, 'Comment added'], [4, 'Suggestion added'], [5, 'Translation added'],
-  [6, 'Automatically translated'], [7, 'Suggestion accepted'], [8, 'Translation reverted'],
-  [9, 'Translation uploaded'], [13, 'Source string added'], [14, 'Component locked'],
-  [15, 'Component unlocked'], [17, 'Changes committed'], [18, 'Changes pushed'],
-  [19, 'Repository reset'], [20, 'Repository merged'], [21, 'Repository rebased'],
-  [22, 'Repository merge failed'], [23, 'Repository rebase failed'], [24, 'Parsing failed'],
-  [25, 'Translation removed'], [26, 'Suggestion removed'], [27, 'Translation replaced'],
-  [28, 'Repository push failed'], [29, 'Suggestion removed during cleanup'],
-  [30, 'Source string changed'], [31, 'String added'], [32, 'Bulk status changed'],
-  [33, 'Visibility changed'], [34, 'User added'], [35, 'User removed'],
-  [36, 'Translation approved'], [37, 'Marked for edit'], [38, 'Component removed'],
-  [39, 'Project removed'], [41, 'Project renamed'], [42, 'Component renamed'],
-  [43, 'Moved component'], [45, 'Contributor joined'], [46, 'Announcement posted'],
-  [47, 'Alert triggered'], [48, 'Language added'], [49, 'Language requested'],
-  [50, 'Project created'], [51, 'Component created'], [52, 'User invited'],
-  [53, 'Repository notification received'], [54, 'Translation replaced file by upload'],
-  [55, 'License changed'], [56, 'Contributor license agreement changed'],
-  [57, 'Screenshot added'], [58, 'Screenshot uploaded'], [59, 'String updated in the repository'],
-  [60, 'Add-on installed'], [61, 'Add-on configuration changed'], [62, 'Add-on uninstalled'],
-  [63, 'String removed'], [64, 'Comment removed'], [65, 'Comment resolved'],
-  [66, 'Explanation updated'], [67, 'Category removed'], [68, 'Category renamed'],
-  [69, 'Category moved'], [70, 'Saving string failed'], [71, 'String added in the repository'],
-  [72, 'String updated in the upload'], [73, 'String added in the upload'],
-  [74, 'Translation updated by source upload'], [75, 'Component translation completed'],
-  [76, 'Applied enforced check'], [77, 'Propagated change'], [78, 'File uploaded'],
-  [79, 'Extra flags updated'], [80, 'Font uploaded'], [81, 'Font changed'], [82, 'Font removed'],
-  [83, 'Forced synchronization of translations'], [84, 'Forced rescan of translations'],
-  [85, 'Screenshot removed'], [86, 'Label added'], [87, 'Label removed'],
-  [88, 'Repository cleanup'], [89, 'Source string added in the upload'],
-  [90, 'Source string added in the repository'], [91, 'Project backed up'],
-  [92, 'Project restored'], [93, 'Component restored'], [94, 'User edit reverted'],
-  [95, 'Project setting changed'], [96, 'Component setting changed'],
-  [97, 'User access changed'], [98, 'Workspace created'], [99, 'Workspace setting changed'],
-  [100, 'Project moved'], [101, 'Remote repository updated'],
-  [102, 'Remote repository update failed'], [103, 'Alert dismissed'], [104, 'Alert reopened'],
+  [0, 'Resource updated'],
+  [1, 'Translation completed'],
+  [2, 'Translation changed'],
+  [3, 'Comment added'],
+  [4, 'Suggestion added'],
+  [5, 'Translation added'],
+  [6, 'Automatically translated'],
+  [7, 'Suggestion accepted'],
+  [8, 'Translation reverted'],
+  [9, 'Translation uploaded'],
+  [13, 'Source string added'],
+  [14, 'Component locked'],
+  [15, 'Component unlocked'],
+  [17, 'Changes committed'],
+  [18, 'Changes pushed'],
+  [19, 'Repository reset'],
+  [20, 'Repository merged'],
+  [21, 'Repository rebased'],
+  [22, 'Repository merge failed'],
+  [23, 'Repository rebase failed'],
+  [24, 'Parsing failed'],
+  [25, 'Translation removed'],
+  [26, 'Suggestion removed'],
+  [27, 'Translation replaced'],
+  [28, 'Repository push failed'],
+  [29, 'Suggestion removed during cleanup'],
+  [30, 'Source string changed'],
+  [31, 'String added'],
+  [32, 'Bulk status changed'],
+  [33, 'Visibility changed'],
+  [34, 'User added'],
+  [35, 'User removed'],
+  [36, 'Translation approved'],
+  [37, 'Marked for edit'],
+  [38, 'Component removed'],
+  [39, 'Project removed'],
+  [41, 'Project renamed'],
+  [42, 'Component renamed'],
+  [43, 'Moved component'],
+  [45, 'Contributor joined'],
+  [46, 'Announcement posted'],
+  [47, 'Alert triggered'],
+  [48, 'Language added'],
+  [49, 'Language requested'],
+  [50, 'Project created'],
+  [51, 'Component created'],
+  [52, 'User invited'],
+  [53, 'Repository notification received'],
+  [54, 'Translation replaced file by upload'],
+  [55, 'License changed'],
+  [56, 'Contributor license agreement changed'],
+  [57, 'Screenshot added'],
+  [58, 'Screenshot uploaded'],
+  [59, 'String updated in the repository'],
+  [60, 'Add-on installed'],
+  [61, 'Add-on configuration changed'],
+  [62, 'Add-on uninstalled'],
+  [63, 'String removed'],
+  [64, 'Comment removed'],
+  [65, 'Comment resolved'],
+  [66, 'Explanation updated'],
+  [67, 'Category removed'],
+  [68, 'Category renamed'],
+  [69, 'Category moved'],
+  [70, 'Saving string failed'],
+  [71, 'String added in the repository'],
+  [72, 'String updated in the upload'],
+  [73, 'String added in the upload'],
+  [74, 'Translation updated by source upload'],
+  [75, 'Component translation completed'],
+  [76, 'Applied enforced check'],
+  [77, 'Propagated change'],
+  [78, 'File uploaded'],
+  [79, 'Extra flags updated'],
+  [80, 'Font uploaded'],
+  [81, 'Font changed'],
+  [82, 'Font removed'],
+  [83, 'Forced synchronization of translations'],
+  [84, 'Forced rescan of translations'],
+  [85, 'Screenshot removed'],
+  [86, 'Label added'],
+  [87, 'Label removed'],
+  [88, 'Repository cleanup'],
+  [89, 'Source string added in the upload'],
+  [90, 'Source string added in the repository'],
+  [91, 'Project backed up'],
+  [92, 'Project restored'],
+  [93, 'Component restored'],
+  [94, 'User edit reverted'],
+  [95, 'Project setting changed'],
+  [96, 'Component setting changed'],
+  [97, 'User access changed'],
+  [98, 'Workspace created'],
+  [99, 'Workspace setting changed'],
+  [100, 'Project moved'],
+  [101, 'Remote repository updated'],
+  [102, 'Remote repository update failed'],
+  [103, 'Alert dismissed'],
+  [104, 'Alert reopened'],
 ];
 
 /** Columns shared by both statistics tables: every count, _words, _chars and _percent field. */
@@ -217,8 +280,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       updated_at timestamptz not null default now(),
       unique (project_slug, component_slug, language_code)
     )`.execute(db);
-  await sql`create index translations_component_id_idx on weblate.translations (component_id)`.execute(db);
-  await sql`create index translations_language_code_idx on weblate.translations (language_code)`.execute(db);
+  await sql`create index translations_component_id_idx on weblate.translations (component_id)`.execute(
+    db,
+  );
+  await sql`create index translations_language_code_idx on weblate.translations (language_code)`.execute(
+    db,
+  );
 
   await sql`
     create table weblate.units (
@@ -273,9 +340,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       updated_at timestamptz not null default now()
     )`.execute(db);
   await sql`create index changes_timestamp_idx on weblate.changes (timestamp desc)`.execute(db);
-  await sql`create index changes_translation_id_idx on weblate.changes (translation_id, timestamp desc)`.execute(db);
+  await sql`create index changes_translation_id_idx on weblate.changes (translation_id, timestamp desc)`.execute(
+    db,
+  );
   await sql`create index changes_unit_id_idx on weblate.changes (unit_id)`.execute(db);
-  await sql`create index changes_project_slug_idx on weblate.changes (project_slug, timestamp desc)`.execute(db);
+  await sql`create index changes_project_slug_idx on weblate.changes (project_slug, timestamp desc)`.execute(
+    db,
+  );
 
   await sql`
     create table weblate.translation_statistics (
@@ -292,7 +363,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       raw jsonb not null,
       primary key (translation_id, captured_at)
     )`.execute(db);
-  await sql`create index translation_statistics_language_idx on weblate.translation_statistics (language_code, captured_at)`.execute(db);
+  await sql`create index translation_statistics_language_idx on weblate.translation_statistics (language_code, captured_at)`.execute(
+    db,
+  );
 
   await sql`
     create table weblate.language_statistics (
@@ -320,7 +393,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       first_seen_at timestamptz not null default now(),
       updated_at timestamptz not null default now()
     )`.execute(db);
-  await sql`create index notification_subscriptions_username_idx on weblate.notification_subscriptions (username)`.execute(db);
+  await sql`create index notification_subscriptions_username_idx on weblate.notification_subscriptions (username)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

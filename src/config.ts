@@ -77,7 +77,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
     try {
       return parse(raw);
     } catch (err) {
-      problems.push(`${name}=${JSON.stringify(name === 'WEBLATE_TOKEN' ? '…' : raw)}: ${(err as Error).message}`);
+      problems.push(
+        `${name}=${JSON.stringify(name === 'WEBLATE_TOKEN' ? '…' : raw)}: ${(err as Error).message}`,
+      );
       return fallback;
     }
   };
@@ -93,7 +95,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
     concurrency: check('WEBLATE_CONCURRENCY', (raw) => parseInteger(raw, 1, 64), 4),
     maxRps: check('WEBLATE_MAX_RPS', (raw) => parseNumber(raw, 0, 10_000), 0),
     maxAttempts: check('WEBLATE_MAX_ATTEMPTS', (raw) => parseInteger(raw, 1, 100), 5),
-    timeoutMs: check('WEBLATE_TIMEOUT_SECONDS', (raw) => parseNumber(raw, 0.1, 3600) * 1000, 60_000),
+    timeoutMs: check(
+      'WEBLATE_TIMEOUT_SECONDS',
+      (raw) => parseNumber(raw, 0.1, 3600) * 1000,
+      60_000,
+    ),
     allowHttp,
   };
   if (problems.length > 0) throw new ConfigError(problems);
@@ -102,7 +108,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
 
 function mergeSources(options: LoadConfigOptions): ConfigSource {
   const envFile = options.envFile ?? resolve('.env');
-  const fromFile = envFile !== false && existsSync(envFile) ? parseEnv(readFileSync(envFile, 'utf8')) : {};
+  const fromFile =
+    envFile !== false && existsSync(envFile) ? parseEnv(readFileSync(envFile, 'utf8')) : {};
   const env = options.env ?? process.env;
   const merged: ConfigSource = {};
   for (const name of Object.keys(CONFIG_VARIABLES) as ConfigVariable[]) {
@@ -125,10 +132,14 @@ function parseWeblateUrl(raw: string, allowHttp: boolean): URL {
   } catch {
     throw new Error('not an absolute URL (expected e.g. https://weblate.example.org/)');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('must be an http(s) URL');
-  if (url.username || url.password) throw new Error('must not contain credentials; use WEBLATE_TOKEN');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error('must be an http(s) URL');
+  if (url.username || url.password)
+    throw new Error('must not contain credentials; use WEBLATE_TOKEN');
   if (url.protocol === 'http:' && !allowHttp && !isLoopbackHost(url.hostname)) {
-    throw new Error('plain http:// would send the token unencrypted; use https:// or set WEBLATE_ALLOW_HTTP=1');
+    throw new Error(
+      'plain http:// would send the token unencrypted; use https:// or set WEBLATE_ALLOW_HTTP=1',
+    );
   }
   url.search = '';
   url.hash = '';
@@ -142,7 +153,8 @@ function parseToken(raw: string): string {
 }
 
 function parseDatabaseUrl(raw: string): string {
-  if (!/^postgres(ql)?:\/\//.test(raw)) throw new Error('must be a postgres:// or postgresql:// URL');
+  if (!/^postgres(ql)?:\/\//.test(raw))
+    throw new Error('must be a postgres:// or postgresql:// URL');
   try {
     new URL(raw);
   } catch {
@@ -152,7 +164,10 @@ function parseDatabaseUrl(raw: string): string {
 }
 
 function parseList(raw: string): string[] {
-  const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   for (const item of items) {
     if (!/^[\w.@+-]+$/.test(item)) throw new Error(`"${item}" is not a valid slug or username`);
   }
@@ -161,7 +176,8 @@ function parseList(raw: string): string[] {
 
 function parseLogLevel(raw: string): LogLevel {
   const level = raw.toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
   return level as LogLevel;
 }
 
@@ -173,7 +189,8 @@ function parseFlag(raw: string): boolean {
 
 function parseNumber(raw: string, min: number, max: number): number {
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`must be a number from ${min} to ${max}`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new Error(`must be a number from ${min} to ${max}`);
   return value;
 }
 

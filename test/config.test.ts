@@ -28,12 +28,20 @@ describe('loadConfig', () => {
   });
 
   it('normalises the instance URL to its root with a trailing slash', () => {
-    for (const raw of ['https://w.example/', 'https://w.example', 'https://w.example/api/', 'https://w.example/api']) {
-      expect(loadConfig({ env: { WEBLATE_URL: raw }, ...noFile }).weblateUrl?.href).toBe('https://w.example/');
+    for (const raw of [
+      'https://w.example/',
+      'https://w.example',
+      'https://w.example/api/',
+      'https://w.example/api',
+    ]) {
+      expect(loadConfig({ env: { WEBLATE_URL: raw }, ...noFile }).weblateUrl?.href).toBe(
+        'https://w.example/',
+      );
     }
-    expect(loadConfig({ env: { WEBLATE_URL: 'https://w.example/sub/api/?x=1' }, ...noFile }).weblateUrl?.href).toBe(
-      'https://w.example/sub/',
-    );
+    expect(
+      loadConfig({ env: { WEBLATE_URL: 'https://w.example/sub/api/?x=1' }, ...noFile }).weblateUrl
+        ?.href,
+    ).toBe('https://w.example/sub/');
   });
 
   it('names every bad variable in one error, without echoing the token', () => {
@@ -53,35 +61,62 @@ describe('loadConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
-    for (const name of ['WEBLATE_URL', 'WEBLATE_TOKEN', 'DATABASE_URL', 'LOG_LEVEL', 'WEBLATE_CONCURRENCY', 'WEBLATE_PROJECTS']) {
+    for (const name of [
+      'WEBLATE_URL',
+      'WEBLATE_TOKEN',
+      'DATABASE_URL',
+      'LOG_LEVEL',
+      'WEBLATE_CONCURRENCY',
+      'WEBLATE_PROJECTS',
+    ]) {
       expect(problems.some((p) => p.startsWith(name))).toBe(true);
     }
     expect((error as Error).message).not.toContain('secret');
   });
 
   it('requires what the command needs', () => {
-    expect(() => loadConfig({ env: {}, required: ['WEBLATE_URL'], ...noFile })).toThrow(/WEBLATE_URL is required/);
+    expect(() => loadConfig({ env: {}, required: ['WEBLATE_URL'], ...noFile })).toThrow(
+      /WEBLATE_URL is required/,
+    );
   });
 
   it('refuses plain http to a remote host unless allowed, but accepts loopback', () => {
-    expect(() => loadConfig({ env: { WEBLATE_URL: 'http://weblate.example/' }, ...noFile })).toThrow(/unencrypted/);
-    expect(loadConfig({ env: { WEBLATE_URL: 'http://127.0.0.1:8000/' }, ...noFile }).weblateUrl?.href).toBe('http://127.0.0.1:8000/');
-    const allowed = loadConfig({ env: { WEBLATE_URL: 'http://weblate.example/', WEBLATE_ALLOW_HTTP: '1' }, ...noFile });
+    expect(() =>
+      loadConfig({ env: { WEBLATE_URL: 'http://weblate.example/' }, ...noFile }),
+    ).toThrow(/unencrypted/);
+    expect(
+      loadConfig({ env: { WEBLATE_URL: 'http://127.0.0.1:8000/' }, ...noFile }).weblateUrl?.href,
+    ).toBe('http://127.0.0.1:8000/');
+    const allowed = loadConfig({
+      env: { WEBLATE_URL: 'http://weblate.example/', WEBLATE_ALLOW_HTTP: '1' },
+      ...noFile,
+    });
     expect(allowed.weblateUrl?.protocol).toBe('http:');
   });
 
   it('reads .env, lets the environment win over it and flags win over both', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wm-config-'));
     const envFile = join(dir, '.env');
-    writeFileSync(envFile, 'WEBLATE_URL=https://from-file.example/\nWEBLATE_USERS=a,b\nLOG_LEVEL=debug\n');
-    const config = loadConfig({ env: { LOG_LEVEL: 'warn' }, envFile, overrides: { WEBLATE_USERS: 'c' } });
+    writeFileSync(
+      envFile,
+      'WEBLATE_URL=https://from-file.example/\nWEBLATE_USERS=a,b\nLOG_LEVEL=debug\n',
+    );
+    const config = loadConfig({
+      env: { LOG_LEVEL: 'warn' },
+      envFile,
+      overrides: { WEBLATE_USERS: 'c' },
+    });
     expect(config.weblateUrl?.href).toBe('https://from-file.example/');
     expect(config.logLevel).toBe('warn');
     expect(config.users).toEqual(['c']);
   });
 
   it('treats an empty override as unset, so a flag can switch a file setting off', () => {
-    const config = loadConfig({ env: { DATABASE_URL: 'postgres://x/y' }, overrides: { DATABASE_URL: '' }, ...noFile });
+    const config = loadConfig({
+      env: { DATABASE_URL: 'postgres://x/y' },
+      overrides: { DATABASE_URL: '' },
+      ...noFile,
+    });
     expect(config.databaseUrl).toBeNull();
   });
 });

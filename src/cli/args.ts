@@ -31,23 +31,41 @@ export const DATABASE_HELP = [
   '--database-url <url>   PostgreSQL to use (env DATABASE_URL); default: the embedded database',
   '--data-dir <dir>       folder of the embedded database (env WEBLATE_MIRROR_DATA_DIR)',
 ];
-export const COMMON_HELP = ['--log-level <level>    fatal, error, warn, info, debug, trace or silent (env LOG_LEVEL)', '-h, --help             show this help'];
+export const COMMON_HELP = [
+  '--log-level <level>    fatal, error, warn, info, debug, trace or silent (env LOG_LEVEL)',
+  '-h, --help             show this help',
+];
 
 /** Parses a command's arguments; unknown options are usage errors (exit code 2). */
 export function parseCommandArgs(command: Command, argv: string[]) {
   try {
-    return parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+    return parseArgs({
+      args: argv,
+      options: { ...COMMON_OPTIONS, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n\n${commandHelp(command)}`);
   }
 }
 
 export function commandHelp(command: Command): string {
-  return [`Usage: weblate-mirror ${command.usage}`, '', command.summary, '', 'Options:', ...[...command.optionHelp, ...COMMON_HELP].map((l) => `  ${l}`)].join('\n');
+  return [
+    `Usage: weblate-mirror ${command.usage}`,
+    '',
+    command.summary,
+    '',
+    'Options:',
+    ...[...command.optionHelp, ...COMMON_HELP].map((l) => `  ${l}`),
+  ].join('\n');
 }
 
 /** Maps flags to the configuration variables they override. */
-export function flagOverrides(values: Record<string, string | boolean | undefined>, map: Record<string, keyof ConfigSource>): ConfigSource {
+export function flagOverrides(
+  values: Record<string, string | boolean | undefined>,
+  map: Record<string, keyof ConfigSource>,
+): ConfigSource {
   const overrides: ConfigSource = {};
   for (const [flag, variable] of Object.entries(map)) {
     const value = values[flag];
@@ -56,4 +74,8 @@ export function flagOverrides(values: Record<string, string | boolean | undefine
   return overrides;
 }
 
-export const DATABASE_FLAGS = { 'database-url': 'DATABASE_URL', 'data-dir': 'WEBLATE_MIRROR_DATA_DIR', 'log-level': 'LOG_LEVEL' } as const;
+export const DATABASE_FLAGS = {
+  'database-url': 'DATABASE_URL',
+  'data-dir': 'WEBLATE_MIRROR_DATA_DIR',
+  'log-level': 'LOG_LEVEL',
+} as const;

@@ -9,7 +9,14 @@ import { simulateCommand } from './commands/simulate.ts';
 import { statusCommand } from './commands/status.ts';
 import { syncCommand } from './commands/sync.ts';
 
-const COMMANDS: Command[] = [syncCommand, migrateCommand, statusCommand, queryCommand, demoCommand, simulateCommand];
+const COMMANDS: Command[] = [
+  syncCommand,
+  migrateCommand,
+  statusCommand,
+  queryCommand,
+  demoCommand,
+  simulateCommand,
+];
 
 function globalHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -21,13 +28,15 @@ function globalHelp(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary.split('\n')[0]}`),
     '',
-    'Run `weblate-mirror <command> --help` for a command\'s options. Configuration comes from environment',
+    "Run `weblate-mirror <command> --help` for a command's options. Configuration comes from environment",
     'variables (and a .env file); see the README. Exit codes: 0 success, 1 failed sync, 2 bad usage or configuration.',
   ].join('\n');
 }
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return pkg.version;
 }
 
@@ -60,7 +69,9 @@ export async function main(argv: string[]): Promise<number> {
 
 function reportError(err: unknown): number {
   if (err instanceof ConfigError) {
-    process.stderr.write(`weblate-mirror: configuration problem${err.problems.length > 1 ? 's' : ''}:\n`);
+    process.stderr.write(
+      `weblate-mirror: configuration problem${err.problems.length > 1 ? 's' : ''}:\n`,
+    );
     for (const problem of err.problems) process.stderr.write(`  - ${problem}\n`);
     return 2;
   }
@@ -75,10 +86,12 @@ function reportError(err: unknown): number {
 /** The message and its causes, without stack traces. */
 function describeChain(err: unknown): string {
   const parts: string[] = [];
-  for (let current: unknown = err; current !== undefined && parts.length < 4; current = (current as Error).cause) {
-    const message = current instanceof Error ? current.message : String(current);
-    if (!parts.some((p) => p.includes(message))) parts.push(message);
-    if (!(current instanceof Error)) break;
+  let current: unknown = err;
+  while (current instanceof Error && parts.length < 4) {
+    if (!parts.some((p) => p.includes(current instanceof Error ? current.message : '')))
+      parts.push(current.message);
+    current = current.cause;
   }
+  if (parts.length === 0) parts.push(typeof err === 'string' ? err : 'unknown error');
   return parts.join(': ');
 }

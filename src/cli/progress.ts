@@ -1,5 +1,5 @@
-import type { SyncTally } from '../sync/tally.ts';
 import { formatDuration } from '../sync/summary.ts';
+import type { SyncTally } from '../sync/tally.ts';
 
 /**
  * A one-line progress display on a terminal: pages done out of pages known so far (lists

@@ -20,7 +20,8 @@ export async function withDatabase<T>(
   try {
     if (options.migrate) {
       const { applied } = await migrateToLatest(handle);
-      if (applied.length > 0) log.info({ applied, database: handle.location }, 'migrations applied');
+      if (applied.length > 0)
+        log.info({ applied, database: handle.location }, 'migrations applied');
     }
     return await fn(handle);
   } finally {

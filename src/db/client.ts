@@ -34,7 +34,9 @@ const TEXT_OIDS = [20, 1700, 1082, 1114, 1184] as const;
 
 /** Opens PostgreSQL when a URL is configured, else the embedded PGlite database in dataDir. */
 export async function createDb(options: DbOptions): Promise<DbHandle> {
-  return options.databaseUrl === null ? openPglite(options) : openPostgres(options.databaseUrl, options.poolSize);
+  return options.databaseUrl === null
+    ? openPglite(options)
+    : openPostgres(options.databaseUrl, options.poolSize);
 }
 
 function openPostgres(databaseUrl: string, poolSize = 10): DbHandle {
@@ -45,10 +47,12 @@ function openPostgres(databaseUrl: string, poolSize = 10): DbHandle {
     options: '-c TimeZone=UTC',
     application_name: 'weblate-mirror',
     types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      getTypeParser: ((oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
         (TEXT_OIDS as readonly number[]).includes(oid)
           ? (value: string) => value
-          : typeParsers.getTypeParser(oid, format ?? 'text')) as typeof typeParsers.getTypeParser,
+          : (typeParsers.getTypeParser(oid, format ?? 'text') as (
+              value: string,
+            ) => unknown)) as typeof typeParsers.getTypeParser,
     },
   });
   // An idle client losing its server (restart, failover) must not crash the process.
@@ -65,7 +69,10 @@ function openPostgres(databaseUrl: string, poolSize = 10): DbHandle {
 
 async function openPglite(options: DbOptions): Promise<DbHandle> {
   mkdirSync(options.dataDir, { recursive: true });
-  const lock: DirectoryLock = await acquireDirectoryLock(options.dataDir, options.lockWaitMs ?? 60_000);
+  const lock: DirectoryLock = await acquireDirectoryLock(
+    options.dataDir,
+    options.lockWaitMs ?? 60_000,
+  );
   try {
     const identity = (value: string) => value;
     const parsers = Object.fromEntries(TEXT_OIDS.map((oid) => [oid, identity]));
@@ -94,6 +101,8 @@ async function openPglite(options: DbOptions): Promise<DbHandle> {
 
 /** Checks that the database answers; returns the server version string. */
 export async function pingDb(db: Kysely<Database>): Promise<string> {
-  const result = await sql<{ version: string }>`select current_setting('server_version') as version`.execute(db);
+  const result = await sql<{
+    version: string;
+  }>`select current_setting('server_version') as version`.execute(db);
   return result.rows[0]?.version ?? 'unknown';
 }

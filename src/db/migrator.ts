@@ -2,7 +2,13 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { type Migration, type MigrationProvider, type MigrationResult, Migrator, sql } from 'kysely';
+import {
+  type Migration,
+  type MigrationProvider,
+  type MigrationResult,
+  Migrator,
+  sql,
+} from 'kysely';
 
 import type { DbHandle } from './client.ts';
 
@@ -25,7 +31,9 @@ const fileProvider: MigrationProvider = {
     const files = (await readdir(MIGRATION_FOLDER)).filter((f) => /^\d{4}_\w+\.ts$/.test(f)).sort();
     const migrations: Record<string, Migration> = {};
     for (const file of files) {
-      migrations[file.replace(/\.ts$/, '')] = (await import(pathToFileURL(join(MIGRATION_FOLDER, file)).href)) as Migration;
+      migrations[file.replace(/\.ts$/, '')] = (await import(
+        pathToFileURL(join(MIGRATION_FOLDER, file)).href
+      )) as Migration;
     }
     return migrations;
   },
@@ -47,12 +55,17 @@ function createMigrator(handle: DbHandle): Migrator {
 export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport> {
   const run = async (): Promise<MigrationReport> => {
     const { error, results } = await createMigrator(handle).migrateToLatest();
-    const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    const applied = (results ?? [])
+      .filter((r) => r.status === 'Success')
+      .map((r) => r.migrationName);
     if (error) {
       const failed = (results ?? []).find((r: MigrationResult) => r.status === 'Error');
-      throw new Error(`migration ${failed?.migrationName ?? '(setup)'} failed: ${(error as Error).message}`, {
-        cause: error,
-      });
+      throw new Error(
+        `migration ${failed?.migrationName ?? '(setup)'} failed: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
     return { applied, pending: [] };
   };

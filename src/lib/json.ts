@@ -45,7 +45,9 @@ function skipString(text: string, start: number): number {
 
 function isNumberChar(c: number): boolean {
   // digits, minus, plus, dot, e, E
-  return (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
+  return (
+    (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45
+  );
 }
 
 function scan(text: string): Scan {

@@ -33,7 +33,11 @@ export async function* readPages<R>(
 ): AsyncGenerator<{ page: ListPage; items: Item<R>[] }> {
   ctx.tally.begin(spec.resource);
   ctx.tally.expectPages(1);
-  const walk = walkList(ctx.client, url, { resource: spec.resource, pageSize: spec.pageSize, signal: ctx.signal });
+  const walk = walkList(ctx.client, url, {
+    resource: spec.resource,
+    pageSize: spec.pageSize,
+    signal: ctx.signal,
+  });
   for await (const page of walk) {
     if (page.number === 1 && page.count !== null) {
       ctx.tally.expectPages(Math.max(0, Math.ceil(page.count / spec.pageSize) - 1));
@@ -49,7 +53,11 @@ export async function* readPages<R>(
 }
 
 /** Fetches one object (a detail or statistics endpoint) and validates it. */
-export async function readObject<R>(ctx: SyncContext, url: string | URL, spec: ReadSpec<R>): Promise<Item<R>> {
+export async function readObject<R>(
+  ctx: SyncContext,
+  url: string | URL,
+  spec: ReadSpec<R>,
+): Promise<Item<R>> {
   ctx.tally.begin(spec.resource);
   ctx.tally.expectPages(1);
   const response = await ctx.client.getJson(url, spec.resource, ctx.signal);
@@ -60,12 +68,15 @@ export async function readObject<R>(ctx: SyncContext, url: string | URL, spec: R
 
 function toItem<R>(spec: ReadSpec<R>, value: unknown, text: string, where: string): Item<R> {
   const parsed = spec.schema.safeParse(value);
-  const id = value !== null && typeof value === 'object' ? (value as { id?: unknown }).id : undefined;
+  const id =
+    value !== null && typeof value === 'object' ? (value as { id?: unknown }).id : undefined;
   const label = `${spec.resource}: ${where}${typeof id === 'number' || typeof id === 'string' ? ` (id ${id})` : ''}`;
   if (!parsed.success) throw new TransformError(`${label}: ${describeIssues(parsed.error)}`);
   // PostgreSQL stores no U+0000 in text or jsonb; the escaped form is the only way JSON carries one.
   if (text.includes('\\u0000') && containsNul(value)) {
-    throw new TransformError(`${label}: contains a NUL character (U+0000), which PostgreSQL cannot store`);
+    throw new TransformError(
+      `${label}: contains a NUL character (U+0000), which PostgreSQL cannot store`,
+    );
   }
   return { record: parsed.data, raw: text as RawJson };
 }

@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 
 import type { Database } from '../db/database.ts';
 import { finishSyncRun, startSyncRun } from '../db/queries/sync-runs.ts';
-import { toError } from '../errors.ts';
+import { HttpError, ResponseError, SyncError, toError, TransformError } from '../errors.ts';
 import { forEachConcurrently, TaskGroup } from '../lib/task-group.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient } from '../weblate/client.ts';
@@ -62,7 +62,10 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
     signal: controller.signal,
     now: options.now ?? (() => new Date()),
   };
-  log.info({ weblate: deps.client.apiRoot.href, projects: deps.scope.projects ?? 'all' }, 'sync started');
+  log.info(
+    { weblate: deps.client.apiRoot.href, projects: deps.scope.projects ?? 'all' },
+    'sync started',
+  );
   let error: Error | null = null;
   try {
     await syncEverything(ctx, controller);
@@ -80,9 +83,28 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
     error: error?.message ?? null,
     summary,
   });
-  if (error === null) log.info({ requests: summary.requests, rows: summary.rowsWritten, ms: summary.durationMs }, 'sync succeeded');
-  else log.error({ err: error, requests: summary.requests, rows: summary.rowsWritten }, 'sync failed');
+  if (error === null)
+    log.info(
+      { requests: summary.requests, rows: summary.rowsWritten, ms: summary.durationMs },
+      'sync succeeded',
+    );
+  else
+    log.error(
+      { ...describeFailure(error), requests: summary.requests, rows: summary.rowsWritten },
+      'sync failed',
+    );
   return { runId, status, error, summary };
+}
+
+/**
+ * Failures the mirror raises on purpose (a server answer, a bad record, a setting) are
+ * logged by message; anything else is a bug and keeps its stack for the report.
+ */
+function describeFailure(error: Error): Record<string, unknown> {
+  const expected = [HttpError, ResponseError, TransformError, SyncError].some(
+    (type) => error instanceof type,
+  );
+  return expected ? { error: error.message } : { err: error };
 }
 
 /** Translation slices (detail, units, statistics) in flight at once, per request slot. */
@@ -99,7 +121,8 @@ async function syncEverything(ctx: SyncContext, controller: AbortController): Pr
   await forEachConcurrently(projects, controller, async (project) => {
     const components = await syncComponents(ctx, project);
     await forEachConcurrently(components, controller, async (component) => {
-      if (component.url !== null) lookup.components.set(urlKey(component.url), { id: component.id, slug: component.slug });
+      if (component.url !== null)
+        lookup.components.set(urlKey(component.url), { id: component.id, slug: component.slug });
       for (const ref of await listTranslations(ctx, component)) {
         lookup.translations.set(urlKey(ref.url), {
           id: ref.id,
@@ -107,13 +130,18 @@ async function syncEverything(ctx: SyncContext, controller: AbortController): Pr
           componentSlug: component.slug,
           languageCode: ref.languageCode,
         });
-        languagesInScope.set(ref.languageCode, languageStatisticsUrls.get(ref.languageCode) ?? null);
+        languagesInScope.set(
+          ref.languageCode,
+          languageStatisticsUrls.get(ref.languageCode) ?? null,
+        );
         translationTasks.add(slices(() => syncTranslationSlice(ctx, ref)));
       }
     });
   });
   await translationTasks.settle();
-  await forEachConcurrently(projects, controller, (project) => syncProjectChanges(ctx, project, lookup));
+  await forEachConcurrently(projects, controller, (project) =>
+    syncProjectChanges(ctx, project, lookup),
+  );
   await syncLanguageStatistics(ctx, languagesInScope);
   for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
 }

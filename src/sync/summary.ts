@@ -19,14 +19,31 @@ export interface SyncSummary {
 }
 
 /** Per resource: records read, rows written, requests made and the time it was active. */
-export function buildSummary(tally: SyncTally, requests: RequestStats, durationMs: number): SyncSummary {
+export function buildSummary(
+  tally: SyncTally,
+  requests: RequestStats,
+  durationMs: number,
+): SyncSummary {
   const resources = RESOURCES.map((resource) => {
     const t = tally.get(resource);
     const r = requests.get(resource);
     const span = t.startedAt !== null && t.finishedAt !== null ? t.finishedAt - t.startedAt : 0;
-    return { resource, records: t.records, rows: t.rows, requests: r.requests, retries: r.retries, durationMs: span };
+    return {
+      resource,
+      records: t.records,
+      rows: t.rows,
+      requests: r.requests,
+      retries: r.retries,
+      durationMs: span,
+    };
   });
-  return { resources, requests: requests.total, rowsWritten: tally.rowsWritten, durationMs, warnings: [...tally.warnings] };
+  return {
+    resources,
+    requests: requests.total,
+    rowsWritten: tally.rowsWritten,
+    durationMs,
+    warnings: [...tally.warnings],
+  };
 }
 
 /** The summary as an aligned text table, for a terminal. */
@@ -39,7 +56,13 @@ export function formatSummary(summary: SyncSummary): string {
     r.retries > 0 ? `${r.requests} (${r.retries} retried)` : String(r.requests),
     formatDuration(r.durationMs),
   ]);
-  const total = ['total', '', String(summary.rowsWritten), String(summary.requests), formatDuration(summary.durationMs)];
+  const total = [
+    'total',
+    '',
+    String(summary.rowsWritten),
+    String(summary.requests),
+    formatDuration(summary.durationMs),
+  ];
   return formatTable(header, [...body, total]);
 }
 
@@ -51,8 +74,12 @@ export function formatDuration(ms: number): string {
 
 /** Left-aligns the first column and right-aligns the others. */
 export function formatTable(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)),
+  );
   const line = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }

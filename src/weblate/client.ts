@@ -57,7 +57,11 @@ export class WeblateClient {
       ...options,
     };
     this.apiRoot = new URL('api/', options.baseUrl);
-    this.gate = new RateGate({ concurrency: options.concurrency, maxRps: options.maxRps, now: this.#options.now });
+    this.gate = new RateGate({
+      concurrency: options.concurrency,
+      maxRps: options.maxRps,
+      now: this.#options.now,
+    });
     this.#pool = new Pool(options.baseUrl.origin, {
       connections: options.concurrency,
       keepAliveTimeout: 30_000,
@@ -88,7 +92,11 @@ export class WeblateClient {
   }
 
   /** GETs a JSON document, with retries; `resource` names it in stats, logs and errors. */
-  async getJson(target: string | URL, resource: string, signal?: AbortSignal): Promise<JsonResponse> {
+  async getJson(
+    target: string | URL,
+    resource: string,
+    signal?: AbortSignal,
+  ): Promise<JsonResponse> {
     const url = this.resolve(target);
     const { maxAttempts } = this.#options;
     for (let attempt = 1; ; attempt++) {
@@ -114,14 +122,22 @@ export class WeblateClient {
   }
 
   async #getOnce(url: URL, resource: string, signal?: AbortSignal): Promise<JsonResponse> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': USER_AGENT,
+    };
     if (this.#options.token !== null) headers.authorization = `Token ${this.#options.token}`;
     const started = this.#options.now();
     let status = 0;
     let text: string;
     let responseHeaders: Record<string, unknown>;
     try {
-      const response = await this.#pool.request({ method: 'GET', path: `${url.pathname}${url.search}`, headers, signal });
+      const response = await this.#pool.request({
+        method: 'GET',
+        path: `${url.pathname}${url.search}`,
+        headers,
+        signal,
+      });
       status = response.statusCode;
       responseHeaders = response.headers;
       text = await response.body.text();
@@ -142,19 +158,24 @@ export class WeblateClient {
       const { value, resultTexts } = parseJsonLossless(text);
       return { url: url.href, value, resultTexts, text };
     } catch (err) {
-      const type = String(headers['content-type'] ?? 'no content type');
-      const what = text.trimStart().startsWith('<') ? `an HTML page (${type})` : `a body that is not valid JSON (${type}, ${text.length} characters; truncated?)`;
-      throw new ResponseError(`answered ${what}: ${err instanceof JsonSyntaxError ? err.message : String(err)}`, {
-        retryable: true,
-        cause: err,
-      });
+      const type = headerText(headers['content-type']) ?? 'no content type';
+      const what = text.trimStart().startsWith('<')
+        ? `an HTML page (${type})`
+        : `a body that is not valid JSON (${type}, ${text.length} characters; truncated?)`;
+      throw new ResponseError(
+        `answered ${what}: ${err instanceof JsonSyntaxError ? err.message : String(err)}`,
+        {
+          retryable: true,
+          cause: err,
+        },
+      );
     }
   }
 
   #statusError(url: URL, status: number, text: string, headers: Record<string, unknown>): Error {
     if (status >= 300 && status < 400) {
       return new ResponseError(
-        `answered ${status} with a redirect to ${String(headers.location ?? '(no location)')}; weblate-mirror does ` +
+        `answered ${status} with a redirect to ${headerText(headers.location) ?? '(no location)'}; weblate-mirror does ` +
           'not follow redirects so that the token never leaves WEBLATE_URL. Set WEBLATE_URL to the final address.',
         { retryable: false },
       );
@@ -163,10 +184,16 @@ export class WeblateClient {
     const details = { status, url: url.href, code, detail };
     const said = [code, detail].filter((part) => part !== null).join(': ');
     if (status === 401) {
-      return new AuthError(`Weblate rejected the credentials (401 ${said}); check WEBLATE_TOKEN`, details);
+      return new AuthError(
+        `Weblate rejected the credentials (401 ${said}); check WEBLATE_TOKEN`,
+        details,
+      );
     }
     if (status === 403) {
-      return new AuthError(`Weblate denied access (403 ${said}); the token lacks permission for this`, details);
+      return new AuthError(
+        `Weblate denied access (403 ${said}); the token lacks permission for this`,
+        details,
+      );
     }
     if (status === 429) {
       return new HttpError(`Weblate is rate limiting (429 ${said})`, details);
@@ -184,7 +211,8 @@ export class WeblateClient {
     }
     const remaining = parseSeconds(headers['x-ratelimit-remaining']);
     const reset = parseSeconds(headers['x-ratelimit-reset']);
-    if (remaining !== null && reset !== null && remaining <= 0) this.gate.pauseUntil(now + reset * 1000);
+    if (remaining !== null && reset !== null && remaining <= 0)
+      this.gate.pauseUntil(now + reset * 1000);
   }
 
   #retryDelay(err: unknown, attempt: number): number {
@@ -205,8 +233,15 @@ export class WeblateClient {
   }
 }
 
+/** A response header as text (undici gives a string, or an array for repeated headers). */
+function headerText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  return null;
+}
+
 function parseSeconds(value: unknown): number | null {
-  const text = Array.isArray(value) ? String(value[0]) : typeof value === 'string' ? value : null;
+  const text = headerText(value);
   if (text === null || text.trim() === '') return null;
   const seconds = Number(text);
   if (Number.isFinite(seconds)) return Math.max(0, seconds);

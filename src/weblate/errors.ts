@@ -23,10 +23,15 @@ export function parseErrorBody(text: string): WeblateErrorInfo {
   if (Array.isArray(record.errors)) {
     const parts = (record.errors as unknown[]).map((e) => describeStandardError(e));
     const first = record.errors[0] as Record<string, unknown> | undefined;
-    return { code: typeof first?.code === 'string' ? first.code : null, detail: shorten(parts.join('; ')) };
+    return {
+      code: typeof first?.code === 'string' ? first.code : null,
+      detail: shorten(parts.join('; ')),
+    };
   }
   if (typeof record.detail === 'string') return { code: null, detail: shorten(record.detail) };
-  const fields = Object.entries(record).map(([field, messages]) => `${field}: ${[messages].flat().join(' ')}`);
+  const fields = Object.entries(record).map(
+    ([field, messages]) => `${field}: ${[messages].flat().join(' ')}`,
+  );
   return { code: null, detail: fields.length > 0 ? shorten(fields.join('; ')) : null };
 }
 

@@ -46,9 +46,24 @@ export async function* walkList(
     }
     seen.add(key);
     const response = await client.getJson(url, options.resource, options.signal);
-    const envelope = readEnvelope(response.value, response.resultTexts, options.resource, response.url);
-    const next: URL | null = envelope.next === null ? null : resolveNext(client, envelope.next, options.resource, response.url);
-    yield { url: response.url, number, count: envelope.count, results: envelope.results, resultTexts: envelope.resultTexts, isLast: next === null };
+    const envelope = readEnvelope(
+      response.value,
+      response.resultTexts,
+      options.resource,
+      response.url,
+    );
+    const next: URL | null =
+      envelope.next === null
+        ? null
+        : resolveNext(client, envelope.next, options.resource, response.url);
+    yield {
+      url: response.url,
+      number,
+      count: envelope.count,
+      results: envelope.results,
+      resultTexts: envelope.resultTexts,
+      isLast: next === null,
+    };
     previous = response.url;
     url = next;
   }
@@ -61,36 +76,61 @@ interface Envelope {
   resultTexts: string[];
 }
 
-function readEnvelope(value: unknown, texts: string[] | null, resource: string, url: string): Envelope {
+function readEnvelope(
+  value: unknown,
+  texts: string[] | null,
+  resource: string,
+  url: string,
+): Envelope {
   const fail = (what: string) =>
-    new ResponseError(`${resource}: ${url} did not answer a paginated list ({count, next, previous, results}): ${what}`, {
-      retryable: false,
-    });
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw fail(`got ${describe(value)}`);
+    new ResponseError(
+      `${resource}: ${url} did not answer a paginated list ({count, next, previous, results}): ${what}`,
+      {
+        retryable: false,
+      },
+    );
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw fail(`got ${describe(value)}`);
   const { count, next, results } = value as Record<string, unknown>;
   if (!Array.isArray(results)) throw fail('`results` is missing or not an array');
-  if (texts === null || texts.length !== results.length) throw fail('`results` could not be read element by element');
-  if (next !== null && next !== undefined && typeof next !== 'string') throw fail('`next` is neither a URL nor null');
-  if (count !== undefined && count !== null && (typeof count !== 'number' || !Number.isInteger(count) || count < 0)) {
+  if (texts === null || texts.length !== results.length)
+    throw fail('`results` could not be read element by element');
+  if (next !== null && next !== undefined && typeof next !== 'string')
+    throw fail('`next` is neither a URL nor null');
+  if (
+    count !== undefined &&
+    count !== null &&
+    (typeof count !== 'number' || !Number.isInteger(count) || count < 0)
+  ) {
     throw fail('`count` is not a whole number');
   }
-  return { count: typeof count === 'number' ? count : null, next: typeof next === 'string' ? next : null, results, resultTexts: texts };
+  return {
+    count: typeof count === 'number' ? count : null,
+    next: typeof next === 'string' ? next : null,
+    results,
+    resultTexts: texts,
+  };
 }
 
 function resolveNext(client: WeblateClient, next: string, resource: string, from: string): URL {
   try {
     return client.resolve(next);
   } catch (err) {
-    throw new ResponseError(`${resource}: the next link of ${from} was refused: ${(err as Error).message}`, {
-      retryable: false,
-      cause: err,
-    });
+    throw new ResponseError(
+      `${resource}: the next link of ${from} was refused: ${(err as Error).message}`,
+      {
+        retryable: false,
+        cause: err,
+      },
+    );
   }
 }
 
 /** Origin, path and sorted query, so that reordered parameters still count as one page. */
 export function canonicalUrl(url: URL): string {
-  const params = [...url.searchParams].filter(([key]) => key !== 'format').sort(([a], [b]) => a.localeCompare(b));
+  const params = [...url.searchParams]
+    .filter(([key]) => key !== 'format')
+    .sort(([a], [b]) => a.localeCompare(b));
   return `${url.origin}${url.pathname}?${new URLSearchParams(params).toString()}`;
 }
 

@@ -34,7 +34,9 @@ export class RequestStats {
   }
 
   snapshot(): Record<string, ResourceRequestStats> {
-    return Object.fromEntries([...this.#byResource].map(([name, s]) => [name, { ...s, byStatus: { ...s.byStatus } }]));
+    return Object.fromEntries(
+      [...this.#byResource].map(([name, s]) => [name, { ...s, byStatus: { ...s.byStatus } }]),
+    );
   }
 
   #entry(resource: string): ResourceRequestStats {

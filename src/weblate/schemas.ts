@@ -14,7 +14,10 @@ const INT64_MAX = 2n ** 63n - 1n;
 export const int64 = z
   .union([z.number().int(), z.string().regex(/^-?\d+$/, 'expected a whole number')])
   .transform((value) => String(value))
-  .refine((value) => BigInt(value) >= INT64_MIN && BigInt(value) <= INT64_MAX, 'outside the signed 64-bit range');
+  .refine(
+    (value) => BigInt(value) >= INT64_MIN && BigInt(value) <= INT64_MAX,
+    'outside the signed 64-bit range',
+  );
 
 const int = z.number().int();
 

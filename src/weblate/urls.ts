@@ -52,7 +52,11 @@ export function translationPathFromUrl(url: string | null | undefined): Translat
   if (!url) return null;
   const match = /\/api\/translations\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(pathOf(url) ?? '');
   if (!match) return null;
-  return { project: decode(match[1]!), component: lastSlug(match[2]!), language: decode(match[3]!) };
+  return {
+    project: decode(match[1]!),
+    component: lastSlug(match[2]!),
+    language: decode(match[3]!),
+  };
 }
 
 /** `…/api/components/<project>/<component>/` → the component slug. */

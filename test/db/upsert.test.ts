@@ -2,14 +2,25 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
-import { upsertComponents, upsertProjects, upsertTranslations, upsertUnits } from '../../src/db/queries/records.ts';
+import {
+  upsertComponents,
+  upsertProjects,
+  upsertTranslations,
+  upsertUnits,
+} from '../../src/db/queries/records.ts';
 import { recordTranslationStatistics } from '../../src/db/queries/statistics.ts';
 import { toComponentRow } from '../../src/sync/streams/components.ts';
 import { type ProjectRef, toProjectRow } from '../../src/sync/streams/projects.ts';
 import { toTranslationStatisticsRow } from '../../src/sync/streams/statistics.ts';
 import { toTranslationRow, type TranslationDetail } from '../../src/sync/streams/translations.ts';
 import { toUnitRow } from '../../src/sync/streams/units.ts';
-import { weblateComponent, weblateProject, weblateStatistics, weblateTranslation, weblateUnit } from '../../src/weblate/schemas.ts';
+import {
+  weblateComponent,
+  weblateProject,
+  weblateStatistics,
+  weblateTranslation,
+  weblateUnit,
+} from '../../src/weblate/schemas.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { item } from '../helpers/items.ts';
 
@@ -17,7 +28,15 @@ let database: TestDatabase;
 let handle: DbHandle;
 const project: ProjectRef = { id: 1, slug: 'p', componentsUrl: '', changesUrl: '' };
 const component = { id: 2, slug: 'c', projectSlug: 'p', url: null, translationsUrl: '' };
-const translation: TranslationDetail = { id: 3, url: 'http://w/api/translations/p/c/cs/', languageCode: 'cs', component, unitsUrl: '', statisticsUrl: '', total: 1 };
+const translation: TranslationDetail = {
+  id: 3,
+  url: 'http://w/api/translations/p/c/cs/',
+  languageCode: 'cs',
+  component,
+  unitsUrl: '',
+  statisticsUrl: '',
+  total: 1,
+};
 
 const unitText = (target: string, hash = '-9223372036854775808') =>
   `{"id": 9007199254740993, "translation": "http://w/api/translations/p/c/cs/?format=api",
@@ -29,9 +48,16 @@ const unitText = (target: string, hash = '-9223372036854775808') =>
 beforeAll(async () => {
   database = await createTestDatabase();
   handle = await database.migrated();
-  await upsertProjects(handle.db, [toProjectRow(...args(item(weblateProject, '{"id": 1, "slug": "p", "name": "P"}')))]);
-  await upsertComponents(handle.db, [toComponentRow(...args(item(weblateComponent, '{"id": 2, "slug": "c", "name": "C"}')), project)]);
-  const t = item(weblateTranslation, '{"id": 3, "language_code": "cs", "url": "http://w/api/translations/p/c/cs/", "total": 1, "translated_percent": 33.3, "last_change": null}');
+  await upsertProjects(handle.db, [
+    toProjectRow(...args(item(weblateProject, '{"id": 1, "slug": "p", "name": "P"}'))),
+  ]);
+  await upsertComponents(handle.db, [
+    toComponentRow(...args(item(weblateComponent, '{"id": 2, "slug": "c", "name": "C"}')), project),
+  ]);
+  const t = item(
+    weblateTranslation,
+    '{"id": 3, "language_code": "cs", "url": "http://w/api/translations/p/c/cs/", "total": 1, "translated_percent": 33.3, "last_change": null}',
+  );
   await upsertTranslations(handle.db, [toTranslationRow(t.record, t.raw, component)]);
 });
 
@@ -70,29 +96,47 @@ describe('upserts', () => {
     const same = item(weblateUnit, unitText('"", "🇨🇿 «%1» souborů\\t\\\\"'));
     expect(await upsertUnits(handle.db, [toUnitRow(same.record, same.raw, 3)])).toBe(0);
     const changed = item(weblateUnit, unitText('"x", "y"'));
-    expect(await upsertUnits(handle.db, [toUnitRow(changed.record, changed.raw, 3), toUnitRow(changed.record, changed.raw, 3)])).toBe(1);
-    const target = await sql<{ target: string[] }>`select target from weblate.units`.execute(handle.db);
+    expect(
+      await upsertUnits(handle.db, [
+        toUnitRow(changed.record, changed.raw, 3),
+        toUnitRow(changed.record, changed.raw, 3),
+      ]),
+    ).toBe(1);
+    const target = await sql<{ target: string[] }>`select target from weblate.units`.execute(
+      handle.db,
+    );
     expect(target.rows[0]?.target).toEqual(['x', 'y']);
   });
 
   it('keep percentages as the exact decimals sent', async () => {
-    const result = await sql<{ p: string }>`select translated_percent::text as p from weblate.translations where id = 3`.execute(handle.db);
+    const result = await sql<{
+      p: string;
+    }>`select translated_percent::text as p from weblate.translations where id = 3`.execute(
+      handle.db,
+    );
     expect(result.rows[0]?.p).toBe('33.3');
   });
 });
 
 describe('statistics snapshots', () => {
   const stats = (translated: number) =>
-    item(weblateStatistics, `{"total": 4, "translated": ${translated}, "translated_percent": ${(translated * 25).toFixed(1)}, "last_change": "2026-01-02T03:04:05.678901Z", "code": "cs"}`);
+    item(
+      weblateStatistics,
+      `{"total": 4, "translated": ${translated}, "translated_percent": ${(translated * 25).toFixed(1)}, "last_change": "2026-01-02T03:04:05.678901Z", "code": "cs"}`,
+    );
   const snapshot = (translated: number, at: string) => {
     const s = stats(translated);
-    return recordTranslationStatistics(handle.db, [toTranslationStatisticsRow(s.record, s.raw, translation, { capturedAt: at, runId: null })]);
+    return recordTranslationStatistics(handle.db, [
+      toTranslationStatisticsRow(s.record, s.raw, translation, { capturedAt: at, runId: null }),
+    ]);
   };
   const history = async () =>
     (
       await sql<{ translated: number; captured: string; seen: string }>`
         select translated, to_char(captured_at at time zone 'UTC', 'HH24:MI') as captured, to_char(last_seen_at at time zone 'UTC', 'HH24:MI') as seen
-        from weblate.translation_statistics where translation_id = 3 order by captured_at`.execute(handle.db)
+        from weblate.translation_statistics where translation_id = 3 order by captured_at`.execute(
+        handle.db,
+      )
     ).rows;
 
   it('append a row only when a value changes, and otherwise mark the latest row as seen', async () => {

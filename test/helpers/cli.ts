@@ -10,7 +10,11 @@ export interface CliResult {
 }
 
 /** Runs the CLI as a child process with exactly `env` (plus PATH), bounded by `timeoutMs`. */
-export function runCli(args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -31,7 +35,10 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
 }
 
 /** Environment that points the CLI at a test database. */
-export function databaseEnv(database: { databaseUrl: string | null; dataDir: string }): Record<string, string> {
+export function databaseEnv(database: {
+  databaseUrl: string | null;
+  dataDir: string;
+}): Record<string, string> {
   return database.databaseUrl === null
     ? { WEBLATE_MIRROR_DATA_DIR: database.dataDir, DATABASE_URL: '' }
     : { DATABASE_URL: database.databaseUrl, WEBLATE_MIRROR_DATA_DIR: database.dataDir };

@@ -5,7 +5,13 @@ export function firstMismatch(actual: readonly unknown[], expected: readonly unk
   const length = Math.max(actual.length, expected.length);
   for (let i = 0; i < length; i++) {
     if (!isDeepStrictEqual(actual[i], expected[i])) {
-      return { index: i, actualLength: actual.length, expectedLength: expected.length, actual: actual[i], expected: expected[i] };
+      return {
+        index: i,
+        actualLength: actual.length,
+        expectedLength: expected.length,
+        actual: actual[i],
+        expected: expected[i],
+      };
     }
   }
   return null;

@@ -3,11 +3,19 @@ import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '../../src/logger.ts';
 
 /** A JSON logger whose lines are kept in memory, to assert on what was logged. */
-export function captureLogger(level: 'trace' | 'debug' | 'info' | 'warn' = 'trace'): { log: Logger; lines: string[] } {
+export function captureLogger(level: 'trace' | 'debug' | 'info' | 'warn' = 'trace'): {
+  log: Logger;
+  lines: string[];
+} {
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      lines.push(...chunk.toString('utf8').split('\n').filter((l) => l !== ''));
+      lines.push(
+        ...chunk
+          .toString('utf8')
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
       callback();
     },
   });

@@ -4,7 +4,8 @@ import { JsonSyntaxError, parseJsonLossless } from '../../src/lib/json.ts';
 
 describe('parseJsonLossless', () => {
   it('keeps integers beyond 2^53 exact, as decimal strings', () => {
-    const text = '{"a": -8750291558908954339, "b": 9223372036854775807, "c": -9223372036854775808, "d": 9007199254740993}';
+    const text =
+      '{"a": -8750291558908954339, "b": 9223372036854775807, "c": -9223372036854775808, "d": 9007199254740993}';
     expect(parseJsonLossless(text).value).toEqual({
       a: '-8750291558908954339',
       b: '9223372036854775807',
@@ -14,8 +15,11 @@ describe('parseJsonLossless', () => {
   });
 
   it('leaves safe integers, floats and long fractions as numbers', () => {
-    const text = '[9007199254740991, -9007199254740991, 1000000000000000, 0.12345678901234567, 1.5e300, 62.5]';
-    expect(parseJsonLossless(text).value).toEqual([9007199254740991, -9007199254740991, 1e15, 0.12345678901234567, 1.5e300, 62.5]);
+    const text =
+      '[9007199254740991, -9007199254740991, 1000000000000000, 0.12345678901234567, 1.5e300, 62.5]';
+    expect(parseJsonLossless(text).value).toEqual([
+      9007199254740991, -9007199254740991, 1e15, 0.12345678901234567, 1.5e300, 62.5,
+    ]);
   });
 
   it('does not touch digits inside strings, whatever their escaping', () => {
@@ -26,7 +30,8 @@ describe('parseJsonLossless', () => {
   });
 
   it('returns the exact source text of every element of a top-level results array', () => {
-    const a = '{"id": 1, "source": ["a\\nb", "😀 \\"q\\" \\\\"], "nested": {"results": [9]}, "h": -8750291558908954339}';
+    const a =
+      '{"id": 1, "source": ["a\\nb", "😀 \\"q\\" \\\\"], "nested": {"results": [9]}, "h": -8750291558908954339}';
     const b = '{"id":2,"target":[""],"x":[[1,2],{"y":"}]"}]}';
     const text = `{"count": 2, "next": null, "previous": "http://x/?page=1", "results": [${a},\n  ${b}]}`;
     const parsed = parseJsonLossless(text);
@@ -35,13 +40,9 @@ describe('parseJsonLossless', () => {
   });
 
   it('captures primitive elements and ignores results that are not at the top level', () => {
-    expect(parseJsonLossless('{"results": [1, "two", true, null, -12345678901234567890]}').resultTexts).toEqual([
-      '1',
-      '"two"',
-      'true',
-      'null',
-      '-12345678901234567890',
-    ]);
+    expect(
+      parseJsonLossless('{"results": [1, "two", true, null, -12345678901234567890]}').resultTexts,
+    ).toEqual(['1', '"two"', 'true', 'null', '-12345678901234567890']);
     expect(parseJsonLossless('{"data": {"results": [1]}}').resultTexts).toBeNull();
     expect(parseJsonLossless('{"results": []}').resultTexts).toEqual([]);
     expect(parseJsonLossless('[{"results": [1]}]').resultTexts).toBeNull();
@@ -59,25 +60,40 @@ describe('parseJsonLossless', () => {
   it('reports truncated and non-JSON text as JsonSyntaxError', () => {
     expect(() => parseJsonLossless('{"count": 1, "results": [{"id": 1}')).toThrow(JsonSyntaxError);
     expect(() => parseJsonLossless('{"a": "unterminated')).toThrow(JsonSyntaxError);
-    expect(() => parseJsonLossless('<html><body>Bad gateway</body></html>')).toThrow(JsonSyntaxError);
+    expect(() => parseJsonLossless('<html><body>Bad gateway</body></html>')).toThrow(
+      JsonSyntaxError,
+    );
     expect(() => parseJsonLossless('')).toThrow(JsonSyntaxError);
   });
 
   it('agrees with JSON.parse on generated documents without big integers', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pieces = ['a', '"', '\\', '\n', 'é', '😀', '}', ']', ',', ':', ' ', '0', '\u0001'];
     const value = (depth: number): unknown => {
       const r = random();
       if (depth > 3 || r < 0.3) return Math.floor(random() * 1e6) / (r < 0.15 ? 1 : 100);
-      if (r < 0.55) return Array.from({ length: Math.floor(random() * 6) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      if (r < 0.55)
+        return Array.from(
+          { length: Math.floor(random() * 6) },
+          () => pieces[Math.floor(random() * pieces.length)],
+        ).join('');
       if (r < 0.75) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
       if (r < 0.8) return r < 0.77 ? null : random() < 0.5;
-      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, (_, i) => [`k${i}${pieces[i]}`, value(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, (_, i) => [
+          `k${i}${pieces[i]}`,
+          value(depth + 1),
+        ]),
+      );
     };
     for (let n = 0; n < 300; n++) {
       const results = Array.from({ length: Math.floor(random() * 5) }, () => value(0));
-      const text = JSON.stringify({ count: results.length, next: null, results }, null, n % 2 === 0 ? 2 : undefined);
+      const text = JSON.stringify(
+        { count: results.length, next: null, results },
+        null,
+        n % 2 === 0 ? 2 : undefined,
+      );
       const parsed = parseJsonLossless(text);
       expect(parsed.value).toEqual(JSON.parse(text));
       expect(parsed.resultTexts?.map((t) => JSON.parse(t) as unknown)).toEqual(results);

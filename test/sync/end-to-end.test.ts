@@ -20,9 +20,9 @@ import {
 } from '../../src/simulator/index.ts';
 import { runSync, type SyncResult } from '../../src/sync/run-sync.ts';
 import { WeblateClient } from '../../src/weblate/client.ts';
+import { firstMismatch } from '../helpers/compare.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
-import { firstMismatch } from '../helpers/compare.ts';
 import { toUtcMicros, UTC_MICROS_FORMAT } from '../helpers/timestamps.ts';
 
 let sim: RunningSimulator;
@@ -34,7 +34,15 @@ let usernames: string[];
 
 async function syncAll(): Promise<SyncResult> {
   const { log } = captureLogger('info');
-  const client = new WeblateClient({ baseUrl: new URL(sim.url), token: 'wlu_e2e', concurrency: 4, maxRps: 0, maxAttempts: 3, timeoutMs: 10_000, log });
+  const client = new WeblateClient({
+    baseUrl: new URL(sim.url),
+    token: 'wlu_e2e',
+    concurrency: 4,
+    maxRps: 0,
+    maxAttempts: 3,
+    timeoutMs: 10_000,
+    log,
+  });
   try {
     return await runSync({ db, client, log, scope: { projects: null, users: usernames } });
   } finally {
@@ -43,7 +51,11 @@ async function syncAll(): Promise<SyncResult> {
 }
 
 /** Rows of `table` whose `raw` differs from what the simulator renders for that key (or that exist on one side only). */
-async function rawMismatches(table: string, keyExpr: string, expected: Array<[string, unknown]>): Promise<unknown[]> {
+async function rawMismatches(
+  table: string,
+  keyExpr: string,
+  expected: Array<[string, unknown]>,
+): Promise<unknown[]> {
   const json = `[${expected.map(([key, value]) => `{"k":${JSON.stringify(key)},"v":${toJsonText(value)}}`).join(',')}]`;
   const result = await sql<{ key: string }>`
     select coalesce(t.key, e.k) as key from
@@ -54,7 +66,15 @@ async function rawMismatches(table: string, keyExpr: string, expected: Array<[st
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 11, projects: 2, components: 5, languages: 6, units: 5000, changes: 2500, users: 3 });
+  sim = await startSimulator({
+    seed: 11,
+    projects: 2,
+    components: 5,
+    languages: 6,
+    units: 5000,
+    changes: 2500,
+    users: 3,
+  });
   usernames = sim.instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
   database = await createTestDatabase();
   handle = await database.migrated();
@@ -93,18 +113,56 @@ describe('a full sync of the simulated instance', () => {
     const { instance } = sim;
     const base = sim.url;
     const mismatches = {
-      languages: await rawMismatches('languages', 'code', instance.languages.map((l) => [l.code, renderLanguage(instance, base, l)])),
-      projects: await rawMismatches('projects', 'id::text', instance.projects.map((p) => [String(p.id), renderProject(instance, base, p)])),
-      components: await rawMismatches('components', 'id::text', instance.components.map((c) => [String(c.id), renderComponent(instance, base, c, 'without-project')])),
-      translations: await rawMismatches('translations', 'id::text', instance.translations.map((t) => [String(t.id), renderTranslation(instance, base, t)])),
-      units: await rawMismatches('units', 'id::text', instance.units.map((u) => [String(u.id), renderUnit(instance, base, u)])),
-      changes: await rawMismatches('changes', 'id::text', instance.changes.map((c) => [String(c.id), renderChange(instance, base, c)])),
+      languages: await rawMismatches(
+        'languages',
+        'code',
+        instance.languages.map((l) => [l.code, renderLanguage(instance, base, l)]),
+      ),
+      projects: await rawMismatches(
+        'projects',
+        'id::text',
+        instance.projects.map((p) => [String(p.id), renderProject(instance, base, p)]),
+      ),
+      components: await rawMismatches(
+        'components',
+        'id::text',
+        instance.components.map((c) => [
+          String(c.id),
+          renderComponent(instance, base, c, 'without-project'),
+        ]),
+      ),
+      translations: await rawMismatches(
+        'translations',
+        'id::text',
+        instance.translations.map((t) => [String(t.id), renderTranslation(instance, base, t)]),
+      ),
+      units: await rawMismatches(
+        'units',
+        'id::text',
+        instance.units.map((u) => [String(u.id), renderUnit(instance, base, u)]),
+      ),
+      changes: await rawMismatches(
+        'changes',
+        'id::text',
+        instance.changes.map((c) => [String(c.id), renderChange(instance, base, c)]),
+      ),
       notification_subscriptions: await rawMismatches(
         'notification_subscriptions',
         'id::text',
-        instance.users.flatMap((u) => u.subscriptions.map((s) => [String(s.id), renderSubscription(instance, base, s)] as [string, unknown])),
+        instance.users.flatMap((u) =>
+          u.subscriptions.map(
+            (s) => [String(s.id), renderSubscription(instance, base, s)] as [string, unknown],
+          ),
+        ),
       ),
-      translation_statistics: await rawMismatches('translation_statistics', 'translation_id::text', instance.translations.map((t) => [String(t.id), renderTranslationStatistics(instance, base, t)])),
+      translation_statistics: await rawMismatches(
+        'translation_statistics',
+        'translation_id::text',
+        instance.translations.map((t) => [
+          String(t.id),
+          renderTranslationStatistics(instance, base, t),
+        ]),
+      ),
       language_statistics: await rawMismatches(
         'language_statistics',
         'language_code',
@@ -144,10 +202,18 @@ describe('a full sync of the simulated instance', () => {
     expect(firstMismatch(rows.rows, expected)).toBeNull();
     // The data really exercises the hard cases.
     const limit = 2n ** 53n;
-    expect(sim.instance.units.some((u) => u.idHash > limit) && sim.instance.units.some((u) => u.idHash < -limit)).toBe(true);
-    expect(new Set(sim.instance.units.map((u) => u.state))).toEqual(new Set([0, 10, 11, 12, 20, 30, 100]));
+    expect(
+      sim.instance.units.some((u) => u.idHash > limit) &&
+        sim.instance.units.some((u) => u.idHash < -limit),
+    ).toBe(true);
+    expect(new Set(sim.instance.units.map((u) => u.state))).toEqual(
+      new Set([0, 10, 11, 12, 20, 30, 100]),
+    );
     expect(sim.instance.units.some((u) => u.source.length > 1 && u.target.length > 2)).toBe(true);
-    expect(sim.instance.units.some((u) => /[+-]\d{2}:\d{2}$/.test(u.timestamp)) && sim.instance.units.some((u) => u.timestamp.endsWith('Z'))).toBe(true);
+    expect(
+      sim.instance.units.some((u) => /[+-]\d{2}:\d{2}$/.test(u.timestamp)) &&
+        sim.instance.units.some((u) => u.timestamp.endsWith('Z')),
+    ).toBe(true);
   });
 
   it('types translations, changes, subscriptions and statistics from the same records', async () => {
@@ -156,76 +222,134 @@ describe('a full sync of the simulated instance', () => {
       select id, project_slug, component_slug, language_code, is_source, total, translated, translated_percent::text as pct,
         revision, to_char(last_change at time zone 'UTC', ${sql.raw(UTC_MICROS_FORMAT)}) as last_change, last_author
       from weblate.translations order by id`.execute(db);
-    expect(firstMismatch(translations.rows, 
-      instance.translations.map((t) => {
-        const r = renderTranslation(instance, sim.url, t);
-        const component = (r.component as Record<string, unknown>);
-        return {
-          id: t.id,
-          project_slug: (component.project as Record<string, unknown>).slug,
-          component_slug: component.slug,
-          language_code: r.language_code,
-          is_source: t.isSource,
-          total: r.total,
-          translated: r.translated,
-          pct: String(r.translated_percent).includes('.') ? String(r.translated_percent) : `${String(r.translated_percent)}`,
-          revision: t.revision,
-          last_change: r.last_change === null ? null : toUtcMicros(r.last_change as string),
-          last_author: r.last_author,
-        };
-      }),
-    )).toBeNull();
+    expect(
+      firstMismatch(
+        translations.rows,
+        instance.translations.map((t) => {
+          const r = renderTranslation(instance, sim.url, t);
+          const component = r.component as Record<string, unknown>;
+          return {
+            id: t.id,
+            project_slug: (component.project as Record<string, unknown>).slug,
+            component_slug: component.slug,
+            language_code: r.language_code,
+            is_source: t.isSource,
+            total: r.total,
+            translated: r.translated,
+            pct: String(r.translated_percent).includes('.')
+              ? String(r.translated_percent)
+              : `${String(r.translated_percent)}`,
+            revision: t.revision,
+            last_change: r.last_change === null ? null : toUtcMicros(r.last_change as string),
+            last_author: r.last_author,
+          };
+        }),
+      ),
+    ).toBeNull();
     const changes = await sql<Record<string, unknown>>`
       select id::text as id, action, action_name, unit_id::text as unit_id, translation_id, project_slug, component_slug,
         language_code, user_name, author_name, target, to_char(timestamp at time zone 'UTC', ${sql.raw(UTC_MICROS_FORMAT)}) as ts
       from weblate.changes c order by c.id`.execute(db);
-    expect(firstMismatch(changes.rows,
-      instance.changes.map((c) => {
-        const translation = c.translationId === null ? undefined : instance.index.translationById.get(c.translationId);
-        const component = c.componentId === null ? undefined : instance.index.componentById.get(c.componentId);
-        return {
-          id: String(c.id),
-          action: c.action,
-          action_name: c.actionName,
-          unit_id: c.unitId === null ? null : String(c.unitId),
-          translation_id: c.translationId,
-          project_slug: instance.index.projectById.get(c.projectId)?.slug,
-          component_slug: component?.slug ?? null,
-          language_code: translation ? (instance.index.languageById.get(translation.languageId)?.code ?? null) : null,
-          user_name: c.user,
-          author_name: c.author,
-          target: c.target,
-          ts: toUtcMicros(c.timestamp),
-        };
-      }),
-    )).toBeNull();
-    const actions = await sql<{ action: number }>`select action from weblate.change_actions where last_seen_at is not null order by action`.execute(db);
-    expect(actions.rows.map((r) => r.action)).toEqual([...new Set(instance.changes.map((c) => c.action))].sort((a, b) => a - b));
+    expect(
+      firstMismatch(
+        changes.rows,
+        instance.changes.map((c) => {
+          const translation =
+            c.translationId === null
+              ? undefined
+              : instance.index.translationById.get(c.translationId);
+          const component =
+            c.componentId === null ? undefined : instance.index.componentById.get(c.componentId);
+          return {
+            id: String(c.id),
+            action: c.action,
+            action_name: c.actionName,
+            unit_id: c.unitId === null ? null : String(c.unitId),
+            translation_id: c.translationId,
+            project_slug: instance.index.projectById.get(c.projectId)?.slug,
+            component_slug: component?.slug ?? null,
+            language_code: translation
+              ? (instance.index.languageById.get(translation.languageId)?.code ?? null)
+              : null,
+            user_name: c.user,
+            author_name: c.author,
+            target: c.target,
+            ts: toUtcMicros(c.timestamp),
+          };
+        }),
+      ),
+    ).toBeNull();
+    const actions = await sql<{
+      action: number;
+    }>`select action from weblate.change_actions where last_seen_at is not null order by action`.execute(
+      db,
+    );
+    expect(actions.rows.map((r) => r.action)).toEqual(
+      [...new Set(instance.changes.map((c) => c.action))].sort((a, b) => a - b),
+    );
     const subscriptions = await sql<Record<string, unknown>>`
-      select id, username, notification, scope, frequency, project, component from weblate.notification_subscriptions order by id`.execute(db);
-    expect(firstMismatch(subscriptions.rows,
-      instance.users
-        .flatMap((u) => u.subscriptions.map((s) => ({ s, username: u.username })))
-        .sort((a, b) => a.s.id - b.s.id)
-        .map(({ s, username }) => ({
-          id: s.id,
-          username,
-          notification: s.notification,
-          scope: s.scope,
-          frequency: s.frequency,
-          project: s.projectId === null ? null : (instance.index.projectById.get(s.projectId)?.slug ?? null),
-          component: s.componentId === null ? null : (instance.index.componentById.get(s.componentId)?.slug ?? null),
-        })),
-    )).toBeNull();
+      select id, username, notification, scope, frequency, project, component from weblate.notification_subscriptions order by id`.execute(
+      db,
+    );
+    expect(
+      firstMismatch(
+        subscriptions.rows,
+        instance.users
+          .flatMap((u) => u.subscriptions.map((s) => ({ s, username: u.username })))
+          .sort((a, b) => a.s.id - b.s.id)
+          .map(({ s, username }) => ({
+            id: s.id,
+            username,
+            notification: s.notification,
+            scope: s.scope,
+            frequency: s.frequency,
+            project:
+              s.projectId === null
+                ? null
+                : (instance.index.projectById.get(s.projectId)?.slug ?? null),
+            component:
+              s.componentId === null
+                ? null
+                : (instance.index.componentById.get(s.componentId)?.slug ?? null),
+          })),
+      ),
+    ).toBeNull();
   });
 
   it('keeps statistics in typed columns equal to the record that was sent', async () => {
-    const columns = ['total', 'total_words', 'total_chars', 'translated', 'translated_words', 'translated_chars', 'fuzzy', 'approved', 'readonly', 'failing', 'suggestions', 'comments', 'recent_changes'];
-    const percents = ['translated_percent', 'translated_words_percent', 'translated_chars_percent', 'fuzzy_percent', 'approved_percent', 'readonly_percent', 'failing_percent'];
+    const columns = [
+      'total',
+      'total_words',
+      'total_chars',
+      'translated',
+      'translated_words',
+      'translated_chars',
+      'fuzzy',
+      'approved',
+      'readonly',
+      'failing',
+      'suggestions',
+      'comments',
+      'recent_changes',
+    ];
+    const percents = [
+      'translated_percent',
+      'translated_words_percent',
+      'translated_chars_percent',
+      'fuzzy_percent',
+      'approved_percent',
+      'readonly_percent',
+      'failing_percent',
+    ];
     for (const table of ['translation_statistics', 'language_statistics']) {
       const result = await sql<{ n: number }>`
         select count(*)::int as n from ${sql.table(`weblate.${table}`)} s
-        where ${sql.join([...columns, ...percents].map((c) => sql`s.${sql.ref(c)} is distinct from (s.raw->>${c})::numeric`), sql` or `)}
+        where ${sql.join(
+          [...columns, ...percents].map(
+            (c) => sql`s.${sql.ref(c)} is distinct from (s.raw->>${c})::numeric`,
+          ),
+          sql` or `,
+        )}
            or s.last_change is distinct from (s.raw->>'last_change')::timestamptz`.execute(db);
       expect(result.rows[0]?.n, table).toBe(0);
     }
@@ -237,39 +361,84 @@ describe('a full sync of the simulated instance', () => {
         count(*) filter (where u.raw->>'translation' not like split_part(t.url, '?', 1) || '%')::int as foreign
       from weblate.translations t left join weblate.units u on u.translation_id = t.id
       group by t.id, t.total having count(u.id) <> t.total
-        or count(*) filter (where u.raw->>'translation' not like split_part(t.url, '?', 1) || '%') > 0`.execute(db);
+        or count(*) filter (where u.raw->>'translation' not like split_part(t.url, '?', 1) || '%') > 0`.execute(
+      db,
+    );
     expect(result.rows).toEqual([]);
   });
 
   it('records the run with its requests and rows', async () => {
-    const run = await sql<Record<string, unknown>>`select status, kind, requests, rows_written::int as rows, error, finished_at is not null as finished from weblate.sync_runs`.execute(db);
-    expect(run.rows).toEqual([{ status: 'succeeded', kind: 'full', requests: first.summary.requests, rows: first.summary.rowsWritten, error: null, finished: true }]);
+    const run = await sql<
+      Record<string, unknown>
+    >`select status, kind, requests, rows_written::int as rows, error, finished_at is not null as finished from weblate.sync_runs`.execute(
+      db,
+    );
+    expect(run.rows).toEqual([
+      {
+        status: 'succeeded',
+        kind: 'full',
+        requests: first.summary.requests,
+        rows: first.summary.rowsWritten,
+        error: null,
+        finished: true,
+      },
+    ]);
     expect(first.summary.requests).toBe(sim.requests.total);
   });
 
   it('changes nothing when run again', async () => {
-    const fingerprint = async () =>
+    const fingerprint = async (): Promise<Record<string, string | undefined>> =>
       Object.fromEntries(
         await Promise.all(
-          ['languages', 'projects', 'components', 'translations', 'units', 'changes', 'notification_subscriptions', 'change_actions', 'translation_statistics', 'language_statistics'].map(async (table) => {
-            const r = await sql<{ f: string }>`select md5(string_agg(md5((t.*)::text), '' order by (t.*)::text)) as f from ${sql.table(`weblate.${table}`)} t`.execute(db);
-            return [table, r.rows[0]?.f];
+          [
+            'languages',
+            'projects',
+            'components',
+            'translations',
+            'units',
+            'changes',
+            'notification_subscriptions',
+            'change_actions',
+            'translation_statistics',
+            'language_statistics',
+          ].map(async (table) => {
+            const r = await sql<{
+              f: string;
+            }>`select md5(string_agg(md5((t.*)::text), '' order by (t.*)::text)) as f from ${sql.table(`weblate.${table}`)} t`.execute(
+              db,
+            );
+            return [table, r.rows[0]?.f] as const;
           }),
         ),
       );
-    const statsBefore = await sql<{ last_seen_at: string }>`select max(last_seen_at)::text as last_seen_at from weblate.translation_statistics`.execute(db);
+    const statsBefore = await sql<{
+      last_seen_at: string;
+    }>`select max(last_seen_at)::text as last_seen_at from weblate.translation_statistics`.execute(
+      db,
+    );
     const before = await fingerprint();
     const second = await syncAll();
     expect(second.status).toBe('succeeded');
     expect(second.summary.rowsWritten).toBe(0);
     const after = await fingerprint();
     // Statistics rows only move last_seen_at; everything else is byte-identical.
-    const { translation_statistics: tsBefore, language_statistics: lsBefore, ...restBefore } = before;
+    const {
+      translation_statistics: tsBefore,
+      language_statistics: lsBefore,
+      ...restBefore
+    } = before;
     const { translation_statistics: tsAfter, language_statistics: lsAfter, ...restAfter } = after;
     expect(restAfter).toEqual(restBefore);
     expect([tsAfter, lsAfter]).not.toEqual([tsBefore, lsBefore]);
-    expect(await countRows(db)).toMatchObject({ translation_statistics: sim.instance.translations.length, sync_runs: 2 });
-    const statsAfter = await sql<{ last_seen_at: string }>`select max(last_seen_at)::text as last_seen_at from weblate.translation_statistics`.execute(db);
+    expect(await countRows(db)).toMatchObject({
+      translation_statistics: sim.instance.translations.length,
+      sync_runs: 2,
+    });
+    const statsAfter = await sql<{
+      last_seen_at: string;
+    }>`select max(last_seen_at)::text as last_seen_at from weblate.translation_statistics`.execute(
+      db,
+    );
     expect(statsAfter.rows[0]!.last_seen_at > statsBefore.rows[0]!.last_seen_at).toBe(true);
   });
 });

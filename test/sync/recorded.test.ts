@@ -5,8 +5,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
-import { parseJsonLossless } from '../../src/lib/json.ts';
 import { countRows } from '../../src/db/queries/status.ts';
+import { parseJsonLossless } from '../../src/lib/json.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
 import { WeblateClient } from '../../src/weblate/client.ts';
 import { walkList } from '../../src/weblate/pagination.ts';
@@ -43,7 +43,8 @@ function clientFor(url: string, maxAttempts = 2): WeblateClient {
 
 async function walkAll(client: WeblateClient, path: string): Promise<unknown[]> {
   const items: unknown[] = [];
-  for await (const page of walkList(client, path, { resource: 'recorded', pageSize: 1000 })) items.push(...page.results);
+  for await (const page of walkList(client, path, { resource: 'recorded', pageSize: 1000 }))
+    items.push(...page.results);
   return items;
 }
 
@@ -61,7 +62,12 @@ afterAll(async () => {
 describe('recorded responses of an older Weblate', () => {
   it('stop a sync with a clear error naming the resource and the problem, leaving no partial rows', async () => {
     const client = clientFor(server.url);
-    const result = await runSync({ db: handle.db, client, log: captureLogger().log, scope: { projects: null, users: [] } });
+    const result = await runSync({
+      db: handle.db,
+      client,
+      log: captureLogger().log,
+      scope: { projects: null, users: [] },
+    });
     await client.close();
     expect(result.status).toBe('failed');
     // Older servers send no `id`; the mirror keys every table on Weblate's ids.
@@ -69,8 +75,12 @@ describe('recorded responses of an older Weblate', () => {
       /^languages: record 1 of http:\/\/127\.0\.0\.1:\d+\/api\/languages\/\?page_size=1000: field "id": .*expected number, received undefined/,
     );
     const counts = await countRows(handle.db);
-    for (const table of ['languages', 'projects', 'components', 'translations', 'units', 'changes']) expect(counts[table]).toBe(0);
-    const run = await sql<{ status: string; error: string }>`select status, error from weblate.sync_runs where id = ${result.runId}`.execute(handle.db);
+    for (const table of ['languages', 'projects', 'components', 'translations', 'units', 'changes'])
+      expect(counts[table]).toBe(0);
+    const run = await sql<{
+      status: string;
+      error: string;
+    }>`select status, error from weblate.sync_runs where id = ${result.runId}`.execute(handle.db);
     expect(run.rows[0]).toEqual({ status: 'failed', error: result.error?.message });
   });
 
@@ -88,7 +98,9 @@ describe('recorded responses of an older Weblate', () => {
 
   it('report the truncated unit list as a broken body, naming the URL', async () => {
     const client = clientFor(server.url, 2);
-    const error = (await walkAll(client, 'translations/hello/android/en/units/').catch((err: unknown) => err)) as Error;
+    const error = (await walkAll(client, 'translations/hello/android/en/units/').catch(
+      (err: unknown) => err,
+    )) as Error;
     expect(error.message).toMatch(
       /^recorded: GET http:\/\/127\.0\.0\.1:\d+\/api\/translations\/hello\/android\/en\/units\/\?page_size=1000 failed after 2 attempts: answered a body that is not valid JSON/,
     );
@@ -96,35 +108,57 @@ describe('recorded responses of an older Weblate', () => {
   });
 
   it('stop the walk when that list, repaired, points its next link at itself', async () => {
-    const truncated = readFileSync(join(RECORDED_DIR, 'translations-hello-android-en-units'), 'utf8');
+    const truncated = readFileSync(
+      join(RECORDED_DIR, 'translations-hello-android-en-units'),
+      'utf8',
+    );
     const repaired = truncated.trimEnd().replace(/}\s*$/, ']}');
-    const repairedServer = await startRecordedServer({ 'translations-hello-android-en-units': repaired });
+    const repairedServer = await startRecordedServer({
+      'translations-hello-android-en-units': repaired,
+    });
     const client = clientFor(repairedServer.url);
-    const error = (await walkAll(client, 'translations/hello/android/en/units/').catch((err: unknown) => err)) as Error;
-    expect(error.message).toMatch(/next link of .* leads back to .*units\/, a page already read; stopping instead of looping/);
+    const error = (await walkAll(client, 'translations/hello/android/en/units/').catch(
+      (err: unknown) => err,
+    )) as Error;
+    expect(error.message).toMatch(
+      /next link of .* leads back to .*units\/, a page already read; stopping instead of looping/,
+    );
     expect(repairedServer.requests).toHaveLength(2);
     await client.close();
     await repairedServer.close();
   });
 
   it('explain per record what an older shape lacks', () => {
-    const read = (name: string) => parseJsonLossless(readFileSync(join(RECORDED_DIR, name), 'utf8')).value as Record<string, unknown>;
+    const read = (name: string) =>
+      parseJsonLossless(readFileSync(join(RECORDED_DIR, name), 'utf8')).value as Record<
+        string,
+        unknown
+      >;
     const first = (name: string) => (read(name).results as unknown[])[0];
     const problems = {
       component: weblateComponent.safeParse(first('projects-hello-components')),
       translation: weblateTranslation.safeParse(read('translations-hello-weblate-cs')),
       unit: weblateUnit.safeParse(first('translations-hello-weblate-cs-units')),
-      change: weblateChange.safeParse((read('translations-hello-weblate-cs-changes').results as unknown[])[1]),
+      change: weblateChange.safeParse(
+        (read('translations-hello-weblate-cs-changes').results as unknown[])[1],
+      ),
       statistics: weblateStatistics.safeParse(read('translations-hello-weblate-cs-statistics')),
     };
     const described = Object.fromEntries(
-      Object.entries(problems).map(([name, parsed]) => [name, parsed.success ? 'ok' : describeIssues(parsed.error)]),
+      Object.entries(problems).map(([name, parsed]) => [
+        name,
+        parsed.success ? 'ok' : describeIssues(parsed.error),
+      ]),
     );
     expect(described.component).toMatch(/field "id"/);
-    expect(described.translation).toMatch(/field "id".*field "last_change": expected an ISO 8601 timestamp with a UTC offset/);
+    expect(described.translation).toMatch(
+      /field "id".*field "last_change": expected an ISO 8601 timestamp with a UTC offset/,
+    );
     expect(described.unit).toMatch(/field "source": .*expected array/);
     expect(described.change).toMatch(/field "user": expected a user URL or null/);
-    expect(described.statistics).toMatch(/field "last_change": expected an ISO 8601 timestamp with a UTC offset/);
+    expect(described.statistics).toMatch(
+      /field "last_change": expected an ISO 8601 timestamp with a UTC offset/,
+    );
     // The newer-shape global unit list is complete enough to mirror.
     expect(weblateUnit.safeParse(first('units')).success).toBe(true);
   });

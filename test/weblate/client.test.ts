@@ -4,7 +4,12 @@ import { AuthError, HttpError, ResponseError } from '../../src/errors.ts';
 import { WeblateClient } from '../../src/weblate/client.ts';
 import { walkList } from '../../src/weblate/pagination.ts';
 import { captureLogger } from '../helpers/logs.ts';
-import { type Handler, type ScriptedServer, sendJson, startScriptedServer } from '../helpers/scripted-server.ts';
+import {
+  type Handler,
+  type ScriptedServer,
+  sendJson,
+  startScriptedServer,
+} from '../helpers/scripted-server.ts';
 
 const TOKEN = 'wlu_TopSecretToken123';
 const servers: ScriptedServer[] = [];
@@ -15,7 +20,11 @@ async function serve(handler: Handler): Promise<ScriptedServer> {
   return server;
 }
 
-function clientFor(server: ScriptedServer, log = captureLogger().log, maxAttempts = 4): WeblateClient {
+function clientFor(
+  server: ScriptedServer,
+  log = captureLogger().log,
+  maxAttempts = 4,
+): WeblateClient {
   return new WeblateClient({
     baseUrl: new URL(server.url),
     token: TOKEN,
@@ -31,7 +40,8 @@ function clientFor(server: ScriptedServer, log = captureLogger().log, maxAttempt
 
 async function collect(client: WeblateClient, path: string, pageSize = 1000): Promise<unknown[]> {
   const items: unknown[] = [];
-  for await (const page of walkList(client, path, { resource: 'things', pageSize })) items.push(...page.results);
+  for await (const page of walkList(client, path, { resource: 'things', pageSize }))
+    items.push(...page.results);
   return items;
 }
 
@@ -53,7 +63,11 @@ describe('WeblateClient', () => {
 
   it('retries server errors and broken bodies, then succeeds', async () => {
     const answers: Array<(res: Parameters<Handler>[1]) => void> = [
-      (res) => sendJson(res, 500, { type: 'server_error', errors: [{ code: 'error', detail: 'boom', attr: null }] }),
+      (res) =>
+        sendJson(res, 500, {
+          type: 'server_error',
+          errors: [{ code: 'error', detail: 'boom', attr: null }],
+        }),
       (res) => sendJson(res, 502, '<html>Bad gateway</html>', { 'content-type': 'text/html' }),
       (res) => sendJson(res, 200, '{"count": 1, "results": [{"id": 1}'),
       (res) => sendJson(res, 200, { value: 1 }),
@@ -70,7 +84,15 @@ describe('WeblateClient', () => {
     const server = await serve((_req, res) => {
       calls++;
       if (calls === 1) {
-        sendJson(res, 429, { type: 'client_error', errors: [{ code: 'throttled', detail: 'slow down', attr: null }] }, { 'retry-after': '0.3' });
+        sendJson(
+          res,
+          429,
+          {
+            type: 'client_error',
+            errors: [{ code: 'throttled', detail: 'slow down', attr: null }],
+          },
+          { 'retry-after': '0.3' },
+        );
       } else {
         sendJson(res, 200, { ok: true });
       }
@@ -88,7 +110,9 @@ describe('WeblateClient', () => {
     const client = clientFor(server, undefined, 3);
     const error = await client.getJson('units/?q=x', 'units').catch((err: unknown) => err);
     expect(error).toBeInstanceOf(HttpError);
-    expect((error as Error).message).toMatch(/^units: GET http:\/\/127\.0\.0\.1:\d+\/api\/units\/\?q=x failed after 3 attempts: answered 503 \(maintenance\)$/);
+    expect((error as Error).message).toMatch(
+      /^units: GET http:\/\/127\.0\.0\.1:\d+\/api\/units\/\?q=x failed after 3 attempts: answered 503 \(maintenance\)$/,
+    );
     expect(server.requests).toHaveLength(3);
     await client.close();
   });
@@ -96,7 +120,10 @@ describe('WeblateClient', () => {
   it('stops at once on 401 and 403, reading both error shapes', async () => {
     const server = await serve((req, res) => {
       if (req.url.startsWith('/api/a/')) {
-        sendJson(res, 401, { type: 'client_error', errors: [{ code: 'authentication_failed', detail: 'Invalid token.', attr: null }] });
+        sendJson(res, 401, {
+          type: 'client_error',
+          errors: [{ code: 'authentication_failed', detail: 'Invalid token.', attr: null }],
+        });
       } else {
         sendJson(res, 403, { detail: 'You do not have permission to perform this action.' });
       }
@@ -119,7 +146,9 @@ describe('WeblateClient', () => {
       res.end();
     });
     const client = clientFor(server);
-    await expect(client.getJson('x/', 'things')).rejects.toThrow(/redirect to https:\/\/elsewhere\.example/);
+    await expect(client.getJson('x/', 'things')).rejects.toThrow(
+      /redirect to https:\/\/elsewhere\.example/,
+    );
     expect(server.requests).toHaveLength(1);
     await client.close();
   });
@@ -129,7 +158,10 @@ describe('WeblateClient', () => {
     const { log, lines } = captureLogger('trace');
     const client = clientFor(server, log, 2);
     const error = (await client.getJson('x/', 'things').catch((err: unknown) => err)) as Error;
-    log.info({ headers: { authorization: `Token ${TOKEN}` }, token: TOKEN }, 'explicit attempt to log secrets');
+    log.info(
+      { headers: { authorization: `Token ${TOKEN}` }, token: TOKEN },
+      'explicit attempt to log secrets',
+    );
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines) expect(line).not.toContain(TOKEN);
     expect(`${error.message} ${String(error.stack)}`).not.toContain(TOKEN);
@@ -142,11 +174,23 @@ describe('walkList', () => {
     const server = await serve((req, res) => {
       const url = new URL(req.url, server.url);
       const page = Number(url.searchParams.get('page') ?? 1);
-      const next = page < 3 ? `${server.url}api/things/?format=api&page=${page + 1}&page_size=2` : null;
-      sendJson(res, 200, { count: 5, next, previous: null, results: [{ id: page * 10 }, { id: page * 10 + 1 }].slice(0, page < 3 ? 2 : 1) });
+      const next =
+        page < 3 ? `${server.url}api/things/?format=api&page=${page + 1}&page_size=2` : null;
+      sendJson(res, 200, {
+        count: 5,
+        next,
+        previous: null,
+        results: [{ id: page * 10 }, { id: page * 10 + 1 }].slice(0, page < 3 ? 2 : 1),
+      });
     });
     const client = clientFor(server);
-    expect(await collect(client, 'things/', 2)).toEqual([{ id: 10 }, { id: 11 }, { id: 20 }, { id: 21 }, { id: 30 }]);
+    expect(await collect(client, 'things/', 2)).toEqual([
+      { id: 10 },
+      { id: 11 },
+      { id: 20 },
+      { id: 21 },
+      { id: 30 },
+    ]);
     expect(server.requests.map((r) => r.url)).toEqual([
       '/api/things/?page_size=2',
       '/api/things/?page=2&page_size=2',
@@ -157,23 +201,39 @@ describe('walkList', () => {
 
   it('stops with an error when next leads back to a page already read', async () => {
     const server = await serve((_req, res) =>
-      sendJson(res, 200, { count: 1, next: `${server.url}api/things/?page_size=1000`, previous: null, results: [{ id: 1 }] }),
+      sendJson(res, 200, {
+        count: 1,
+        next: `${server.url}api/things/?page_size=1000`,
+        previous: null,
+        results: [{ id: 1 }],
+      }),
     );
     const client = clientFor(server);
-    await expect(collect(client, 'things/')).rejects.toThrow(/leads back to .* a page already read/);
+    await expect(collect(client, 'things/')).rejects.toThrow(
+      /leads back to .* a page already read/,
+    );
     expect(server.requests).toHaveLength(1);
     await client.close();
   });
 
   it('refuses a next link to another origin without contacting it', async () => {
-    const foreign = await serve((_req, res) => sendJson(res, 200, { count: 0, next: null, results: [] }));
+    const foreign = await serve((_req, res) =>
+      sendJson(res, 200, { count: 0, next: null, results: [] }),
+    );
     const server = await serve((_req, res) =>
-      sendJson(res, 200, { count: 2, next: `${foreign.url}api/things/?page=2`, previous: null, results: [{ id: 1 }] }),
+      sendJson(res, 200, {
+        count: 2,
+        next: `${foreign.url}api/things/?page=2`,
+        previous: null,
+        results: [{ id: 1 }],
+      }),
     );
     const client = clientFor(server);
     const error = await collect(client, 'things/').catch((err: unknown) => err);
     expect(error).toBeInstanceOf(ResponseError);
-    expect((error as Error).message).toMatch(/next link .* was refused: refusing http:\/\/127\.0\.0\.1:\d+\/api\/things\/: it is not on/);
+    expect((error as Error).message).toMatch(
+      /next link .* was refused: refusing http:\/\/127\.0\.0\.1:\d+\/api\/things\/: it is not on/,
+    );
     expect(foreign.requests).toHaveLength(0);
     await client.close();
   });
@@ -181,7 +241,9 @@ describe('walkList', () => {
   it('rejects an answer that is not a paginated list', async () => {
     const server = await serve((_req, res) => sendJson(res, 200, [{ id: 1 }]));
     const client = clientFor(server);
-    await expect(collect(client, 'things/')).rejects.toThrow(/did not answer a paginated list .*: got a JSON array/);
+    await expect(collect(client, 'things/')).rejects.toThrow(
+      /did not answer a paginated list .*: got a JSON array/,
+    );
     await client.close();
   });
 });

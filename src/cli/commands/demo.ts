@@ -8,7 +8,13 @@ import { countRows } from '../../db/queries/status.ts';
 import { createLogger } from '../../logger.ts';
 import { startSimulator } from '../../simulator/index.ts';
 import { formatTable } from '../../sync/summary.ts';
-import { type Command, DATABASE_FLAGS, DATABASE_HELP, DATABASE_OPTIONS, flagOverrides } from '../args.ts';
+import {
+  type Command,
+  DATABASE_FLAGS,
+  DATABASE_HELP,
+  DATABASE_OPTIONS,
+  flagOverrides,
+} from '../args.ts';
 import { print } from '../runtime.ts';
 import { printRows } from './query.ts';
 import { parseSizeFlags, SIZE_HELP, SIZE_OPTIONS } from './simulate.ts';
@@ -48,7 +54,8 @@ export const demoCommand: Command = {
     const base = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const simulator = await startSimulator(size);
     try {
-      const dataDir = typeof values['data-dir'] === 'string' ? base.dataDir : join(base.dataDir, 'demo');
+      const dataDir =
+        typeof values['data-dir'] === 'string' ? base.dataDir : join(base.dataDir, 'demo');
       const config = loadConfig({
         overrides: {
           ...flagOverrides(values, DATABASE_FLAGS),
@@ -61,7 +68,9 @@ export const demoCommand: Command = {
         },
       });
       const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
-      print(`Simulated Weblate at ${simulator.url}; mirroring it into ${config.databaseUrl === null ? dataDir : 'PostgreSQL'}.`);
+      print(
+        `Simulated Weblate at ${simulator.url}; mirroring it into ${config.databaseUrl === null ? dataDir : 'PostgreSQL'}.`,
+      );
       print();
       const result = await syncOnce(config, log);
       if (result.status !== 'succeeded') return 1;
@@ -73,13 +82,21 @@ export const demoCommand: Command = {
   },
 };
 
-async function showWhatLanded(config: ReturnType<typeof loadConfig>, dataDir: string): Promise<void> {
+async function showWhatLanded(
+  config: ReturnType<typeof loadConfig>,
+  dataDir: string,
+): Promise<void> {
   const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     print();
     print('What landed:');
     const counts = await countRows(handle.db);
-    print(formatTable(['table', 'rows'], Object.entries(counts).map(([t, n]) => [`weblate.${t}`, String(n)])));
+    print(
+      formatTable(
+        ['table', 'rows'],
+        Object.entries(counts).map(([t, n]) => [`weblate.${t}`, String(n)]),
+      ),
+    );
     const first = EXAMPLE_QUERIES[0]!;
     print();
     print(`${first.title}\n`);
@@ -87,7 +104,8 @@ async function showWhatLanded(config: ReturnType<typeof loadConfig>, dataDir: st
   } finally {
     await handle.close();
   }
-  const target = config.databaseUrl === null ? `--data-dir ${dataDir}` : '--database-url <your DATABASE_URL>';
+  const target =
+    config.databaseUrl === null ? `--data-dir ${dataDir}` : '--database-url <your DATABASE_URL>';
   print();
   print('Ask the mirror yourself, for example:');
   for (const query of EXAMPLE_QUERIES) {

@@ -5,9 +5,18 @@ import { DEFAULT_SIZE, type SimulatorSize, startSimulator } from '../../simulato
 import type { Command, OptionSpec } from '../args.ts';
 import { print } from '../runtime.ts';
 
-const SIZE_FLAGS: Array<keyof SimulatorSize> = ['projects', 'components', 'languages', 'units', 'changes', 'users'];
+const SIZE_FLAGS: Array<keyof SimulatorSize> = [
+  'projects',
+  'components',
+  'languages',
+  'units',
+  'changes',
+  'users',
+];
 
-export const SIZE_OPTIONS: OptionSpec = Object.fromEntries(SIZE_FLAGS.map((f) => [f, { type: 'string' as const }]));
+export const SIZE_OPTIONS: OptionSpec = Object.fromEntries(
+  SIZE_FLAGS.map((f) => [f, { type: 'string' as const }]),
+);
 export const SIZE_HELP = [
   '--seed <n>             seed of the generated data (default 1; same seed, same instance)',
   `--projects <n>         number of projects (default ${DEFAULT_SIZE.projects})`,
@@ -19,14 +28,18 @@ export const SIZE_HELP = [
 ];
 
 /** Reads --seed and the size flags; each must be a whole number. */
-export function parseSizeFlags(values: Record<string, string | boolean | undefined>): Partial<SimulatorSize> & { seed?: number } {
+export function parseSizeFlags(
+  values: Record<string, string | boolean | undefined>,
+): Partial<SimulatorSize> & { seed?: number } {
   const out: Partial<SimulatorSize> & { seed?: number } = {};
   for (const flag of [...SIZE_FLAGS, 'seed'] as const) {
     const raw = values[flag];
     if (typeof raw !== 'string') continue;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < (flag === 'seed' ? 0 : 1)) {
-      throw new UsageError(`--${flag} must be a whole number${flag === 'seed' ? '' : ' of at least 1'}, got "${raw}"`);
+      throw new UsageError(
+        `--${flag} must be a whole number${flag === 'seed' ? '' : ' of at least 1'}, got "${raw}"`,
+      );
     }
     out[flag] = value;
   }
@@ -43,7 +56,8 @@ export const simulateCommand: Command = {
   optionHelp: ['--port <n>             port on 127.0.0.1 (default: any free port)', ...SIZE_HELP],
   async run(values) {
     const port = values.port === undefined ? 0 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError('--port must be a port number');
     const simulator = await startSimulator({ ...parseSizeFlags(values), port });
     print(simulator.url);
     process.stderr.write(

@@ -1,12 +1,18 @@
 import { sql } from 'kysely';
 
 import { loadConfig } from '../../config.ts';
-import { listSyncRuns } from '../../db/queries/sync-runs.ts';
 import { countRows } from '../../db/queries/status.ts';
+import { listSyncRuns } from '../../db/queries/sync-runs.ts';
 import { UsageError } from '../../errors.ts';
 import { createLogger } from '../../logger.ts';
 import { formatDuration, formatTable } from '../../sync/summary.ts';
-import { type Command, DATABASE_FLAGS, DATABASE_HELP, DATABASE_OPTIONS, flagOverrides } from '../args.ts';
+import {
+  type Command,
+  DATABASE_FLAGS,
+  DATABASE_HELP,
+  DATABASE_OPTIONS,
+  flagOverrides,
+} from '../args.ts';
 import { print, withDatabase } from '../runtime.ts';
 
 export const statusCommand: Command = {
@@ -14,16 +20,24 @@ export const statusCommand: Command = {
   summary: 'Show the last sync runs and the number of rows in each table.',
   usage: 'status [options]',
   options: { ...DATABASE_OPTIONS, runs: { type: 'string' } },
-  optionHelp: ['--runs <n>             how many recent runs to list (default 10)', ...DATABASE_HELP],
+  optionHelp: [
+    '--runs <n>             how many recent runs to list (default 10)',
+    ...DATABASE_HELP,
+  ],
   async run(values) {
     const runs = Number(values.runs ?? 10);
-    if (!Number.isInteger(runs) || runs < 1) throw new UsageError('--runs must be a positive whole number');
+    if (!Number.isInteger(runs) || runs < 1)
+      throw new UsageError('--runs must be a positive whole number');
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
     return withDatabase(config, log, { migrate: false }, async ({ db, location }) => {
-      const schema = await sql<{ ok: boolean }>`select to_regclass('weblate.sync_runs') is not null as ok`.execute(db);
+      const schema = await sql<{
+        ok: boolean;
+      }>`select to_regclass('weblate.sync_runs') is not null as ok`.execute(db);
       if (!schema.rows[0]?.ok) {
-        print(`${location} holds no mirror yet: run \`weblate-mirror migrate\` or \`weblate-mirror sync\` first.`);
+        print(
+          `${location} holds no mirror yet: run \`weblate-mirror migrate\` or \`weblate-mirror sync\` first.`,
+        );
         return 0;
       }
       print(`database: ${location}`);
@@ -33,15 +47,29 @@ export const statusCommand: Command = {
         r.kind,
         r.status,
         r.started_at.slice(0, 19).replace('T', ' '),
-        r.finished_at === null ? '' : formatDuration(Date.parse(r.finished_at) - Date.parse(r.started_at)),
+        r.finished_at === null
+          ? ''
+          : formatDuration(Date.parse(r.finished_at) - Date.parse(r.started_at)),
         String(r.requests),
         String(r.rows_written),
         (r.error ?? '').slice(0, 80),
       ]);
-      print(rows.length === 0 ? 'no sync runs yet' : formatTable(['run', 'kind', 'status', 'started (UTC)', 'took', 'requests', 'rows', 'error'], rows));
+      print(
+        rows.length === 0
+          ? 'no sync runs yet'
+          : formatTable(
+              ['run', 'kind', 'status', 'started (UTC)', 'took', 'requests', 'rows', 'error'],
+              rows,
+            ),
+      );
       print();
       const counts = await countRows(db);
-      print(formatTable(['table', 'rows'], Object.entries(counts).map(([t, n]) => [`weblate.${t}`, String(n)])));
+      print(
+        formatTable(
+          ['table', 'rows'],
+          Object.entries(counts).map(([t, n]) => [`weblate.${t}`, String(n)]),
+        ),
+      );
       return 0;
     });
   },

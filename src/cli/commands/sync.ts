@@ -4,7 +4,13 @@ import type { Logger } from '../../logger.ts';
 import { createLogger } from '../../logger.ts';
 import { runSync, type SyncResult } from '../../sync/run-sync.ts';
 import { formatSummary } from '../../sync/summary.ts';
-import { type Command, DATABASE_FLAGS, DATABASE_HELP, DATABASE_OPTIONS, flagOverrides } from '../args.ts';
+import {
+  type Command,
+  DATABASE_FLAGS,
+  DATABASE_HELP,
+  DATABASE_OPTIONS,
+  flagOverrides,
+} from '../args.ts';
 import { ProgressLine } from '../progress.ts';
 import { createClient, print, withDatabase } from '../runtime.ts';
 
@@ -40,7 +46,10 @@ export const syncCommand: Command = {
     ...DATABASE_HELP,
   ],
   async run(values) {
-    const config = loadConfig({ overrides: flagOverrides(values, SYNC_FLAGS), required: ['WEBLATE_URL'] });
+    const config = loadConfig({
+      overrides: flagOverrides(values, SYNC_FLAGS),
+      required: ['WEBLATE_URL'],
+    });
     const log = createLogger({ level: config.logLevel });
     const result = await syncOnce(config, log);
     return result.status === 'succeeded' ? 0 : 1;
@@ -48,10 +57,16 @@ export const syncCommand: Command = {
 };
 
 /** Migrates, runs one sync with a progress line on a terminal, and prints its summary. */
-export async function syncOnce(config: Config, log: Logger, signal?: AbortSignal): Promise<SyncResult> {
+export async function syncOnce(
+  config: Config,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<SyncResult> {
   return withDatabase(config, log, { migrate: true }, async (handle) => {
     const client = createClient(config, log);
-    const progress = ProgressLine.isSupported(process.stdout) ? new ProgressLine(process.stdout) : null;
+    const progress = ProgressLine.isSupported(process.stdout)
+      ? new ProgressLine(process.stdout)
+      : null;
     try {
       const result = await runSync(
         { db: handle.db, client, log, scope: { projects: config.projects, users: config.users } },
@@ -68,11 +83,14 @@ export async function syncOnce(config: Config, log: Logger, signal?: AbortSignal
 }
 
 function printResult(result: SyncResult, config: Config, database: string): void {
-  print(`sync run ${result.runId} of ${config.weblateUrl?.href ?? '?'} into ${database}: ${result.status}`);
+  print(
+    `sync run ${result.runId} of ${config.weblateUrl?.href ?? '?'} into ${database}: ${result.status}`,
+  );
   print();
   print(formatSummary(result.summary));
   for (const warning of result.summary.warnings.slice(0, 10)) print(`warning: ${warning}`);
-  if (result.summary.warnings.length > 10) print(`(${result.summary.warnings.length - 10} more warnings in weblate.sync_runs.summary)`);
+  if (result.summary.warnings.length > 10)
+    print(`(${result.summary.warnings.length - 10} more warnings in weblate.sync_runs.summary)`);
   if (result.error !== null) {
     print();
     print(`error: ${result.error.message}`);

@@ -13,10 +13,18 @@ export interface SeenAction {
  * Adds action codes as changes show them (unknown codes are stored, never rejected) and
  * keeps the server's label and the span of change timestamps seen with each code.
  */
-export async function recordChangeActions(db: Kysely<Database>, seen: SeenAction[]): Promise<number> {
+export async function recordChangeActions(
+  db: Kysely<Database>,
+  seen: SeenAction[],
+): Promise<number> {
   if (seen.length === 0) return 0;
   const json = JSON.stringify(
-    seen.map((s) => ({ action: s.action, api_name: s.apiName, first_ts: s.firstSeenAt, last_ts: s.lastSeenAt })),
+    seen.map((s) => ({
+      action: s.action,
+      api_name: s.apiName,
+      first_ts: s.firstSeenAt,
+      last_ts: s.lastSeenAt,
+    })),
   );
   const result = await sql`
     insert into weblate.change_actions as a (action, name, api_name, first_seen_at, last_seen_at)

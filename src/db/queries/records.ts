@@ -52,6 +52,9 @@ export function upsertChanges(db: Kysely<Database>, rows: ChangeRow[]): Promise<
 }
 
 /** Upserts notification subscriptions by id. */
-export function upsertSubscriptions(db: Kysely<Database>, rows: SubscriptionRow[]): Promise<number> {
+export function upsertSubscriptions(
+  db: Kysely<Database>,
+  rows: SubscriptionRow[],
+): Promise<number> {
   return upsertJsonRows(db, 'weblate.notification_subscriptions', ['id'], rows);
 }

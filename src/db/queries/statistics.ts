@@ -12,20 +12,44 @@ export type TranslationStatisticsRow = CompleteRow<NewTranslationStatistics>;
 export type LanguageStatisticsRow = CompleteRow<NewLanguageStatistics>;
 
 const VALUE_COLUMN_SET: Record<keyof StatisticsValues, true> = {
-  total: true, total_words: true, total_chars: true,
-  translated: true, translated_words: true, translated_chars: true,
-  translated_percent: true, translated_words_percent: true, translated_chars_percent: true,
-  fuzzy: true, fuzzy_words: true, fuzzy_chars: true,
-  fuzzy_percent: true, fuzzy_words_percent: true, fuzzy_chars_percent: true,
-  approved: true, approved_words: true, approved_chars: true,
-  approved_percent: true, approved_words_percent: true, approved_chars_percent: true,
-  readonly: true, readonly_words: true, readonly_chars: true,
-  readonly_percent: true, readonly_words_percent: true, readonly_chars_percent: true,
-  failing: true, failing_percent: true, suggestions: true, comments: true,
-  recent_changes: true, last_change: true,
+  total: true,
+  total_words: true,
+  total_chars: true,
+  translated: true,
+  translated_words: true,
+  translated_chars: true,
+  translated_percent: true,
+  translated_words_percent: true,
+  translated_chars_percent: true,
+  fuzzy: true,
+  fuzzy_words: true,
+  fuzzy_chars: true,
+  fuzzy_percent: true,
+  fuzzy_words_percent: true,
+  fuzzy_chars_percent: true,
+  approved: true,
+  approved_words: true,
+  approved_chars: true,
+  approved_percent: true,
+  approved_words_percent: true,
+  approved_chars_percent: true,
+  readonly: true,
+  readonly_words: true,
+  readonly_chars: true,
+  readonly_percent: true,
+  readonly_words_percent: true,
+  readonly_chars_percent: true,
+  failing: true,
+  failing_percent: true,
+  suggestions: true,
+  comments: true,
+  recent_changes: true,
+  last_change: true,
 };
 /** The statistic values; a snapshot row is appended only when one of these differs. */
-export const STATISTICS_VALUE_COLUMNS = Object.keys(VALUE_COLUMN_SET) as Array<keyof StatisticsValues>;
+export const STATISTICS_VALUE_COLUMNS = Object.keys(VALUE_COLUMN_SET) as Array<
+  keyof StatisticsValues
+>;
 
 export interface SnapshotResult {
   /** New history rows (some value differed from the object's latest row, or it had none). */
@@ -66,7 +90,8 @@ async function recordSnapshots(
   const columns = Object.keys(unique[0]!);
   const list = sql.join(columns.map((c) => sql.ref(c)));
   const k = sql.ref(key);
-  const values = (alias: string) => sql.join(STATISTICS_VALUE_COLUMNS.map((c) => sql.ref(`${alias}.${c}`)));
+  const values = (alias: string) =>
+    sql.join(STATISTICS_VALUE_COLUMNS.map((c) => sql.ref(`${alias}.${c}`)));
   const result = await sql<{ appended: number; unchanged: number }>`
     with incoming as (select * from ${jsonRecordset(table, unique)}),
     latest as (

@@ -23,6 +23,9 @@ export async function countRows(db: Kysely<Database>): Promise<Record<string, nu
   const parts = STATUS_TABLES.map(
     (t) => sql`select ${t} as name, count(*)::bigint as rows from ${sql.table(`weblate.${t}`)}`,
   );
-  const result = await sql<{ name: string; rows: string }>`${sql.join(parts, sql` union all `)}`.execute(db);
+  const result = await sql<{
+    name: string;
+    rows: string;
+  }>`${sql.join(parts, sql` union all `)}`.execute(db);
   return Object.fromEntries(result.rows.map((r) => [r.name, Number(r.rows)]));
 }

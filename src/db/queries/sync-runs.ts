@@ -3,7 +3,10 @@ import { type Kysely, sql } from 'kysely';
 import type { Database, SyncRunRow } from '../database.ts';
 
 /** Opens a `running` row for a sync and returns its id. */
-export async function startSyncRun(db: Kysely<Database>, options: { kind: string; weblateUrl: string }): Promise<number> {
+export async function startSyncRun(
+  db: Kysely<Database>,
+  options: { kind: string; weblateUrl: string },
+): Promise<number> {
   const row = await db
     .insertInto('weblate.sync_runs')
     .values({ kind: options.kind, weblate_url: options.weblateUrl })
@@ -21,7 +24,11 @@ export interface RunOutcome {
 }
 
 /** Closes a run with its outcome and counters. */
-export async function finishSyncRun(db: Kysely<Database>, id: number, outcome: RunOutcome): Promise<void> {
+export async function finishSyncRun(
+  db: Kysely<Database>,
+  id: number,
+  outcome: RunOutcome,
+): Promise<void> {
   await db
     .updateTable('weblate.sync_runs')
     .set({
@@ -38,5 +45,10 @@ export async function finishSyncRun(db: Kysely<Database>, id: number, outcome: R
 
 /** The most recent runs, newest first. */
 export function listSyncRuns(db: Kysely<Database>, limit: number): Promise<SyncRunRow[]> {
-  return db.selectFrom('weblate.sync_runs').selectAll().orderBy('id', 'desc').limit(limit).execute();
+  return db
+    .selectFrom('weblate.sync_runs')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }

@@ -3,7 +3,9 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, RawJson } from '../database.ts';
 
 /** Every column of an insert present (null where the API sent nothing), so an update never keeps stale values. */
-export type CompleteRow<T> = { [K in keyof Omit<T, 'first_seen_at' | 'updated_at'>]-?: Exclude<T[K], undefined> };
+export type CompleteRow<T> = {
+  [K in keyof Omit<T, 'first_seen_at' | 'updated_at'>]-?: Exclude<T[K], undefined>;
+};
 
 export type JsonRow = { raw: RawJson } & Record<string, unknown>;
 
@@ -25,7 +27,10 @@ export function jsonRecordset(table: string, rows: readonly JsonRow[]): RawBuild
 }
 
 /** Keeps the last row for each key: one statement may not touch a row twice. */
-export function dedupeByKey<T extends Record<string, unknown>>(rows: readonly T[], key: readonly string[]): T[] {
+export function dedupeByKey<T extends Record<string, unknown>>(
+  rows: readonly T[],
+  key: readonly string[],
+): T[] {
   const byKey = new Map<string, T>();
   for (const row of rows) byKey.set(key.map((k) => String(row[k])).join('\u0001'), row);
   return byKey.size === rows.length ? [...rows] : [...byKey.values()];

@@ -15,7 +15,10 @@ import type { ProjectRef } from './projects.ts';
 
 /** Translations and components of this sync by API URL, to attribute changes to them. */
 export interface ChangeLookup {
-  translations: Map<string, { id: number; componentId: number; componentSlug: string; languageCode: string }>;
+  translations: Map<
+    string,
+    { id: number; componentId: number; componentSlug: string; languageCode: string }
+  >;
   components: Map<string, { id: number; slug: string }>;
 }
 
@@ -24,8 +27,15 @@ export interface ChangeLookup {
  * so the project comes from the list that was read; translation and component are looked
  * up by URL, or read from the URL when the object is not (or no longer) mirrored.
  */
-export function toChangeRow(record: WeblateChange, raw: RawJson, project: ProjectRef, lookup: ChangeLookup): ChangeRow {
-  const translation = record.translation ? lookup.translations.get(urlKey(record.translation)) : undefined;
+export function toChangeRow(
+  record: WeblateChange,
+  raw: RawJson,
+  project: ProjectRef,
+  lookup: ChangeLookup,
+): ChangeRow {
+  const translation = record.translation
+    ? lookup.translations.get(urlKey(record.translation))
+    : undefined;
   const component = record.component ? lookup.components.get(urlKey(record.component)) : undefined;
   const path = translation ? null : translationPathFromUrl(record.translation);
   return {
@@ -36,7 +46,11 @@ export function toChangeRow(record: WeblateChange, raw: RawJson, project: Projec
     translation_id: translation?.id ?? null,
     component_id: translation?.componentId ?? component?.id ?? null,
     project_slug: project.slug,
-    component_slug: translation?.componentSlug ?? component?.slug ?? path?.component ?? componentSlugFromUrl(record.component),
+    component_slug:
+      translation?.componentSlug ??
+      component?.slug ??
+      path?.component ??
+      componentSlugFromUrl(record.component),
     language_code: translation?.languageCode ?? path?.language ?? null,
     user_name: usernameFromUrl(record.user),
     author_name: usernameFromUrl(record.author),
@@ -53,8 +67,16 @@ export function toChangeRow(record: WeblateChange, raw: RawJson, project: Projec
 }
 
 /** Mirrors a project's change history (all its components and translations) page by page. */
-export async function syncProjectChanges(ctx: SyncContext, project: ProjectRef, lookup: ChangeLookup): Promise<void> {
-  const pages = readPages(ctx, project.changesUrl, { resource: 'changes', schema: weblateChange, pageSize: PAGE_SIZE.standard });
+export async function syncProjectChanges(
+  ctx: SyncContext,
+  project: ProjectRef,
+  lookup: ChangeLookup,
+): Promise<void> {
+  const pages = readPages(ctx, project.changesUrl, {
+    resource: 'changes',
+    schema: weblateChange,
+    pageSize: PAGE_SIZE.standard,
+  });
   for await (const { items } of pages) {
     const rows = items.map((i) => toChangeRow(i.record, i.raw, project, lookup));
     ctx.tally.wrote('changes', await upsertChanges(ctx.db, rows));
@@ -75,8 +97,10 @@ function actionsSeen(changes: WeblateChange[]): SeenAction[] {
       });
     } else {
       // Timestamps may carry different offsets, so compare instants, not strings.
-      if (Date.parse(change.timestamp) < Date.parse(seen.firstSeenAt)) seen.firstSeenAt = change.timestamp;
-      if (Date.parse(change.timestamp) > Date.parse(seen.lastSeenAt)) seen.lastSeenAt = change.timestamp;
+      if (Date.parse(change.timestamp) < Date.parse(seen.firstSeenAt))
+        seen.firstSeenAt = change.timestamp;
+      if (Date.parse(change.timestamp) > Date.parse(seen.lastSeenAt))
+        seen.lastSeenAt = change.timestamp;
     }
   }
   return [...byAction.values()];

@@ -15,7 +15,11 @@ export interface ComponentRef {
 }
 
 /** Transforms one component record of `project` into its row (pure). */
-export function toComponentRow(record: WeblateComponent, raw: RawJson, project: ProjectRef): ComponentRow {
+export function toComponentRow(
+  record: WeblateComponent,
+  raw: RawJson,
+  project: ProjectRef,
+): ComponentRow {
   const { id, slug, name } = record;
   return {
     id,
@@ -31,19 +35,68 @@ export function toComponentRow(record: WeblateComponent, raw: RawJson, project: 
 
 // Fields copied one to one from the API record into columns of the same name.
 const COMPONENT_FIELDS = [
-  'vcs', 'repo', 'git_export', 'branch', 'push_branch', 'filemask', 'screenshot_filemask', 'template',
-  'edit_template', 'intermediate', 'new_base', 'file_format', 'license', 'license_url', 'agreement', 'web_url',
-  'url', 'repository_url', 'translations_url', 'statistics_url', 'lock_url', 'links_url', 'changes_list_url',
-  'task_url', 'new_lang', 'language_code_style', 'push', 'check_flags', 'priority', 'enforced_checks',
-  'restricted', 'repoweb', 'report_source_bugs', 'merge_style', 'commit_message', 'add_message',
-  'delete_message', 'merge_message', 'addon_message', 'pull_message', 'allow_translation_propagation',
-  'manage_units', 'enable_suggestions', 'suggestion_voting', 'suggestion_autoaccept', 'push_on_commit',
-  'commit_pending_age', 'auto_lock_error', 'language_regex', 'variant_regex', 'addons', 'is_glossary',
-  'glossary_color', 'category', 'linked_component',
+  'vcs',
+  'repo',
+  'git_export',
+  'branch',
+  'push_branch',
+  'filemask',
+  'screenshot_filemask',
+  'template',
+  'edit_template',
+  'intermediate',
+  'new_base',
+  'file_format',
+  'license',
+  'license_url',
+  'agreement',
+  'web_url',
+  'url',
+  'repository_url',
+  'translations_url',
+  'statistics_url',
+  'lock_url',
+  'links_url',
+  'changes_list_url',
+  'task_url',
+  'new_lang',
+  'language_code_style',
+  'push',
+  'check_flags',
+  'priority',
+  'enforced_checks',
+  'restricted',
+  'repoweb',
+  'report_source_bugs',
+  'merge_style',
+  'commit_message',
+  'add_message',
+  'delete_message',
+  'merge_message',
+  'addon_message',
+  'pull_message',
+  'allow_translation_propagation',
+  'manage_units',
+  'enable_suggestions',
+  'suggestion_voting',
+  'suggestion_autoaccept',
+  'push_on_commit',
+  'commit_pending_age',
+  'auto_lock_error',
+  'language_regex',
+  'variant_regex',
+  'addons',
+  'is_glossary',
+  'glossary_color',
+  'category',
+  'linked_component',
 ] as const satisfies ReadonlyArray<keyof WeblateComponent & keyof ComponentRow>;
 
 /** Mirrors one project's components; returns them for the translation walk. */
-export async function syncComponents(ctx: SyncContext, project: ProjectRef): Promise<ComponentRef[]> {
+export async function syncComponents(
+  ctx: SyncContext,
+  project: ProjectRef,
+): Promise<ComponentRef[]> {
   const refs: ComponentRef[] = [];
   const pages = readPages(ctx, project.componentsUrl, {
     resource: 'components',

@@ -28,10 +28,20 @@ export function toLanguageRow(record: WeblateLanguage, raw: RawJson): LanguageRo
 /** Mirrors /api/languages/; returns each language's statistics URL by code. */
 export async function syncLanguages(ctx: SyncContext): Promise<Map<string, string | null>> {
   const statisticsUrls = new Map<string, string | null>();
-  const pages = readPages(ctx, 'languages/', { resource: 'languages', schema: weblateLanguage, pageSize: PAGE_SIZE.standard });
+  const pages = readPages(ctx, 'languages/', {
+    resource: 'languages',
+    schema: weblateLanguage,
+    pageSize: PAGE_SIZE.standard,
+  });
   for await (const { items } of pages) {
     for (const { record } of items) statisticsUrls.set(record.code, record.statistics_url ?? null);
-    ctx.tally.wrote('languages', await upsertLanguages(ctx.db, items.map((i) => toLanguageRow(i.record, i.raw))));
+    ctx.tally.wrote(
+      'languages',
+      await upsertLanguages(
+        ctx.db,
+        items.map((i) => toLanguageRow(i.record, i.raw)),
+      ),
+    );
   }
   return statisticsUrls;
 }

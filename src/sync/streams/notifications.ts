@@ -17,7 +17,11 @@ function idOf(ref: Ref): number | null {
 }
 
 /** Transforms one notification subscription of `username` into its row (pure). */
-export function toSubscriptionRow(record: WeblateSubscription, raw: RawJson, username: string): SubscriptionRow {
+export function toSubscriptionRow(
+  record: WeblateSubscription,
+  raw: RawJson,
+  username: string,
+): SubscriptionRow {
   return {
     id: record.id,
     username,
@@ -35,7 +39,11 @@ export function toSubscriptionRow(record: WeblateSubscription, raw: RawJson, use
 /** Mirrors the notification subscriptions of one user. */
 export async function syncSubscriptions(ctx: SyncContext, username: string): Promise<void> {
   const url = `users/${encodeURIComponent(username)}/notifications/`;
-  const spec = { resource: 'notification_subscriptions', schema: weblateSubscription, pageSize: PAGE_SIZE.standard } as const;
+  const spec = {
+    resource: 'notification_subscriptions',
+    schema: weblateSubscription,
+    pageSize: PAGE_SIZE.standard,
+  } as const;
   try {
     for await (const { items } of readPages(ctx, url, spec)) {
       const rows = items.map((i) => toSubscriptionRow(i.record, i.raw, username));
@@ -45,7 +53,7 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
     if (err instanceof HttpError && err.status === 404) {
       throw new SyncError(
         `WEBLATE_USERS names "${username}", but the server shows no such user to this token ` +
-          '(reading other users\' subscriptions needs an admin token)',
+          "(reading other users' subscriptions needs an admin token)",
         { cause: err },
       );
     }

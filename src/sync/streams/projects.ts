@@ -56,18 +56,31 @@ function toRef(record: WeblateProject): ProjectRef {
 export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
   const items: Array<Item<WeblateProject>> = [];
   if (ctx.scope.projects === null) {
-    const pages = readPages(ctx, 'projects/', { resource: 'projects', schema: weblateProject, pageSize: PAGE_SIZE.standard });
+    const pages = readPages(ctx, 'projects/', {
+      resource: 'projects',
+      schema: weblateProject,
+      pageSize: PAGE_SIZE.standard,
+    });
     for await (const page of pages) items.push(...page.items);
   } else {
     for (const slug of ctx.scope.projects) items.push(await readProject(ctx, slug));
   }
-  ctx.tally.wrote('projects', await upsertProjects(ctx.db, items.map((i) => toProjectRow(i.record, i.raw))));
+  ctx.tally.wrote(
+    'projects',
+    await upsertProjects(
+      ctx.db,
+      items.map((i) => toProjectRow(i.record, i.raw)),
+    ),
+  );
   return items.map((i) => toRef(i.record));
 }
 
 async function readProject(ctx: SyncContext, slug: string) {
   try {
-    return await readObject(ctx, `projects/${encodeURIComponent(slug)}/`, { resource: 'projects', schema: weblateProject });
+    return await readObject(ctx, `projects/${encodeURIComponent(slug)}/`, {
+      resource: 'projects',
+      schema: weblateProject,
+    });
   } catch (err) {
     if (err instanceof HttpError && err.status === 404) {
       throw new SyncError(

@@ -67,11 +67,16 @@ export function toLanguageStatisticsRow(
 }
 
 /** Snapshots one translation's statistics into its history. */
-export async function syncTranslationStatistics(ctx: SyncContext, translation: TranslationDetail): Promise<void> {
+export async function syncTranslationStatistics(
+  ctx: SyncContext,
+  translation: TranslationDetail,
+): Promise<void> {
   const spec = { resource: 'translation_statistics', schema: weblateStatistics } as const;
   const { record, raw } = await readObject(ctx, translation.statisticsUrl, spec);
   const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
-  const result = await recordTranslationStatistics(ctx.db, [toTranslationStatisticsRow(record, raw, translation, capture)]);
+  const result = await recordTranslationStatistics(ctx.db, [
+    toTranslationStatisticsRow(record, raw, translation, capture),
+  ]);
   ctx.tally.wrote('translation_statistics', result.appended);
 }
 
@@ -79,14 +84,26 @@ export async function syncTranslationStatistics(ctx: SyncContext, translation: T
  * Snapshots the statistics of every language that has translations in scope. A language
  * Weblate no longer knows (404) is skipped with a warning: its translations went away.
  */
-export async function syncLanguageStatistics(ctx: SyncContext, urls: Map<string, string | null>): Promise<void> {
+export async function syncLanguageStatistics(
+  ctx: SyncContext,
+  urls: Map<string, string | null>,
+): Promise<void> {
   const spec = { resource: 'language_statistics', schema: weblateStatistics } as const;
   const rows: LanguageStatisticsRow[] = [];
   await Promise.all(
     [...urls].map(async ([code, url]) => {
       try {
-        const { record, raw } = await readObject(ctx, url ?? `languages/${encodeURIComponent(code)}/statistics/`, spec);
-        rows.push(toLanguageStatisticsRow(record, raw, code, { capturedAt: ctx.now().toISOString(), runId: ctx.runId }));
+        const { record, raw } = await readObject(
+          ctx,
+          url ?? `languages/${encodeURIComponent(code)}/statistics/`,
+          spec,
+        );
+        rows.push(
+          toLanguageStatisticsRow(record, raw, code, {
+            capturedAt: ctx.now().toISOString(),
+            runId: ctx.runId,
+          }),
+        );
       } catch (err) {
         if (!(err instanceof HttpError && err.status === 404)) throw err;
         ctx.tally.warn(`language_statistics: ${code} is not known to the server any more (404)`);

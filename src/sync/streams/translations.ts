@@ -24,14 +24,42 @@ export interface TranslationDetail extends TranslationRef {
 }
 
 const TRANSLATION_FIELDS = [
-  'filename', 'revision', 'web_url', 'share_url', 'translate_url', 'url', 'is_template', 'is_source', 'total',
-  'total_words', 'translated', 'translated_words', 'translated_percent', 'fuzzy', 'fuzzy_words', 'fuzzy_percent',
-  'failing_checks', 'failing_checks_words', 'failing_checks_percent', 'have_suggestion', 'have_comment',
-  'last_change', 'last_author', 'repository_url', 'file_url', 'statistics_url', 'changes_list_url', 'units_list_url',
+  'filename',
+  'revision',
+  'web_url',
+  'share_url',
+  'translate_url',
+  'url',
+  'is_template',
+  'is_source',
+  'total',
+  'total_words',
+  'translated',
+  'translated_words',
+  'translated_percent',
+  'fuzzy',
+  'fuzzy_words',
+  'fuzzy_percent',
+  'failing_checks',
+  'failing_checks_words',
+  'failing_checks_percent',
+  'have_suggestion',
+  'have_comment',
+  'last_change',
+  'last_author',
+  'repository_url',
+  'file_url',
+  'statistics_url',
+  'changes_list_url',
+  'units_list_url',
 ] as const satisfies ReadonlyArray<keyof WeblateTranslation & keyof TranslationRow>;
 
 /** Transforms one translation record of `component` into its row (pure). */
-export function toTranslationRow(record: WeblateTranslation, raw: RawJson, component: ComponentRef): TranslationRow {
+export function toTranslationRow(
+  record: WeblateTranslation,
+  raw: RawJson,
+  component: ComponentRef,
+): TranslationRow {
   return {
     id: record.id,
     component_id: component.id,
@@ -45,7 +73,10 @@ export function toTranslationRow(record: WeblateTranslation, raw: RawJson, compo
 }
 
 /** Lists a component's translations (discovery only: each is then read in full). */
-export async function listTranslations(ctx: SyncContext, component: ComponentRef): Promise<TranslationRef[]> {
+export async function listTranslations(
+  ctx: SyncContext,
+  component: ComponentRef,
+): Promise<TranslationRef[]> {
   const refs: TranslationRef[] = [];
   const pages = readPages(ctx, component.translationsUrl, {
     resource: 'translations',
@@ -61,15 +92,24 @@ export async function listTranslations(ctx: SyncContext, component: ComponentRef
 }
 
 /** Reads one translation in full and mirrors it. */
-export async function syncTranslation(ctx: SyncContext, ref: TranslationRef): Promise<TranslationDetail> {
-  const { record, raw } = await readObject(ctx, ref.url, { resource: 'translations', schema: weblateTranslation });
+export async function syncTranslation(
+  ctx: SyncContext,
+  ref: TranslationRef,
+): Promise<TranslationDetail> {
+  const { record, raw } = await readObject(ctx, ref.url, {
+    resource: 'translations',
+    schema: weblateTranslation,
+  });
   if (record.id !== ref.id || urlKey(record.url) !== urlKey(ref.url)) {
     throw new SyncError(
       `translations: ${ref.url} answered translation ${record.id} (${record.url}), not translation ${ref.id} listed ` +
         `by component ${ref.component.projectSlug}/${ref.component.slug}`,
     );
   }
-  ctx.tally.wrote('translations', await upsertTranslations(ctx.db, [toTranslationRow(record, raw, ref.component)]));
+  ctx.tally.wrote(
+    'translations',
+    await upsertTranslations(ctx.db, [toTranslationRow(record, raw, ref.component)]),
+  );
   return {
     ...ref,
     unitsUrl: record.units_list_url ?? new URL('units/', record.url).href,

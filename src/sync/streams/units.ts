@@ -9,9 +9,28 @@ import { PAGE_SIZE, readPages } from '../read.ts';
 import type { TranslationDetail } from './translations.ts';
 
 const UNIT_FIELDS = [
-  'previous_source', 'location', 'context', 'note', 'flags', 'explanation', 'extra_flags', 'labels', 'fuzzy',
-  'translated', 'approved', 'position', 'has_suggestion', 'has_comment', 'has_failing_check', 'num_words',
-  'priority', 'web_url', 'url', 'pending', 'timestamp', 'last_updated',
+  'previous_source',
+  'location',
+  'context',
+  'note',
+  'flags',
+  'explanation',
+  'extra_flags',
+  'labels',
+  'fuzzy',
+  'translated',
+  'approved',
+  'position',
+  'has_suggestion',
+  'has_comment',
+  'has_failing_check',
+  'num_words',
+  'priority',
+  'web_url',
+  'url',
+  'pending',
+  'timestamp',
+  'last_updated',
 ] as const satisfies ReadonlyArray<keyof WeblateUnit & keyof UnitRow>;
 
 /** Transforms one unit of the translation `translationId` into its row (pure). */
@@ -39,7 +58,11 @@ export async function syncUnits(ctx: SyncContext, translation: TranslationDetail
   const ownKey = urlKey(translation.url);
   let seen = 0;
   let count: number | null = null;
-  const pages = readPages(ctx, translation.unitsUrl, { resource: 'units', schema: weblateUnit, pageSize: PAGE_SIZE.standard });
+  const pages = readPages(ctx, translation.unitsUrl, {
+    resource: 'units',
+    schema: weblateUnit,
+    pageSize: PAGE_SIZE.standard,
+  });
   for await (const { page, items } of pages) {
     count ??= page.count;
     for (const { record } of items) {
@@ -50,12 +73,21 @@ export async function syncUnits(ctx: SyncContext, translation: TranslationDetail
       }
     }
     seen += items.length;
-    ctx.tally.wrote('units', await upsertUnits(ctx.db, items.map((i) => toUnitRow(i.record, i.raw, translation.id))));
+    ctx.tally.wrote(
+      'units',
+      await upsertUnits(
+        ctx.db,
+        items.map((i) => toUnitRow(i.record, i.raw, translation.id)),
+      ),
+    );
   }
   if (translation.total !== null && (count !== translation.total || seen !== translation.total)) {
     const message = `units of ${translation.url}: the translation's total is ${translation.total}, its unit list counted ${count ?? 'nothing'} and ${seen} units were read (it changed during the sync; the next sync catches up)`;
     ctx.tally.warn(message);
-    ctx.log.warn({ translation: translation.url, total: translation.total, count, seen }, 'unit count differs from total');
+    ctx.log.warn(
+      { translation: translation.url, total: translation.total, count, seen },
+      'unit count differs from total',
+    );
   }
   return seen;
 }

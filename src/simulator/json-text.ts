@@ -1,0 +1,53 @@
+/**
+ * JSON as Weblate's DRF renderer writes it (compact, UTF-8, U+2028/U+2029 escaped), with two
+ * additions JSON.stringify cannot do:
+ * - `bigint` values become bare integer literals, so id_hash/content_hash beyond 2^53 are
+ *   exact on the wire;
+ * - whole numbers under a key ending in `_percent` are written with one decimal (`100.0`),
+ *   because Python serialises these floats that way and a lossless client sees the text.
+ */
+export function toJsonText(value: unknown): string {
+  return write(value, false);
+}
+
+function writeString(text: string): string {
+  return JSON.stringify(text)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+function writeNumber(value: number, isPercent: boolean): string {
+  if (!Number.isFinite(value)) return 'null';
+  return isPercent && Number.isInteger(value) ? `${value}.0` : String(value);
+}
+
+function write(value: unknown, isPercent: boolean): string {
+  switch (typeof value) {
+    case 'string':
+      return writeString(value);
+    case 'number':
+      return writeNumber(value, isPercent);
+    case 'bigint':
+      return value.toString();
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value === null) return 'null';
+      if (Array.isArray(value)) return `[${value.map((item) => write(item, false)).join(',')}]`;
+      return writeObject(value as Record<string, unknown>);
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return 'null';
+  }
+}
+
+function writeObject(object: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const key of Object.keys(object)) {
+    const item = object[key];
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    parts.push(`${writeString(key)}:${write(item, key.endsWith('_percent'))}`);
+  }
+  return `{${parts.join(',')}}`;
+}

@@ -1,0 +1,204 @@
+/**
+ * The in-memory Weblate instance the simulator serves. Everything is plain, mutable data
+ * (arrays plus the maps in `SimIndex`), so a test or a fault-injection layer can change it
+ * between or during walks and call `buildIndex` (or patch the index) afterwards. Fields
+ * that the API derives (URLs, booleans from `state`, statistics) are computed when
+ * rendering, not stored. Timestamps are kept as the exact ISO text the server emits, with
+ * the instant in microseconds alongside where the server needs to compare them.
+ */
+
+/** Weblate's `StringState` values (research §7). */
+export const UNIT_STATES = {
+  empty: 0,
+  fuzzy: 10,
+  needsRewriting: 11,
+  needsChecking: 12,
+  translated: 20,
+  approved: 30,
+  readonly: 100,
+} as const;
+export type UnitState = (typeof UNIT_STATES)[keyof typeof UNIT_STATES];
+
+export interface SimPlural {
+  id: number;
+  source: number;
+  number: number;
+  formula: string;
+  type: number;
+}
+
+export interface SimLanguage {
+  id: number;
+  code: string;
+  name: string;
+  direction: 'ltr' | 'rtl';
+  population: number;
+  aliases: string[];
+  plural: SimPlural;
+}
+
+export interface SimProject {
+  id: number;
+  slug: string;
+  name: string;
+  web: string;
+  instructions: string;
+  translationReview: boolean;
+  sourceReview: boolean;
+  setLanguageTeam: boolean;
+  enableHooks: boolean;
+  languageAliases: string;
+}
+
+export type FileFormat = 'po' | 'strings-utf8' | 'json' | 'aresource';
+
+export interface SimComponent {
+  id: number;
+  projectId: number;
+  slug: string;
+  name: string;
+  sourceLanguageId: number;
+  fileFormat: FileFormat;
+  /** Source file for monolingual formats; "" for bilingual ones (po). */
+  template: string;
+  filemask: string;
+  newBase: string;
+  repo: string;
+  branch: string;
+  pushBranch: string;
+  license: string;
+  licenseUrl: string | null;
+  agreement: string;
+  /** Id of a pending background task (rendered as `task_url`), if any. */
+  taskId: string | null;
+  checkFlags: string;
+  enforcedChecks: string[];
+  restricted: boolean;
+  isGlossary: boolean;
+  /** Another component this one shares its repository with (`weblate://p/c`), if any. */
+  linkedComponentId: number | null;
+  languageRegex: string;
+  priority: number;
+}
+
+export interface SimTranslation {
+  id: number;
+  componentId: number;
+  languageId: number;
+  isSource: boolean;
+  isTemplate: boolean;
+  filename: string;
+  /** 40 hex digits; "file,template" for monolingual target translations, as Weblate keeps. */
+  revision: string;
+}
+
+export interface SimUnit {
+  id: number;
+  translationId: number;
+  /** Plural forms; shared (by reference) between the languages of a component. */
+  source: string[];
+  previousSource: string;
+  target: string[];
+  idHash: bigint;
+  contentHash: bigint;
+  location: string;
+  context: string;
+  note: string;
+  flags: string;
+  explanation: string;
+  extraFlags: string;
+  state: UnitState;
+  position: number;
+  hasSuggestion: boolean;
+  hasComment: boolean;
+  hasFailingCheck: boolean;
+  numWords: number;
+  /** Code points of the source as Weblate stores it (plural forms joined by "\x1e\x1e"). */
+  numChars: number;
+  sourceUnitId: number;
+  priority: number;
+  pending: boolean;
+  timestamp: string;
+  lastUpdated: string;
+  lastUpdatedUs: number;
+}
+
+export interface SimChange {
+  id: number;
+  action: number;
+  actionName: string;
+  projectId: number;
+  componentId: number | null;
+  translationId: number | null;
+  unitId: number | null;
+  /** Usernames (the API links to `/api/users/<username>/`). */
+  user: string | null;
+  author: string | null;
+  timestamp: string;
+  timestampUs: number;
+  target: string;
+  old: string;
+  details: Record<string, unknown>;
+}
+
+export interface SimSubscription {
+  id: number;
+  notification: string;
+  /** Weblate's NotificationScope: 0 all, 10 watched, 20 administered, 30 project, 40 component. */
+  scope: number;
+  frequency: number;
+  projectId: number | null;
+  componentId: number | null;
+}
+
+export interface SimUser {
+  id: number;
+  username: string;
+  fullName: string;
+  subscriptions: SimSubscription[];
+}
+
+export interface SimIndex {
+  languageById: Map<number, SimLanguage>;
+  languageByCode: Map<string, SimLanguage>;
+  projectById: Map<number, SimProject>;
+  projectBySlug: Map<string, SimProject>;
+  componentById: Map<number, SimComponent>;
+  /** Key `project/component`. */
+  componentByPath: Map<string, SimComponent>;
+  componentsByProject: Map<number, SimComponent[]>;
+  translationById: Map<number, SimTranslation>;
+  /** Key `project/component/language`. */
+  translationByPath: Map<string, SimTranslation>;
+  translationsByComponent: Map<number, SimTranslation[]>;
+  translationsByLanguage: Map<number, SimTranslation[]>;
+  unitById: Map<number, SimUnit>;
+  /** Ascending id per translation. */
+  unitsByTranslation: Map<number, SimUnit[]>;
+  changeById: Map<number, SimChange>;
+  /** Newest first: timestamp descending, ties by id descending. */
+  changesNewestFirst: SimChange[];
+  changesByProject: Map<number, SimChange[]>;
+  changesByComponent: Map<number, SimChange[]>;
+  changesByTranslation: Map<number, SimChange[]>;
+  userByUsername: Map<string, SimUser>;
+}
+
+export interface SimInstance {
+  seed: number;
+  languages: SimLanguage[];
+  projects: SimProject[];
+  components: SimComponent[];
+  translations: SimTranslation[];
+  /** Ascending id. */
+  units: SimUnit[];
+  /** Ascending id (which is also ascending time). */
+  changes: SimChange[];
+  /** Includes `anonymous`, which has no subscriptions. */
+  users: SimUser[];
+  index: SimIndex;
+}
+
+export function isFuzzyState(state: number): boolean {
+  return state >= 10 && state < 20;
+}

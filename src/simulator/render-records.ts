@@ -1,0 +1,219 @@
+import type {
+  SimChange,
+  SimInstance,
+  SimLanguage,
+  SimProject,
+  SimSubscription,
+  SimTranslation,
+  SimUnit,
+  SimUser,
+} from './model.ts';
+import { isFuzzyState } from './model.ts';
+import { renderComponent, renderProject } from './render-catalog.ts';
+import { hashToChecksum } from './siphash.ts';
+import {
+  type CompletedMetric,
+  countTranslation,
+  statisticsFields,
+  sumCounts,
+} from './statistics.ts';
+import {
+  apiUrl,
+  componentPath,
+  languagePath,
+  projectPath,
+  translationPath,
+  userApiUrl,
+} from './urls.ts';
+
+export function renderUnit(
+  instance: SimInstance,
+  base: string,
+  unit: SimUnit,
+): Record<string, unknown> {
+  const translation = instance.index.translationById.get(unit.translationId);
+  const path = translation === undefined ? '' : translationPath(instance, translation);
+  const language = instance.index.languageById.get(translation?.languageId ?? 0);
+  return {
+    translation: apiUrl(base, `translations/${path}`),
+    language_code: language?.code,
+    source: [...unit.source],
+    previous_source: unit.previousSource,
+    target: [...unit.target],
+    id_hash: unit.idHash,
+    content_hash: unit.contentHash,
+    location: unit.location,
+    context: unit.context,
+    note: unit.note,
+    flags: unit.flags,
+    labels: [],
+    state: unit.state,
+    fuzzy: isFuzzyState(unit.state),
+    translated: unit.state >= 20,
+    approved: unit.state === 30,
+    position: unit.position,
+    has_suggestion: unit.hasSuggestion,
+    has_comment: unit.hasComment,
+    has_failing_check: unit.hasFailingCheck,
+    num_words: unit.numWords,
+    source_unit: apiUrl(base, `units/${unit.sourceUnitId}/`),
+    priority: unit.priority,
+    id: unit.id,
+    web_url: `${base}translate/${path}?checksum=${hashToChecksum(unit.idHash)}`,
+    url: apiUrl(base, `units/${unit.id}/`),
+    explanation: unit.explanation,
+    extra_flags: unit.extraFlags,
+    pending: unit.pending,
+    timestamp: unit.timestamp,
+    last_updated: unit.lastUpdated,
+    automatically_translated: false,
+  };
+}
+
+export function renderChange(
+  instance: SimInstance,
+  base: string,
+  change: SimChange,
+): Record<string, unknown> {
+  const { index } = instance;
+  const component =
+    change.componentId === null ? undefined : index.componentById.get(change.componentId);
+  const translation =
+    change.translationId === null ? undefined : index.translationById.get(change.translationId);
+  return {
+    unit: change.unitId === null ? null : apiUrl(base, `units/${change.unitId}/`),
+    component: component ? apiUrl(base, `components/${componentPath(instance, component)}`) : null,
+    translation: translation
+      ? apiUrl(base, `translations/${translationPath(instance, translation)}`)
+      : null,
+    user: userApiUrl(base, change.user),
+    author: userApiUrl(base, change.author),
+    alert: null,
+    timestamp: change.timestamp,
+    action: change.action,
+    target: change.target,
+    old: change.old,
+    details: structuredClone(change.details),
+    id: change.id,
+    action_name: change.actionName,
+    url: apiUrl(base, `changes/${change.id}/`),
+  };
+}
+
+function completedMetric(instance: SimInstance, translation: SimTranslation): CompletedMetric {
+  const component = instance.index.componentById.get(translation.componentId);
+  const project = instance.index.projectById.get(component?.projectId ?? 0);
+  return project?.translationReview ? 'approved' : 'translated';
+}
+
+/** One translation's statistics, also a row of `/api/components/<p>/<c>/statistics/`. */
+export function renderTranslationStatistics(
+  instance: SimInstance,
+  base: string,
+  translation: SimTranslation,
+): Record<string, unknown> {
+  const language = instance.index.languageById.get(translation.languageId);
+  const path = translationPath(instance, translation);
+  return {
+    ...statisticsFields(
+      countTranslation(instance, translation),
+      completedMetric(instance, translation),
+    ),
+    code: language?.code,
+    name: language?.name,
+    url: `${base}projects/${path}`,
+    translate_url: `${base}translate/${path}`,
+  };
+}
+
+/** Sums over every translation into the language across all projects (never averaged). */
+export function renderLanguageStatistics(
+  instance: SimInstance,
+  base: string,
+  language: SimLanguage,
+): Record<string, unknown> {
+  const translations = instance.index.translationsByLanguage.get(language.id) ?? [];
+  const counts = sumCounts(translations.map((t) => countTranslation(instance, t)));
+  return {
+    ...statisticsFields(counts, 'translated'),
+    name: language.name,
+    url: `${base}languages/${languagePath(language)}`,
+  };
+}
+
+export function renderProjectStatistics(
+  instance: SimInstance,
+  base: string,
+  project: SimProject,
+): Record<string, unknown> {
+  const counts = sumCounts(
+    (instance.index.componentsByProject.get(project.id) ?? []).flatMap((component) =>
+      (instance.index.translationsByComponent.get(component.id) ?? []).map((t) =>
+        countTranslation(instance, t),
+      ),
+    ),
+  );
+  return {
+    ...statisticsFields(counts, project.translationReview ? 'approved' : 'translated'),
+    name: project.name,
+    url: `${base}projects/${projectPath(project)}`,
+  };
+}
+
+export function renderSubscription(
+  instance: SimInstance,
+  base: string,
+  subscription: SimSubscription,
+): Record<string, unknown> {
+  const project =
+    subscription.projectId === null
+      ? undefined
+      : instance.index.projectById.get(subscription.projectId);
+  const component =
+    subscription.componentId === null
+      ? undefined
+      : instance.index.componentById.get(subscription.componentId);
+  return {
+    notification: subscription.notification,
+    id: subscription.id,
+    scope: subscription.scope,
+    frequency: subscription.frequency,
+    project: project ? renderProject(instance, base, project) : null,
+    component: component ? renderComponent(instance, base, component) : null,
+  };
+}
+
+/** The basic user serializer a normal (non-admin) token sees: id, full_name, username. */
+export function renderUser(
+  _instance: SimInstance,
+  _base: string,
+  user: SimUser,
+): Record<string, unknown> {
+  return { id: user.id, full_name: user.fullName, username: user.username };
+}
+
+const ROOT_RESOURCES = [
+  'addons',
+  'announcements',
+  'categories',
+  'changes',
+  'component-lists',
+  'components',
+  'groups',
+  'labels',
+  'languages',
+  'memory',
+  'metrics',
+  'projects',
+  'roles',
+  'screenshots',
+  'tasks',
+  'translations',
+  'units',
+  'users',
+];
+
+/** `/api/`: DRF's router root, one link per registered resource. */
+export function renderApiRoot(_instance: SimInstance, base: string): Record<string, unknown> {
+  return Object.fromEntries(ROOT_RESOURCES.map((name) => [name, apiUrl(base, `${name}/`)]));
+}

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { databaseEnv, runCli } from '../helpers/cli.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+
+const COMMANDS = ['sync', 'migrate', 'status', 'query', 'demo', 'simulate'];
+let sim: RunningSimulator;
+let database: TestDatabase;
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    seed: 3,
+    projects: 1,
+    components: 2,
+    languages: 3,
+    units: 600,
+    changes: 300,
+    users: 2,
+  });
+  database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await sim.close();
+  await database.drop();
+});
+
+describe('weblate-mirror CLI', () => {
+  it('lists its commands with --help and explains each one', async () => {
+    const help = await runCli(['--help'], {});
+    expect(help.code).toBe(0);
+    for (const name of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    const each = await Promise.all(COMMANDS.map((name) => runCli([name, '--help'], {})));
+    for (const [i, result] of each.entries()) {
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`Usage: weblate-mirror ${COMMANDS[i]!}`);
+    }
+  });
+
+  it('exits 2 on bad usage', async () => {
+    const [none, unknown, badFlag] = await Promise.all([
+      runCli([], {}),
+      runCli(['frobnicate'], {}),
+      runCli(['sync', '--nope'], {}),
+    ]);
+    expect([none.code, unknown.code, badFlag.code]).toEqual([2, 2, 2]);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+    expect(badFlag.stderr).toMatch(/Unknown option '--nope'/);
+  });
+
+  it('names every bad setting at once, exits 2 and shows no stack trace', async () => {
+    const result = await runCli(['sync'], {
+      WEBLATE_URL: 'ftp://x',
+      DATABASE_URL: 'mysql://nope',
+      WEBLATE_MAX_ATTEMPTS: 'many',
+      WEBLATE_TOKEN: 'wlu_hidden secret',
+    });
+    expect(result.code).toBe(2);
+    for (const name of ['WEBLATE_URL', 'DATABASE_URL', 'WEBLATE_MAX_ATTEMPTS', 'WEBLATE_TOKEN'])
+      expect(result.stderr).toContain(name);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(result.stderr).not.toContain('hidden secret');
+    const missing = await runCli(['sync'], databaseEnv(database));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('WEBLATE_URL is required');
+  });
+
+  it('syncs the simulator, prints a summary and reports it in status', async () => {
+    const env = {
+      ...databaseEnv(database),
+      WEBLATE_URL: sim.url,
+      WEBLATE_USERS: sim.instance.users[0]!.username,
+      LOG_LEVEL: 'warn',
+    };
+    const sync = await runCli(['sync'], env);
+    expect(sync.stderr).toBe('');
+    expect(sync.code).toBe(0);
+    expect(sync.stdout).toMatch(/sync run 1 of http:\/\/127\.0\.0\.1:\d+\/ into .*: succeeded/);
+    expect(sync.stdout).toMatch(
+      new RegExp(
+        `^units\\s+${sim.instance.units.length}\\s+${sim.instance.units.length}\\s+\\d+`,
+        'm',
+      ),
+    );
+    const status = await runCli(['status'], databaseEnv(database));
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^1\s+full\s+succeeded/m);
+    expect(status.stdout).toMatch(
+      new RegExp(`^weblate\\.units\\s+${sim.instance.units.length}$`, 'm'),
+    );
+    const query = await runCli(
+      ['query', 'select count(*)::int as n from weblate.changes'],
+      databaseEnv(database),
+    );
+    expect(query.stdout).toMatch(new RegExp(`^\\s*${sim.instance.changes.length}$`, 'm'));
+  });
+
+  it('exits 1 with a clear message when the server cannot be reached', async () => {
+    const closed = await startSimulator({
+      seed: 1,
+      projects: 1,
+      components: 1,
+      languages: 1,
+      units: 10,
+      changes: 5,
+      users: 1,
+    });
+    const url = closed.url;
+    await closed.close();
+    const result = await runCli(['sync'], {
+      ...databaseEnv(database),
+      WEBLATE_URL: url,
+      WEBLATE_MAX_ATTEMPTS: '1',
+      LOG_LEVEL: 'silent',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/: failed/);
+    expect(result.stdout).toMatch(
+      /error: languages: GET http:\/\/127\.0\.0\.1:\d+\/api\/languages\/\?page_size=1000 failed: .*ECONNREFUSED|connect/,
+    );
+  });
+
+  it('runs the demo end to end on the embedded database', async () => {
+    const dir = `${database.dataDir}/demo-run`;
+    const result = await runCli(
+      ['demo', '--data-dir', dir, '--units', '800', '--changes', '300'],
+      {},
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('What landed:');
+    expect(result.stdout).toMatch(/^weblate\.units\s+\d+$/m);
+    expect(result.stdout).toContain('How far along is each language?');
+    expect(result.stdout).toContain(`npx weblate-mirror query --data-dir ${dir}`);
+  });
+});
