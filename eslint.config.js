@@ -3,7 +3,9 @@ import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.weblate-mirror/', 'bench/results/', 'coverage/'] },
+  {
+    ignores: ['node_modules/', '.weblate-mirror/', 'bench/results/', 'coverage/', 'test/fixtures/'],
+  },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.recommendedTypeChecked],

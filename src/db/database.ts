@@ -334,8 +334,19 @@ export interface Database {
   'weblate.notification_subscriptions': NotificationSubscriptionsTable;
 }
 
-/** Tables a sync writes API records into, by the name used in summaries and logs. */
-export type MirrorTable = Exclude<keyof Database, 'weblate.sync_runs' | 'weblate.unit_states'>;
+/** Tables holding API records, unqualified, in the order of the warehouse contract; a sync reports per table. */
+export const MIRRORED_TABLES = [
+  'languages',
+  'projects',
+  'components',
+  'translations',
+  'units',
+  'changes',
+  'translation_statistics',
+  'language_statistics',
+  'notification_subscriptions',
+] as const satisfies ReadonlyArray<keyof Database extends `weblate.${infer T}` ? T : never>;
+export type MirroredTable = (typeof MIRRORED_TABLES)[number];
 
 export type SyncRunRow = Selectable<SyncRunsTable>;
 export type NewLanguage = Insertable<LanguagesTable>;

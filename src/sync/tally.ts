@@ -1,16 +1,8 @@
-/** Resources of a sync, in the order the summary lists them. */
-export const RESOURCES = [
-  'languages',
-  'projects',
-  'components',
-  'translations',
-  'units',
-  'changes',
-  'translation_statistics',
-  'language_statistics',
-  'notification_subscriptions',
-] as const;
-export type Resource = (typeof RESOURCES)[number];
+import { MIRRORED_TABLES, type MirroredTable } from '../db/database.ts';
+
+/** Resources of a sync: one per mirrored table, in the order the summary lists them. */
+export const RESOURCES = MIRRORED_TABLES;
+export type Resource = MirroredTable;
 
 export interface ResourceTally {
   /** Records read from the API. */

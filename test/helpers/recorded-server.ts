@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 import { type ScriptedServer, sendJson, startScriptedServer } from './scripted-server.ts';
 
-/** The recorded responses of an older Weblate (see ../shared/weblate-recorded/README.md). */
+/** The recorded responses of an older Weblate (see test/fixtures/weblate-recorded/README.md). */
 export const RECORDED_DIR = fileURLToPath(
-  new URL('../../../shared/weblate-recorded/api/', import.meta.url),
+  new URL('../fixtures/weblate-recorded/api/', import.meta.url),
 );
 export const RECORDED_HOST = 'http://127.0.0.1:8000/';
 

@@ -19,7 +19,7 @@ import {
   toJsonText,
 } from '../../src/simulator/index.ts';
 import { runSync, type SyncResult } from '../../src/sync/run-sync.ts';
-import { WeblateClient } from '../../src/weblate/client.ts';
+import { createTestClient } from '../helpers/client.ts';
 import { firstMismatch } from '../helpers/compare.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
@@ -34,15 +34,7 @@ let usernames: string[];
 
 async function syncAll(): Promise<SyncResult> {
   const { log } = captureLogger('info');
-  const client = new WeblateClient({
-    baseUrl: new URL(sim.url),
-    token: 'wlu_e2e',
-    concurrency: 4,
-    maxRps: 0,
-    maxAttempts: 3,
-    timeoutMs: 10_000,
-    log,
-  });
+  const client = createTestClient(sim.url, { token: 'wlu_e2e', concurrency: 4, log });
   try {
     return await runSync({ db, client, log, scope: { projects: null, users: usernames } });
   } finally {

@@ -8,7 +8,7 @@ import type { DbHandle } from '../../src/db/client.ts';
 import { countRows } from '../../src/db/queries/status.ts';
 import { parseJsonLossless } from '../../src/lib/json.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
-import { WeblateClient } from '../../src/weblate/client.ts';
+import type { WeblateClient } from '../../src/weblate/client.ts';
 import { walkList } from '../../src/weblate/pagination.ts';
 import {
   describeIssues,
@@ -18,6 +18,7 @@ import {
   weblateTranslation,
   weblateUnit,
 } from '../../src/weblate/schemas.ts';
+import { createTestClient } from '../helpers/client.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { RECORDED_DIR, startRecordedServer } from '../helpers/recorded-server.ts';
@@ -28,17 +29,7 @@ let handle: DbHandle;
 let server: ScriptedServer;
 
 function clientFor(url: string, maxAttempts = 2): WeblateClient {
-  return new WeblateClient({
-    baseUrl: new URL(url),
-    token: 'KEY',
-    concurrency: 2,
-    maxRps: 0,
-    maxAttempts,
-    timeoutMs: 5000,
-    log: captureLogger().log,
-    retryBaseMs: 1,
-    retryCapMs: 5,
-  });
+  return createTestClient(url, { token: 'KEY', maxAttempts, timeoutMs: 5000, retryCapMs: 5 });
 }
 
 async function walkAll(client: WeblateClient, path: string): Promise<unknown[]> {

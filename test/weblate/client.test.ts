@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { AuthError, HttpError, ResponseError } from '../../src/errors.ts';
-import { WeblateClient } from '../../src/weblate/client.ts';
+import type { WeblateClient } from '../../src/weblate/client.ts';
 import { walkList } from '../../src/weblate/pagination.ts';
+import { createTestClient } from '../helpers/client.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import {
   type Handler,
@@ -25,16 +26,12 @@ function clientFor(
   log = captureLogger().log,
   maxAttempts = 4,
 ): WeblateClient {
-  return new WeblateClient({
-    baseUrl: new URL(server.url),
+  return createTestClient(server.url, {
     token: TOKEN,
-    concurrency: 2,
-    maxRps: 0,
+    log,
     maxAttempts,
     timeoutMs: 5000,
-    log,
     retryBaseMs: 5,
-    retryCapMs: 20,
   });
 }
 

@@ -1,18 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 
-import type { Database } from '../database.ts';
+import { type Database, MIRRORED_TABLES } from '../database.ts';
 
-/** Tables reported by `status`, in the order of the warehouse contract. */
+/** Tables reported by `status`: the mirrored records, then the lookups and the run log. */
 export const STATUS_TABLES = [
-  'languages',
-  'projects',
-  'components',
-  'translations',
-  'units',
-  'changes',
-  'translation_statistics',
-  'language_statistics',
-  'notification_subscriptions',
+  ...MIRRORED_TABLES,
   'change_actions',
   'unit_states',
   'sync_runs',
