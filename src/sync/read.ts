@@ -16,6 +16,8 @@ export interface Item<R> {
 export interface ReadSpec<R> {
   resource: Resource;
   schema: z.ZodType<R, unknown>;
+  /** Pages already counted in the progress total (announced when the work was discovered). */
+  announcedPages?: number;
 }
 
 /** Largest page sizes Weblate accepts (research §1): standard lists and the large ones. */
@@ -32,7 +34,8 @@ export async function* readPages<R>(
   spec: ReadSpec<R> & { pageSize: number },
 ): AsyncGenerator<{ page: ListPage; items: Item<R>[] }> {
   ctx.tally.begin(spec.resource);
-  ctx.tally.expectPages(1);
+  const announced = spec.announcedPages ?? 1;
+  if (spec.announcedPages === undefined) ctx.tally.expectPages(1);
   const walk = walkList(ctx.client, url, {
     resource: spec.resource,
     pageSize: spec.pageSize,
@@ -40,7 +43,7 @@ export async function* readPages<R>(
   });
   for await (const page of walk) {
     if (page.number === 1 && page.count !== null) {
-      ctx.tally.expectPages(Math.max(0, Math.ceil(page.count / spec.pageSize) - 1));
+      ctx.tally.expectPages(pagesFor(page.count, spec.pageSize) - announced);
     } else if (!page.isLast && ctx.tally.pagesKnown <= ctx.tally.pagesDone + 1) {
       ctx.tally.expectPages(1);
     }
@@ -52,6 +55,11 @@ export async function* readPages<R>(
   }
 }
 
+/** Pages a list of `count` items takes (an empty list still takes one). */
+export function pagesFor(count: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(count / pageSize));
+}
+
 /** Fetches one object (a detail or statistics endpoint) and validates it. */
 export async function readObject<R>(
   ctx: SyncContext,
@@ -59,7 +67,7 @@ export async function readObject<R>(
   spec: ReadSpec<R>,
 ): Promise<Item<R>> {
   ctx.tally.begin(spec.resource);
-  ctx.tally.expectPages(1);
+  if (spec.announcedPages === undefined) ctx.tally.expectPages(1);
   const response = await ctx.client.getJson(url, spec.resource, ctx.signal);
   const item = toItem(spec, response.value, response.text.trim(), response.url);
   ctx.tally.pageRead(spec.resource, 1);

@@ -15,7 +15,12 @@ import { syncLanguages } from './streams/languages.ts';
 import { syncSubscriptions } from './streams/notifications.ts';
 import { syncProjects } from './streams/projects.ts';
 import { syncLanguageStatistics, syncTranslationStatistics } from './streams/statistics.ts';
-import { listTranslations, syncTranslation, type TranslationRef } from './streams/translations.ts';
+import {
+  listTranslations,
+  slicePages,
+  syncTranslation,
+  type TranslationRef,
+} from './streams/translations.ts';
 import { syncUnits } from './streams/units.ts';
 import { buildSummary, type SyncSummary } from './summary.ts';
 import { SyncTally } from './tally.ts';
@@ -134,6 +139,7 @@ async function syncEverything(ctx: SyncContext, controller: AbortController): Pr
           ref.languageCode,
           languageStatisticsUrls.get(ref.languageCode) ?? null,
         );
+        ctx.tally.expectPages(slicePages(ref));
         translationTasks.add(slices(() => syncTranslationSlice(ctx, ref)));
       }
     });

@@ -36,6 +36,7 @@ const translation: TranslationDetail = {
   unitsUrl: '',
   statisticsUrl: '',
   total: 1,
+  listedTotal: 1,
 };
 
 const unitText = (target: string, hash = '-9223372036854775808') =>

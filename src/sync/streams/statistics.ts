@@ -71,7 +71,11 @@ export async function syncTranslationStatistics(
   ctx: SyncContext,
   translation: TranslationDetail,
 ): Promise<void> {
-  const spec = { resource: 'translation_statistics', schema: weblateStatistics } as const;
+  const spec = {
+    resource: 'translation_statistics',
+    schema: weblateStatistics,
+    announcedPages: 1,
+  } as const;
   const { record, raw } = await readObject(ctx, translation.statisticsUrl, spec);
   const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
   const result = await recordTranslationStatistics(ctx.db, [

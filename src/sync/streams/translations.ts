@@ -5,7 +5,7 @@ import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateTranslation, weblateTranslation } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
 import type { SyncContext } from '../context.ts';
-import { PAGE_SIZE, readObject, readPages } from '../read.ts';
+import { PAGE_SIZE, pagesFor, readObject, readPages } from '../read.ts';
 import type { ComponentRef } from './components.ts';
 
 /** A translation found in a component's list, with what the later stages need. */
@@ -14,6 +14,8 @@ export interface TranslationRef {
   url: string;
   languageCode: string;
   component: ComponentRef;
+  /** Unit count according to the component's translation list (for the progress total). */
+  listedTotal: number | null;
 }
 
 /** A translation as read in full: where its units and statistics are, and its unit count. */
@@ -85,13 +87,19 @@ export async function listTranslations(
   });
   for await (const { items } of pages) {
     for (const { record } of items) {
-      refs.push({ id: record.id, url: record.url, languageCode: record.language_code, component });
+      const { id, url, language_code: languageCode } = record;
+      refs.push({ id, url, languageCode, component, listedTotal: record.total ?? null });
     }
   }
   return refs;
 }
 
-/** Reads one translation in full and mirrors it. */
+/** Pages one translation slice takes: its detail, its unit list and its statistics. */
+export function slicePages(ref: TranslationRef): number {
+  return 2 + pagesFor(ref.listedTotal ?? 0, PAGE_SIZE.standard);
+}
+
+/** Reads one translation in full and mirrors it (its pages were announced with the slice). */
 export async function syncTranslation(
   ctx: SyncContext,
   ref: TranslationRef,
@@ -99,6 +107,7 @@ export async function syncTranslation(
   const { record, raw } = await readObject(ctx, ref.url, {
     resource: 'translations',
     schema: weblateTranslation,
+    announcedPages: 1,
   });
   if (record.id !== ref.id || urlKey(record.url) !== urlKey(ref.url)) {
     throw new SyncError(

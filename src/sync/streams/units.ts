@@ -5,7 +5,7 @@ import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateUnit, weblateUnit } from '../../weblate/schemas.ts';
 import { unitIdFromUrl, urlKey } from '../../weblate/urls.ts';
 import type { SyncContext } from '../context.ts';
-import { PAGE_SIZE, readPages } from '../read.ts';
+import { PAGE_SIZE, pagesFor, readPages } from '../read.ts';
 import type { TranslationDetail } from './translations.ts';
 
 const UNIT_FIELDS = [
@@ -62,6 +62,7 @@ export async function syncUnits(ctx: SyncContext, translation: TranslationDetail
     resource: 'units',
     schema: weblateUnit,
     pageSize: PAGE_SIZE.standard,
+    announcedPages: pagesFor(translation.listedTotal ?? 0, PAGE_SIZE.standard),
   });
   for await (const { page, items } of pages) {
     count ??= page.count;
