@@ -42,6 +42,14 @@ function version(): string {
 
 /** Runs the CLI and returns its exit code; never throws. */
 export async function main(argv: string[]): Promise<number> {
+  // A reader that goes away (`… | head`) is not an error of ours: output stops, the work
+  // in hand still finishes and closes the database properly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+      stream.destroy();
+    });
+  }
   const [name, ...rest] = argv;
   try {
     if (name === undefined) throw new UsageError(globalHelp());

@@ -6,7 +6,7 @@ import { WeblateClient } from '../weblate/client.ts';
 
 /** Writes a line to stdout (summaries, tables); logs go to stderr through the logger. */
 export function print(text = ''): void {
-  process.stdout.write(`${text}\n`);
+  if (!process.stdout.destroyed) process.stdout.write(`${text}\n`);
 }
 
 /** Opens the configured database, optionally migrates it, runs `fn`, and always closes it. */

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 
@@ -97,12 +97,4 @@ async function openPglite(options: DbOptions): Promise<DbHandle> {
     lock.release();
     throw err;
   }
-}
-
-/** Checks that the database answers; returns the server version string. */
-export async function pingDb(db: Kysely<Database>): Promise<string> {
-  const result = await sql<{
-    version: string;
-  }>`select current_setting('server_version') as version`.execute(db);
-  return result.rows[0]?.version ?? 'unknown';
 }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { sleep } from '../lib/sleep.ts';
@@ -19,7 +19,7 @@ export async function acquireDirectoryLock(dir: string, waitMs: number): Promise
     const lock = tryCreate(path);
     if (lock) return lock;
     const owner = readOwner(path);
-    if (owner !== null && !isRunning(owner)) {
+    if (owner === null ? isAbandoned(path) : !isRunning(owner)) {
       rmSync(path, { force: true });
       continue;
     }
@@ -60,6 +60,15 @@ function readOwner(path: string): number | null {
     return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;
+  }
+}
+
+/** A lock file without a pid is being written, unless it is old: then its writer died. */
+function isAbandoned(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > 10_000;
+  } catch {
+    return false;
   }
 }
 

@@ -51,6 +51,7 @@ export async function* readPages<R>(
       toItem(spec, value, page.resultTexts[index]!, `record ${index + 1} of ${page.url}`),
     );
     ctx.tally.pageRead(spec.resource, items.length);
+    ctx.log.debug({ resource: spec.resource, url: page.url, records: items.length }, 'page read');
     yield { page, items };
   }
 }

@@ -76,6 +76,10 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
     await syncEverything(ctx, controller);
   } catch (err) {
     error = toError(err);
+    if (options.signal?.aborted) {
+      const reason = toError(options.signal.reason).message;
+      error = new SyncError(`interrupted by ${reason}`, { cause: error });
+    }
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
@@ -135,10 +139,7 @@ async function syncEverything(ctx: SyncContext, controller: AbortController): Pr
           componentSlug: component.slug,
           languageCode: ref.languageCode,
         });
-        languagesInScope.set(
-          ref.languageCode,
-          languageStatisticsUrls.get(ref.languageCode) ?? null,
-        );
+        languagesInScope.set(ref.language, languageStatisticsUrls.get(ref.language) ?? null);
         ctx.tally.expectPages(slicePages(ref));
         translationTasks.add(slices(() => syncTranslationSlice(ctx, ref)));
       }

@@ -33,12 +33,6 @@ export class RequestStats {
     return this.#entry(resource);
   }
 
-  snapshot(): Record<string, ResourceRequestStats> {
-    return Object.fromEntries(
-      [...this.#byResource].map(([name, s]) => [name, { ...s, byStatus: { ...s.byStatus } }]),
-    );
-  }
-
   #entry(resource: string): ResourceRequestStats {
     let entry = this.#byResource.get(resource);
     if (!entry) {

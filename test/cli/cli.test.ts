@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
-import { databaseEnv, runCli } from '../helpers/cli.ts';
+import { databaseEnv, runCli, runCliAndSignal } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 const COMMANDS = ['sync', 'migrate', 'status', 'query', 'demo', 'simulate'];
@@ -119,6 +119,48 @@ describe('weblate-mirror CLI', () => {
     expect(result.stdout).toMatch(
       /error: languages: GET http:\/\/127\.0\.0\.1:\d+\/api\/languages\/\?page_size=1000 failed: .*ECONNREFUSED|connect/,
     );
+  });
+
+  it('stops cleanly on SIGINT, records the run, and the next sync completes the mirror', async () => {
+    const big = await startSimulator({
+      seed: 9,
+      projects: 1,
+      components: 3,
+      languages: 4,
+      units: 12_000,
+      changes: 200,
+      users: 1,
+    });
+    const other = await createTestDatabase();
+    try {
+      const env = {
+        ...databaseEnv(other),
+        WEBLATE_URL: big.url,
+        LOG_LEVEL: 'debug',
+        WEBLATE_CONCURRENCY: '1',
+      };
+      const interrupted = await runCliAndSignal(
+        ['sync'],
+        env,
+        /"resource":"units".*"msg":"page read"/,
+        'SIGINT',
+      );
+      expect(interrupted.signalled).toBe(true);
+      expect(interrupted.code).toBe(1);
+      expect(interrupted.stdout).toContain('error: interrupted by SIGINT');
+      const status = await runCli(['status'], databaseEnv(other));
+      expect(status.stdout).toMatch(/^1\s+full\s+failed\s.*interrupted by SIGINT/m);
+      const again = await runCli(['sync'], { ...env, LOG_LEVEL: 'warn' });
+      expect(again.code).toBe(0);
+      const count = await runCli(
+        ['query', 'select count(*)::int as n from weblate.units'],
+        databaseEnv(other),
+      );
+      expect(count.stdout).toMatch(new RegExp(`^\\s*${big.instance.units.length}$`, 'm'));
+    } finally {
+      await big.close();
+      await other.drop();
+    }
   });
 
   it('runs the demo end to end on the embedded database', async () => {

@@ -32,6 +32,7 @@ const translation: TranslationDetail = {
   id: 3,
   url: 'http://w/api/translations/p/c/cs/',
   languageCode: 'cs',
+  language: 'cs',
   component,
   unitsUrl: '',
   statisticsUrl: '',

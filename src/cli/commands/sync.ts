@@ -51,10 +51,38 @@ export const syncCommand: Command = {
       required: ['WEBLATE_URL'],
     });
     const log = createLogger({ level: config.logLevel });
-    const result = await syncOnce(config, log);
+    const result = await withInterruption(log, (signal) => syncOnce(config, log, signal));
     return result.status === 'succeeded' ? 0 : 1;
   },
 };
+
+/**
+ * Runs `task` with a signal that the first SIGINT or SIGTERM aborts: the sync stops after
+ * the statements in flight, records the run and closes the database cleanly (the embedded
+ * database must not be cut off mid-write). A second signal exits at once.
+ */
+export async function withInterruption<T>(
+  log: Logger,
+  task: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(130);
+    log.warn(
+      { signal },
+      'stopping after the work in flight; send the signal again to exit at once',
+    );
+    controller.abort(new Error(signal));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await task(controller.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
 
 /** Migrates, runs one sync with a progress line on a terminal, and prints its summary. */
 export async function syncOnce(

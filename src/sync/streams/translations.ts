@@ -12,7 +12,10 @@ import type { ComponentRef } from './components.ts';
 export interface TranslationRef {
   id: number;
   url: string;
+  /** The translation's `language_code` (may differ from its language's code, e.g. Android's `b+ach`). */
   languageCode: string;
+  /** Code of the translation's language record, the key of languages and language statistics. */
+  language: string;
   component: ComponentRef;
   /** Unit count according to the component's translation list (for the progress total). */
   listedTotal: number | null;
@@ -88,7 +91,8 @@ export async function listTranslations(
   for await (const { items } of pages) {
     for (const { record } of items) {
       const { id, url, language_code: languageCode } = record;
-      refs.push({ id, url, languageCode, component, listedTotal: record.total ?? null });
+      const language = record.language?.code ?? languageCode;
+      refs.push({ id, url, languageCode, language, component, listedTotal: record.total ?? null });
     }
   }
   return refs;
