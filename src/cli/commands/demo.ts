@@ -30,7 +30,7 @@ from weblate.translations where not is_source
 group by language_code order by percent desc`,
   },
   {
-    title: 'What moved on the last seven days with activity?',
+    title: 'What moved on the seven most recent days with activity?',
     sql: `select date_trunc('day', timestamp)::date as day, count(*) as changes, count(distinct author_name) as authors
 from weblate.changes group by 1 order by 1 desc limit 7`,
   },
