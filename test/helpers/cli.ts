@@ -7,13 +7,25 @@ export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Whether the signal of `runCliAndSignal` was sent. */
+  signalled: boolean;
 }
 
-/** Runs the CLI as a child process with exactly `env` (plus PATH), bounded by `timeoutMs`. */
-export function runCli(
+interface Interrupt {
+  when: RegExp;
+  signal: NodeJS.Signals;
+}
+
+/**
+ * Runs the CLI as a child process with exactly `env` (plus PATH and HOME), in a folder
+ * without a .env file, killed after `timeoutMs`. With `interrupt`, sends its signal once a
+ * stderr line matches.
+ */
+function spawnCli(
   args: string[],
   env: Record<string, string>,
-  timeoutMs = 120_000,
+  timeoutMs: number,
+  interrupt?: Interrupt,
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -21,17 +33,42 @@ export function runCli(
       cwd: fileURLToPath(new URL('../fixtures/', import.meta.url)),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const result: CliResult = { code: null, stdout: '', stderr: '', signalled: false };
+    child.stdout.on('data', (chunk: Buffer) => (result.stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => {
+      result.stderr += chunk.toString('utf8');
+      if (interrupt && !result.signalled && interrupt.when.test(result.stderr)) {
+        result.signalled = true;
+        child.kill(interrupt.signal);
+      }
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ ...result, code });
     });
   });
+}
+
+/** Runs the CLI to completion. */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<CliResult> {
+  return spawnCli(args, env, timeoutMs);
+}
+
+/** Runs the CLI and sends `signal` once a stderr line matches `when`. */
+export function runCliAndSignal(
+  args: string[],
+  env: Record<string, string>,
+  when: RegExp,
+  signal: NodeJS.Signals,
+  timeoutMs = 120_000,
+): Promise<CliResult> {
+  return spawnCli(args, env, timeoutMs, { when, signal });
 }
 
 /** Environment that points the CLI at a test database. */
@@ -42,41 +79,4 @@ export function databaseEnv(database: {
   return database.databaseUrl === null
     ? { WEBLATE_MIRROR_DATA_DIR: database.dataDir, DATABASE_URL: '' }
     : { DATABASE_URL: database.databaseUrl, WEBLATE_MIRROR_DATA_DIR: database.dataDir };
-}
-
-/**
- * Starts the CLI and sends `signal` once a stderr line matches `when`; resolves with the
- * result. Bounded by `timeoutMs` like runCli.
- */
-export function runCliAndSignal(
-  args: string[],
-  env: Record<string, string>,
-  when: RegExp,
-  signal: NodeJS.Signals,
-  timeoutMs = 120_000,
-): Promise<CliResult & { signalled: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      cwd: fileURLToPath(new URL('../fixtures/', import.meta.url)),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let signalled = false;
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      if (!signalled && when.test(stderr)) {
-        signalled = true;
-        child.kill(signal);
-      }
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, signalled });
-    });
-  });
 }

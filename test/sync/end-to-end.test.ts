@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
-import type { Database } from '../../src/db/database.ts';
+import { type Database, MIRRORED_TABLES } from '../../src/db/database.ts';
 import { countRows } from '../../src/db/queries/status.ts';
 import {
   renderChange,
@@ -382,18 +382,7 @@ describe('a full sync of the simulated instance', () => {
     const fingerprint = async (): Promise<Record<string, string | undefined>> =>
       Object.fromEntries(
         await Promise.all(
-          [
-            'languages',
-            'projects',
-            'components',
-            'translations',
-            'units',
-            'changes',
-            'notification_subscriptions',
-            'change_actions',
-            'translation_statistics',
-            'language_statistics',
-          ].map(async (table) => {
+          [...MIRRORED_TABLES, 'change_actions'].map(async (table) => {
             const r = await sql<{
               f: string;
             }>`select md5(string_agg(md5((t.*)::text), '' order by (t.*)::text)) as f from ${sql.table(`weblate.${table}`)} t`.execute(
