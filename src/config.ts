@@ -29,6 +29,11 @@ export interface Config {
   maxRps: number;
   maxAttempts: number;
   timeoutMs: number;
+  connectTimeoutMs: number;
+  /** Longest wait for the server's rate budget before a run stops (and the next resumes). */
+  maxWaitMs: number;
+  /** How far before the last high-water mark a change window starts again. */
+  lookbackSeconds: number;
   allowHttp: boolean;
 }
 
@@ -45,6 +50,10 @@ export const CONFIG_VARIABLES = {
   WEBLATE_MAX_RPS: 'requests per second, 0 for no limit (default 0)',
   WEBLATE_MAX_ATTEMPTS: 'attempts per request before the sync fails (default 5)',
   WEBLATE_TIMEOUT_SECONDS: 'timeout for response headers and for body inactivity (default 60)',
+  WEBLATE_CONNECT_TIMEOUT_SECONDS: 'timeout for opening a connection (default 10)',
+  WEBLATE_MAX_WAIT_SECONDS:
+    'longest wait for the rate budget before a run stops and leaves the rest to the next (default 900)',
+  WEBLATE_LOOKBACK_SECONDS: 'overlap of each change window with the previous one (default 300)',
   WEBLATE_ALLOW_HTTP: 'set to 1 to allow plain http:// to a non-loopback host',
 } as const;
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
@@ -100,6 +109,17 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
       (raw) => parseNumber(raw, 0.1, 3600) * 1000,
       60_000,
     ),
+    connectTimeoutMs: check(
+      'WEBLATE_CONNECT_TIMEOUT_SECONDS',
+      (raw) => parseNumber(raw, 0.1, 600) * 1000,
+      10_000,
+    ),
+    maxWaitMs: check(
+      'WEBLATE_MAX_WAIT_SECONDS',
+      (raw) => parseNumber(raw, 0, 86_400) * 1000,
+      900_000,
+    ),
+    lookbackSeconds: check('WEBLATE_LOOKBACK_SECONDS', (raw) => parseNumber(raw, 0, 86_400), 300),
     allowHttp,
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -39,6 +39,8 @@ export function createClient(config: Config, log: Logger): WeblateClient {
     maxRps: config.maxRps,
     maxAttempts: config.maxAttempts,
     timeoutMs: config.timeoutMs,
+    connectTimeoutMs: config.connectTimeoutMs,
+    maxWaitMs: config.maxWaitMs,
     log,
   });
 }

@@ -31,6 +31,34 @@ export interface SyncRunsTable {
   error: string | null;
   /** Per-resource requests, rows and durations, written as JSON text. */
   summary: ColumnType<unknown, string | undefined, string>;
+  /** Records that could not be stored in this run (see rejected_records). */
+  rejected: Generated<number>;
+}
+
+/** Where each stream of an incremental sync stands; written with the rows it covers. */
+export interface SyncCursorsTable {
+  stream: string;
+  scope: string;
+  value: ColumnType<unknown, string, string>;
+  updated_at: GeneratedTimestamp;
+}
+
+/** Work a sync found but has not finished: survives a crash, so nothing noticed is lost. */
+export interface SyncPendingTable {
+  kind: string;
+  id: Int8;
+  noted_at: GeneratedTimestamp;
+}
+
+/** API records that could not be stored, kept with the reason and their text. */
+export interface RejectedRecordsTable {
+  id: Generated<string>;
+  run_id: number | null;
+  resource: string;
+  url: string;
+  reason: string;
+  raw: string;
+  created_at: GeneratedTimestamp;
 }
 
 export interface UnitStatesTable {
@@ -84,6 +112,8 @@ export interface ProjectsTable extends Bookkeeping {
   instructions: string | null;
   enable_hooks: boolean | null;
   language_aliases: string | null;
+  /** When the object disappeared upstream (set by a complete listing); null while it exists. */
+  deleted_at: Timestamp | null;
   raw: Jsonb;
 }
 
@@ -149,6 +179,8 @@ export interface ComponentsTable extends Bookkeeping {
   glossary_color: string | null;
   category: string | null;
   linked_component: string | null;
+  /** When the object disappeared upstream (set by a complete listing); null while it exists. */
+  deleted_at: Timestamp | null;
   raw: Jsonb;
 }
 
@@ -187,6 +219,8 @@ export interface TranslationsTable extends Bookkeeping {
   statistics_url: string | null;
   changes_list_url: string | null;
   units_list_url: string | null;
+  /** When the object disappeared upstream (set by a complete listing); null while it exists. */
+  deleted_at: Timestamp | null;
   raw: Jsonb;
 }
 
@@ -221,6 +255,8 @@ export interface UnitsTable extends Bookkeeping {
   pending: boolean | null;
   timestamp: Timestamp | null;
   last_updated: Timestamp | null;
+  /** When the object disappeared upstream (set by a complete listing); null while it exists. */
+  deleted_at: Timestamp | null;
   raw: Jsonb;
 }
 
@@ -316,6 +352,8 @@ export interface NotificationSubscriptionsTable extends Bookkeeping {
   component: string | null;
   project_id: number | null;
   component_id: number | null;
+  /** When the object disappeared upstream (set by a complete listing); null while it exists. */
+  deleted_at: Timestamp | null;
   raw: Jsonb;
 }
 
@@ -332,6 +370,9 @@ export interface Database {
   'weblate.translation_statistics': TranslationStatisticsTable;
   'weblate.language_statistics': LanguageStatisticsTable;
   'weblate.notification_subscriptions': NotificationSubscriptionsTable;
+  'weblate.sync_cursors': SyncCursorsTable;
+  'weblate.sync_pending': SyncPendingTable;
+  'weblate.rejected_records': RejectedRecordsTable;
 }
 
 /** Tables holding API records, unqualified, in the order of the warehouse contract; a sync reports per table. */

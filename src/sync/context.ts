@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient } from '../weblate/client.ts';
+import type { ComponentRef } from './streams/components.ts';
+import type { TranslationRef } from './streams/translations.ts';
 import type { SyncTally } from './tally.ts';
 
 export interface SyncScope {
@@ -10,6 +12,21 @@ export interface SyncScope {
   projects: string[] | null;
   /** Usernames whose notification subscriptions are mirrored. */
   users: string[];
+}
+
+/**
+ * `full`: every list is read completely and whatever vanished is marked deleted (the first
+ * run, and `sync --full`). `incremental`: only what the cursors, the translation lists and
+ * the change history say moved.
+ */
+export type SyncMode = 'full' | 'incremental';
+
+/** What discovery found, to attribute units, changes and statistics to their objects. */
+export interface Lookup {
+  componentsById: Map<number, ComponentRef>;
+  componentsByUrl: Map<string, ComponentRef>;
+  translationsById: Map<number, TranslationRef>;
+  translationsByUrl: Map<string, TranslationRef>;
 }
 
 /** Everything a sync stage may use; stages read no environment and create no loggers. */
@@ -22,4 +39,19 @@ export interface SyncContext {
   runId: number;
   scope: SyncScope;
   tally: SyncTally;
+  mode: SyncMode;
+  /** Server time when the run began (canonical UTC): the frozen upper bound of its windows. */
+  windowEnd: string;
+  /** Seconds each window reaches back before the previous high-water mark. */
+  lookbackSeconds: number;
+  lookup: Lookup;
+}
+
+export function emptyLookup(): Lookup {
+  return {
+    componentsById: new Map(),
+    componentsByUrl: new Map(),
+    translationsById: new Map(),
+    translationsByUrl: new Map(),
+  };
 }

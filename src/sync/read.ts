@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 import type { RawJson } from '../db/database.ts';
-import { TransformError } from '../errors.ts';
+import type { Rejection } from '../db/queries/rejections.ts';
 import { type ListPage, walkList } from '../weblate/pagination.ts';
 import { describeIssues } from '../weblate/schemas.ts';
 import type { SyncContext } from './context.ts';
@@ -20,19 +20,30 @@ export interface ReadSpec<R> {
   announcedPages?: number;
 }
 
+/** Records of a page split into those that fit and those to keep in rejected_records. */
+export interface Checked<R> {
+  items: Item<R>[];
+  rejected: Rejection[];
+}
+
 /** Largest page sizes Weblate accepts (research §1): standard lists and the large ones. */
 export const PAGE_SIZE = { standard: 1000, large: 10_000 } as const;
 
+/** Pages a list of `count` items takes (an empty list still takes one). */
+export function pagesFor(count: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(count / pageSize));
+}
+
 /**
  * Walks a list page by page (bounded memory: one page at a time), validating every record.
- * A record that does not fit the schema stops the walk with an error naming the resource,
+ * A record that does not fit is not stored but returned as a rejection naming the resource,
  * the page URL, the record's position and id, and the offending field.
  */
 export async function* readPages<R>(
   ctx: SyncContext,
   url: string | URL,
   spec: ReadSpec<R> & { pageSize: number },
-): AsyncGenerator<{ page: ListPage; items: Item<R>[] }> {
+): AsyncGenerator<Checked<R> & { page: ListPage }> {
   ctx.tally.begin(spec.resource);
   const announced = spec.announcedPages ?? 1;
   if (spec.announcedPages === undefined) ctx.tally.expectPages(1);
@@ -47,18 +58,8 @@ export async function* readPages<R>(
     } else if (!page.isLast && ctx.tally.pagesKnown <= ctx.tally.pagesDone + 1) {
       ctx.tally.expectPages(1);
     }
-    const items = page.results.map((value, index) =>
-      toItem(spec, value, page.resultTexts[index]!, `record ${index + 1} of ${page.url}`),
-    );
-    ctx.tally.pageRead(spec.resource, items.length);
-    ctx.log.debug({ resource: spec.resource, url: page.url, records: items.length }, 'page read');
-    yield { page, items };
+    yield { page, ...checkPage(ctx, spec, page.results, page.resultTexts, page.url) };
   }
-}
-
-/** Pages a list of `count` items takes (an empty list still takes one). */
-export function pagesFor(count: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(count / pageSize));
 }
 
 /** Fetches one object (a detail or statistics endpoint) and validates it. */
@@ -66,28 +67,71 @@ export async function readObject<R>(
   ctx: SyncContext,
   url: string | URL,
   spec: ReadSpec<R>,
-): Promise<Item<R>> {
+): Promise<Checked<R>> {
   ctx.tally.begin(spec.resource);
   if (spec.announcedPages === undefined) ctx.tally.expectPages(1);
   const response = await ctx.client.getJson(url, spec.resource, ctx.signal);
-  const item = toItem(spec, response.value, response.text.trim(), response.url);
+  const checked = checkRecords(spec, [response.value], [response.text.trim()], response.url, true);
   ctx.tally.pageRead(spec.resource, 1);
-  return item;
+  return checked;
 }
 
-function toItem<R>(spec: ReadSpec<R>, value: unknown, text: string, where: string): Item<R> {
+/** Validates a page read by another walker (keyset, change window) and counts it. */
+export function checkPage<R>(
+  ctx: SyncContext,
+  spec: ReadSpec<R>,
+  values: readonly unknown[],
+  texts: readonly string[],
+  url: string,
+): Checked<R> {
+  const checked = checkRecords(spec, values, texts, url, false);
+  ctx.tally.pageRead(spec.resource, values.length);
+  ctx.log.debug(
+    { resource: spec.resource, url, records: values.length, rejected: checked.rejected.length },
+    'page read',
+  );
+  return checked;
+}
+
+function checkRecords<R>(
+  spec: ReadSpec<R>,
+  values: readonly unknown[],
+  texts: readonly string[],
+  url: string,
+  single: boolean,
+): Checked<R> {
+  const checked: Checked<R> = { items: [], rejected: [] };
+  values.forEach((value, index) => {
+    const text = texts[index]!;
+    const problem = findProblem(spec, value, text);
+    if (problem === null) {
+      checked.items.push({ record: spec.schema.parse(value), raw: text as RawJson });
+    } else {
+      const where = single ? url : `record ${index + 1} of ${url}`;
+      checked.rejected.push({
+        resource: spec.resource,
+        url,
+        reason: `${where}${idLabel(value)}: ${problem}`,
+        raw: text,
+      });
+    }
+  });
+  return checked;
+}
+
+function findProblem<R>(spec: ReadSpec<R>, value: unknown, text: string): string | null {
   const parsed = spec.schema.safeParse(value);
+  if (!parsed.success) return describeIssues(parsed.error);
+  // PostgreSQL stores no U+0000 in text or jsonb; the escaped form is the only way JSON carries one.
+  if (text.includes('\\u0000') && containsNul(value))
+    return 'contains a NUL character (U+0000), which PostgreSQL cannot store';
+  return null;
+}
+
+function idLabel(value: unknown): string {
   const id =
     value !== null && typeof value === 'object' ? (value as { id?: unknown }).id : undefined;
-  const label = `${spec.resource}: ${where}${typeof id === 'number' || typeof id === 'string' ? ` (id ${id})` : ''}`;
-  if (!parsed.success) throw new TransformError(`${label}: ${describeIssues(parsed.error)}`);
-  // PostgreSQL stores no U+0000 in text or jsonb; the escaped form is the only way JSON carries one.
-  if (text.includes('\\u0000') && containsNul(value)) {
-    throw new TransformError(
-      `${label}: contains a NUL character (U+0000), which PostgreSQL cannot store`,
-    );
-  }
-  return { record: parsed.data, raw: text as RawJson };
+  return typeof id === 'number' || typeof id === 'string' ? ` (id ${id})` : '';
 }
 
 function containsNul(value: unknown): boolean {

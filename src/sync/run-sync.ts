@@ -1,26 +1,21 @@
 import type { Kysely } from 'kysely';
-import pLimit from 'p-limit';
 
 import type { Database } from '../db/database.ts';
-import { finishSyncRun, startSyncRun } from '../db/queries/sync-runs.ts';
+import { cascadeDeletions } from '../db/queries/deletions.ts';
+import { finishSyncRun, hasSucceededRun, startSyncRun } from '../db/queries/sync-runs.ts';
 import { HttpError, ResponseError, SyncError, toError, TransformError } from '../errors.ts';
-import { forEachConcurrently, TaskGroup } from '../lib/task-group.ts';
+import { forEachConcurrently } from '../lib/task-group.ts';
+import { fromDate } from '../lib/timestamps.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient } from '../weblate/client.ts';
-import { urlKey } from '../weblate/urls.ts';
-import type { SyncContext, SyncScope } from './context.ts';
-import { type ChangeLookup, syncProjectChanges } from './streams/changes.ts';
+import { emptyLookup, type SyncContext, type SyncMode, type SyncScope } from './context.ts';
+import { syncProjectChanges } from './streams/changes.ts';
 import { syncComponents } from './streams/components.ts';
 import { syncLanguages } from './streams/languages.ts';
 import { syncSubscriptions } from './streams/notifications.ts';
 import { syncProjects } from './streams/projects.ts';
-import { syncLanguageStatistics, syncTranslationStatistics } from './streams/statistics.ts';
-import {
-  listTranslations,
-  slicePages,
-  syncTranslation,
-  type TranslationRef,
-} from './streams/translations.ts';
+import { syncStatistics } from './streams/statistics.ts';
+import { syncTranslations } from './streams/translations.ts';
 import { syncUnits } from './streams/units.ts';
 import { buildSummary, type SyncSummary } from './summary.ts';
 import { SyncTally } from './tally.ts';
@@ -33,6 +28,10 @@ export interface SyncDeps {
 }
 
 export interface SyncOptions {
+  /** Read every list completely and mark what vanished (`sync --full`); otherwise automatic. */
+  full?: boolean;
+  /** How far each window reaches back before the previous mark (default 300 s). */
+  lookbackSeconds?: number;
   now?: () => Date;
   signal?: AbortSignal;
   /** Receives the tally as soon as the run starts (for a progress display). */
@@ -41,19 +40,23 @@ export interface SyncOptions {
 
 export interface SyncResult {
   runId: number;
+  mode: SyncMode;
   status: 'succeeded' | 'failed';
   error: Error | null;
   summary: SyncSummary;
 }
 
 /**
- * One full sync of everything in scope, recorded in weblate.sync_runs. Never throws for a
- * failed sync: the result says what happened (what was committed before a failure stays).
+ * One sync, recorded in weblate.sync_runs: full the first time (and with `full`), then
+ * incremental. Never throws for a failed sync: the result says what happened, and what was
+ * committed before a failure stays (the next run resumes from the cursors).
  */
 export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncResult> {
   const started = Date.now();
-  const runId = await startSyncRun(deps.db, { kind: 'full', weblateUrl: deps.client.apiRoot.href });
-  const log = deps.log.child({ runId });
+  const mode: SyncMode =
+    options.full === true || !(await hasSucceededRun(deps.db)) ? 'full' : 'incremental';
+  const runId = await startSyncRun(deps.db, { kind: mode, weblateUrl: deps.client.apiRoot.href });
+  const log = deps.log.child({ runId, mode });
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -64,8 +67,12 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
     log,
     runId,
     tally,
+    mode,
     signal: controller.signal,
     now: options.now ?? (() => new Date()),
+    windowEnd: '',
+    lookbackSeconds: options.lookbackSeconds ?? 300,
+    lookup: emptyLookup(),
   };
   log.info(
     { weblate: deps.client.apiRoot.href, projects: deps.scope.projects ?? 'all' },
@@ -77,32 +84,39 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
   } catch (err) {
     error = toError(err);
     if (options.signal?.aborted) {
-      const reason = toError(options.signal.reason).message;
-      error = new SyncError(`interrupted by ${reason}`, { cause: error });
+      error = new SyncError(`interrupted by ${toError(options.signal.reason).message}`, {
+        cause: error,
+      });
     }
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
-  const summary = buildSummary(tally, deps.client.stats, Date.now() - started);
+  return finish(ctx, { started, error });
+}
+
+async function finish(
+  ctx: SyncContext,
+  outcome: { started: number; error: Error | null },
+): Promise<SyncResult> {
+  const { error } = outcome;
+  const summary = buildSummary(ctx.tally, ctx.client.stats, Date.now() - outcome.started, ctx.mode);
   const status = error === null ? 'succeeded' : 'failed';
-  await finishSyncRun(deps.db, runId, {
+  await finishSyncRun(ctx.db, ctx.runId, {
     status,
     requests: summary.requests,
     rowsWritten: summary.rowsWritten,
+    rejected: summary.rejected,
     error: error?.message ?? null,
     summary,
   });
-  if (error === null)
-    log.info(
-      { requests: summary.requests, rows: summary.rowsWritten, ms: summary.durationMs },
-      'sync succeeded',
-    );
-  else
-    log.error(
-      { ...describeFailure(error), requests: summary.requests, rows: summary.rowsWritten },
-      'sync failed',
-    );
-  return { runId, status, error, summary };
+  const counts = {
+    requests: summary.requests,
+    rows: summary.rowsWritten,
+    rejected: summary.rejected,
+  };
+  if (error === null) ctx.log.info({ ...counts, ms: summary.durationMs }, 'sync succeeded');
+  else ctx.log.error({ ...describeFailure(error), ...counts }, 'sync failed');
+  return { runId: ctx.runId, mode: ctx.mode, status, error, summary };
 }
 
 /**
@@ -116,46 +130,20 @@ function describeFailure(error: Error): Record<string, unknown> {
   return expected ? { error: error.message } : { err: error };
 }
 
-/** Translation slices (detail, units, statistics) in flight at once, per request slot. */
-const SLICES_PER_REQUEST_SLOT = 2;
-
+/**
+ * The stages, in dependency order: discovery (languages, projects, components, translations;
+ * complete lists mark what vanished), change history per project (whose windows end at the
+ * server time of the run's first answer), then units, statistics and subscriptions.
+ */
 async function syncEverything(ctx: SyncContext, controller: AbortController): Promise<void> {
-  const languageStatisticsUrls = await syncLanguages(ctx);
+  const languageUrls = await syncLanguages(ctx);
+  ctx.windowEnd = fromDate(ctx.client.serverNow());
   const projects = await syncProjects(ctx);
-  const lookup: ChangeLookup = { translations: new Map(), components: new Map() };
-  const languagesInScope = new Map<string, string | null>();
-  const slices = pLimit(ctx.client.gate.concurrency * SLICES_PER_REQUEST_SLOT);
-  const translationTasks = new TaskGroup(controller);
-
-  await forEachConcurrently(projects, controller, async (project) => {
-    const components = await syncComponents(ctx, project);
-    await forEachConcurrently(components, controller, async (component) => {
-      if (component.url !== null)
-        lookup.components.set(urlKey(component.url), { id: component.id, slug: component.slug });
-      for (const ref of await listTranslations(ctx, component)) {
-        lookup.translations.set(urlKey(ref.url), {
-          id: ref.id,
-          componentId: component.id,
-          componentSlug: component.slug,
-          languageCode: ref.languageCode,
-        });
-        languagesInScope.set(ref.language, languageStatisticsUrls.get(ref.language) ?? null);
-        ctx.tally.expectPages(slicePages(ref));
-        translationTasks.add(slices(() => syncTranslationSlice(ctx, ref)));
-      }
-    });
-  });
-  await translationTasks.settle();
-  await forEachConcurrently(projects, controller, (project) =>
-    syncProjectChanges(ctx, project, lookup),
-  );
-  await syncLanguageStatistics(ctx, languagesInScope);
+  const components = await syncComponents(ctx, projects);
+  await syncTranslations(ctx, components);
+  await cascadeDeletions(ctx.db);
+  await forEachConcurrently(projects, controller, (project) => syncProjectChanges(ctx, project));
+  await syncUnits(ctx);
+  await syncStatistics(ctx, languageUrls);
   for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
-}
-
-async function syncTranslationSlice(ctx: SyncContext, ref: TranslationRef): Promise<void> {
-  ctx.signal.throwIfAborted();
-  const translation = await syncTranslation(ctx, ref);
-  await syncUnits(ctx, translation);
-  await syncTranslationStatistics(ctx, translation);
 }

@@ -4,6 +4,7 @@ import { RESOURCES, type SyncTally } from './tally.ts';
 export interface ResourceSummary {
   resource: string;
   records: number;
+  rejected: number;
   rows: number;
   requests: number;
   retries: number;
@@ -11,7 +12,9 @@ export interface ResourceSummary {
 }
 
 export interface SyncSummary {
+  mode: string;
   resources: ResourceSummary[];
+  rejected: number;
   requests: number;
   rowsWritten: number;
   durationMs: number;
@@ -23,6 +26,7 @@ export function buildSummary(
   tally: SyncTally,
   requests: RequestStats,
   durationMs: number,
+  mode: string,
 ): SyncSummary {
   const resources = RESOURCES.map((resource) => {
     const t = tally.get(resource);
@@ -31,6 +35,7 @@ export function buildSummary(
     return {
       resource,
       records: t.records,
+      rejected: t.rejected,
       rows: t.rows,
       requests: r.requests,
       retries: r.retries,
@@ -38,7 +43,9 @@ export function buildSummary(
     };
   });
   return {
+    mode,
     resources,
+    rejected: tally.rejected,
     requests: requests.total,
     rowsWritten: tally.rowsWritten,
     durationMs,
@@ -48,10 +55,11 @@ export function buildSummary(
 
 /** The summary as an aligned text table, for a terminal. */
 export function formatSummary(summary: SyncSummary): string {
-  const header = ['resource', 'records read', 'rows written', 'requests', 'time'];
+  const header = ['resource', 'records read', 'rejected', 'rows written', 'requests', 'time'];
   const body = summary.resources.map((r) => [
     r.resource,
     String(r.records),
+    String(r.rejected),
     String(r.rows),
     r.retries > 0 ? `${r.requests} (${r.retries} retried)` : String(r.requests),
     formatDuration(r.durationMs),
@@ -59,6 +67,7 @@ export function formatSummary(summary: SyncSummary): string {
   const total = [
     'total',
     '',
+    String(summary.rejected),
     String(summary.rowsWritten),
     String(summary.requests),
     formatDuration(summary.durationMs),

@@ -7,6 +7,8 @@ export type Resource = MirroredTable;
 export interface ResourceTally {
   /** Records read from the API. */
   records: number;
+  /** Records that could not be stored (kept in rejected_records). */
+  rejected: number;
   /** Rows inserted or changed in the warehouse. */
   rows: number;
   pages: number;
@@ -56,6 +58,16 @@ export class SyncTally {
     entry.finishedAt = this.#now();
   }
 
+  reject(resource: Resource): void {
+    this.get(resource).rejected++;
+  }
+
+  get rejected(): number {
+    let rejected = 0;
+    for (const entry of this.#byResource.values()) rejected += entry.rejected;
+    return rejected;
+  }
+
   warn(message: string): void {
     this.warnings.push(message);
   }
@@ -63,7 +75,7 @@ export class SyncTally {
   get(resource: Resource): ResourceTally {
     let entry = this.#byResource.get(resource);
     if (!entry) {
-      entry = { records: 0, rows: 0, pages: 0, startedAt: null, finishedAt: null };
+      entry = { records: 0, rejected: 0, rows: 0, pages: 0, startedAt: null, finishedAt: null };
       this.#byResource.set(resource, entry);
     }
     return entry;

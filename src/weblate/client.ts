@@ -15,7 +15,12 @@ export interface WeblateClientOptions {
   concurrency: number;
   maxRps: number;
   maxAttempts: number;
+  /** Timeout for response headers and for silence while a body arrives. */
   timeoutMs: number;
+  /** Timeout for establishing a connection; defaults to min(timeoutMs, 30 s). */
+  connectTimeoutMs?: number;
+  /** Longest pause for the rate budget before the run gives up (and resumes next time). */
+  maxWaitMs?: number;
   log: Logger;
   /** First backoff step; each retry doubles it (full jitter), up to retryCapMs. */
   retryBaseMs?: number;
@@ -45,8 +50,14 @@ export class WeblateClient {
   readonly apiRoot: URL;
   readonly stats = new RequestStats();
   readonly gate: RateGate;
-  readonly #options: Required<Omit<WeblateClientOptions, 'token'>> & { token: string | null };
+  readonly #options: Required<
+    Omit<WeblateClientOptions, 'token' | 'connectTimeoutMs' | 'maxWaitMs'>
+  > & {
+    token: string | null;
+  };
   readonly #pool: Pool;
+  /** Server clock minus ours, from the Date header (one-second resolution, rounded down). */
+  #serverOffsetMs: number | null = null;
 
   constructor(options: WeblateClientOptions) {
     this.#options = {
@@ -60,6 +71,7 @@ export class WeblateClient {
     this.gate = new RateGate({
       concurrency: options.concurrency,
       maxRps: options.maxRps,
+      maxWaitMs: options.maxWaitMs,
       now: this.#options.now,
     });
     this.#pool = new Pool(options.baseUrl.origin, {
@@ -67,7 +79,7 @@ export class WeblateClient {
       keepAliveTimeout: 30_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connect: { timeout: Math.min(options.timeoutMs, 30_000) },
+      connect: { timeout: options.connectTimeoutMs ?? Math.min(options.timeoutMs, 30_000) },
     });
   }
 
@@ -115,6 +127,14 @@ export class WeblateClient {
         await sleep(delayMs, signal);
       }
     }
+  }
+
+  /**
+   * The server's clock now, as far as its Date headers tell (our clock until one arrived).
+   * Change windows are frozen in server time, so a skewed local clock cannot lose changes.
+   */
+  serverNow(): Date {
+    return new Date(this.#options.now() + (this.#serverOffsetMs ?? 0));
   }
 
   async close(): Promise<void> {
@@ -201,18 +221,21 @@ export class WeblateClient {
     return new HttpError(`answered ${status}${said === '' ? '' : ` (${said})`}`, details);
   }
 
-  /** Rate-limit headers (seconds, relative): an exhausted budget pauses every worker. */
+  /**
+   * Reads the server's clock (Date) and its rate-limit headers (X-RateLimit-Reset and
+   * Retry-After are relative seconds). A 429 or 503 with Retry-After pauses every worker.
+   */
   #applyRateLimitHeaders(status: number, headers: Record<string, unknown>): void {
     const now = this.#options.now();
+    const date = Date.parse(headerText(headers.date) ?? '');
+    if (!Number.isNaN(date)) this.#serverOffsetMs = date - now;
     const retryAfter = parseSeconds(headers['retry-after']);
-    if (status === 429 || status === 503) {
-      if (retryAfter !== null) this.gate.pauseUntil(now + retryAfter * 1000);
-      return;
-    }
+    if ((status === 429 || status === 503) && retryAfter !== null)
+      this.gate.pauseUntil(now + retryAfter * 1000);
     const remaining = parseSeconds(headers['x-ratelimit-remaining']);
     const reset = parseSeconds(headers['x-ratelimit-reset']);
-    if (remaining !== null && reset !== null && remaining <= 0)
-      this.gate.pauseUntil(now + reset * 1000);
+    if (remaining !== null && reset !== null)
+      this.gate.noteBudget(status === 429 ? 0 : remaining, reset);
   }
 
   #retryDelay(err: unknown, attempt: number): number {

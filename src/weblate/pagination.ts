@@ -69,14 +69,15 @@ export async function* walkList(
   }
 }
 
-interface Envelope {
+export interface Envelope {
   count: number | null;
   next: string | null;
   results: unknown[];
   resultTexts: string[];
 }
 
-function readEnvelope(
+/** Checks the shape of a list answer, naming the resource and URL when it is wrong. */
+export function readEnvelope(
   value: unknown,
   texts: string[] | null,
   resource: string,

@@ -7,34 +7,63 @@ export interface RateGateOptions {
   concurrency: number;
   /** Requests started per second; 0 for no limit of our own. */
   maxRps: number;
+  /** Longest pause the gate accepts before giving up (the run ends; the next one resumes). */
+  maxWaitMs?: number;
   now?: () => number;
+}
+
+/** The server's rate budget is spent and refilling it takes longer than the run may wait. */
+export class BudgetExhaustedError extends Error {
+  override name = 'BudgetExhaustedError';
+  readonly waitMs: number;
+  constructor(waitMs: number) {
+    super(
+      `the server's rate limit budget is spent and frees up only in ${Math.ceil(waitMs / 1000)} s, longer than ` +
+        'WEBLATE_MAX_WAIT_SECONDS; what was synced is kept and the next run continues from there',
+    );
+    this.waitMs = waitMs;
+  }
 }
 
 /**
  * The one gate every request to Weblate passes: a concurrency cap, an optional request
- * rate, and a shared pause. A 429's Retry-After (or an exhausted X-RateLimit budget)
- * pauses every worker, not just the one that met it.
+ * rate, a shared pause (a 429's Retry-After stops every worker, not just the one that met
+ * it) and pacing by the server's advertised budget: X-RateLimit-Remaining minus the
+ * requests still in flight, lowered as requests start. When it reaches zero, requests wait
+ * for X-RateLimit-Reset and then send a single probe, so a sync that fits the budget never
+ * meets a 429.
  */
 export class RateGate {
   readonly concurrency: number;
   readonly #limit: LimitFunction;
   readonly #intervalMs: number;
+  readonly #maxWaitMs: number;
   readonly #now: () => number;
   #nextStartAt = 0;
   #pausedUntil = 0;
+  #inFlight = 0;
+  /** Requests the server's budget still allows; null when the server sends no budget. */
+  #budget: number | null = null;
+  #budgetResetAt = 0;
 
   constructor(options: RateGateOptions) {
     this.concurrency = options.concurrency;
     this.#limit = pLimit(options.concurrency);
     this.#intervalMs = options.maxRps > 0 ? 1000 / options.maxRps : 0;
+    this.#maxWaitMs = options.maxWaitMs ?? 15 * 60_000;
     this.#now = options.now ?? Date.now;
   }
 
-  /** Runs `task` when a slot is free, the pause is over and the rate allows it. */
+  /** Runs `task` when a slot is free, no pause holds, the rate allows it and the budget has room. */
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     return this.#limit(async () => {
       await this.#waitTurn(signal);
-      return task();
+      this.#inFlight++;
+      try {
+        return await task();
+      } finally {
+        this.#inFlight--;
+      }
     });
   }
 
@@ -47,15 +76,28 @@ export class RateGate {
     return this.#pausedUntil;
   }
 
+  /** Records the budget a response advertised; call it while that request still counts as in flight. */
+  noteBudget(remaining: number, resetSeconds: number): void {
+    this.#budget = remaining - (this.#inFlight - 1);
+    this.#budgetResetAt = this.#now() + resetSeconds * 1000;
+  }
+
   async #waitTurn(signal?: AbortSignal): Promise<void> {
     for (;;) {
       const now = this.#now();
-      const startAt = Math.max(this.#pausedUntil, this.#nextStartAt);
+      let startAt = Math.max(this.#pausedUntil, this.#nextStartAt);
+      if (this.#budget !== null && this.#budget <= 0) {
+        // Spent: wait for the reset, then let one request through to learn the new budget.
+        if (this.#budgetResetAt <= now && this.#inFlight === 0) this.#budget = 1;
+        else startAt = Math.max(startAt, this.#budgetResetAt, now + 50);
+      }
       if (startAt <= now) {
         this.#nextStartAt = now + this.#intervalMs;
+        if (this.#budget !== null) this.#budget--;
         return;
       }
-      await sleep(startAt - now, signal);
+      if (startAt - now > this.#maxWaitMs) throw new BudgetExhaustedError(startAt - now);
+      await sleep(Math.min(startAt - now, 1000), signal);
     }
   }
 }

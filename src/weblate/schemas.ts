@@ -147,6 +147,8 @@ export const weblateTranslation = z.object({
   id: int,
   language_code: z.string().min(1),
   language: languageRef.nullish(),
+  /** Present in the global list and the detail, absent in a component's list. */
+  component: z.object({ id: int, slug: z.string() }).nullish(),
   filename: text,
   revision: text,
   web_url: url,

@@ -30,7 +30,7 @@ describe('migrations', () => {
     const handle = await database.open();
     expect(await pendingMigrations(handle)).toContain('0001_create_weblate_schema');
     const first = await migrateToLatest(handle);
-    expect(first.applied).toContain('0001_create_weblate_schema');
+    expect(first.applied).toEqual(['0001_create_weblate_schema', '0002_add_incremental_state']);
     expect(await weblateTables(handle)).toEqual([
       'change_actions',
       'changes',
@@ -39,6 +39,9 @@ describe('migrations', () => {
       'languages',
       'notification_subscriptions',
       'projects',
+      'rejected_records',
+      'sync_cursors',
+      'sync_pending',
       'sync_runs',
       'translation_statistics',
       'translations',
@@ -53,7 +56,7 @@ describe('migrations', () => {
     await migrateDownToZero(handle);
     expect(await weblateTables(handle)).toEqual([]);
     await migrateToLatest(handle);
-    expect(await weblateTables(handle)).toHaveLength(12);
+    expect(await weblateTables(handle)).toHaveLength(15);
     expect((await migrateToLatest(handle)).applied).toEqual([]);
     expect(await pendingMigrations(handle)).toEqual([]);
   });
@@ -76,6 +79,6 @@ describe('migrations', () => {
     const applied = await sql<{
       n: number;
     }>`select count(*)::int as n from weblate.kysely_migration`.execute(handle.db);
-    expect(applied.rows[0]?.n).toBe(1);
+    expect(applied.rows[0]?.n).toBe(2);
   });
 });

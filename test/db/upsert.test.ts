@@ -9,11 +9,11 @@ import {
   upsertUnits,
 } from '../../src/db/queries/records.ts';
 import { recordTranslationStatistics } from '../../src/db/queries/statistics.ts';
-import { toComponentRow } from '../../src/sync/streams/components.ts';
+import { type ComponentRef, toComponentRow } from '../../src/sync/streams/components.ts';
 import { type ProjectRef, toProjectRow } from '../../src/sync/streams/projects.ts';
 import { toTranslationStatisticsRow } from '../../src/sync/streams/statistics.ts';
-import { toTranslationRow, type TranslationDetail } from '../../src/sync/streams/translations.ts';
-import { toUnitRow } from '../../src/sync/streams/units.ts';
+import { toTranslationRow, type TranslationRef } from '../../src/sync/streams/translations.ts';
+import { toUnitRow } from '../../src/sync/streams/unit-rows.ts';
 import {
   weblateComponent,
   weblateProject,
@@ -27,8 +27,16 @@ import { item } from '../helpers/items.ts';
 let database: TestDatabase;
 let handle: DbHandle;
 const project: ProjectRef = { id: 1, slug: 'p', componentsUrl: '', changesUrl: '' };
-const component = { id: 2, slug: 'c', projectSlug: 'p', url: null, translationsUrl: '' };
-const translation: TranslationDetail = {
+const component: ComponentRef = {
+  id: 2,
+  slug: 'c',
+  projectId: 1,
+  projectSlug: 'p',
+  url: null,
+  translationsUrl: '',
+  statisticsUrl: '',
+};
+const translation: TranslationRef = {
   id: 3,
   url: 'http://w/api/translations/p/c/cs/',
   languageCode: 'cs',
@@ -37,7 +45,6 @@ const translation: TranslationDetail = {
   unitsUrl: '',
   statisticsUrl: '',
   total: 1,
-  listedTotal: 1,
 };
 
 const unitText = (target: string, hash = '-9223372036854775808') =>

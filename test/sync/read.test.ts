@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { TransformError } from '../../src/errors.ts';
+import type { Rejection } from '../../src/db/queries/rejections.ts';
 import type { SyncContext } from '../../src/sync/context.ts';
 import { readPages } from '../../src/sync/read.ts';
 import { SyncTally } from '../../src/sync/tally.ts';
@@ -36,15 +36,14 @@ async function readAll(pages: string[]) {
     log: captureLogger().log,
   } as unknown as SyncContext;
   const ids: string[] = [];
+  const rejected: Rejection[] = [];
   try {
-    for await (const { items } of readPages(ctx, 'units/', {
-      resource: 'units',
-      schema: weblateUnit,
-      pageSize: 2,
-    })) {
-      ids.push(...items.map((i) => i.record.id));
+    const spec = { resource: 'units', schema: weblateUnit, pageSize: 2 } as const;
+    for await (const page of readPages(ctx, 'units/', spec)) {
+      ids.push(...page.items.map((i) => i.record.id));
+      rejected.push(...page.rejected);
     }
-    return { ids, tally: ctx.tally };
+    return { ids, rejected, tally: ctx.tally };
   } finally {
     await client.close();
   }
@@ -57,25 +56,26 @@ describe('readPages', () => {
     expect([tally.pagesDone, tally.pagesKnown, tally.get('units').records]).toEqual([2, 2, 3]);
   });
 
-  it('names the record, its id and the field when a record is mistyped', async () => {
-    const error = (await readAll([`${unit(1)}, ${unit(2, ', "state": "translated"')}`]).catch(
-      (err: unknown) => err,
-    )) as Error;
-    expect(error).toBeInstanceOf(TransformError);
-    expect(error.message).toMatch(
-      /^units: record 2 of http:\/\/127\.0\.0\.1:\d+\/api\/units\/\?page_size=2 \(id 2\): field "state": .*expected number, received string$/,
+  it('rejects a mistyped record, naming its position, id and field, and keeps the rest of the page', async () => {
+    const { ids, rejected } = await readAll([
+      `${unit(1)}, ${unit(2, ', "state": "translated"')}`,
+      unit(3),
+    ]);
+    expect(ids).toEqual(['1', '3']);
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]!.reason).toMatch(
+      /^record 2 of http:\/\/127\.0\.0\.1:\d+\/api\/units\/\?page_size=2 \(id 2\): field "state": .*expected number, received string$/,
     );
+    expect(rejected[0]!.raw).toBe(unit(2, ', "state": "translated"'));
   });
 
-  it('refuses text PostgreSQL cannot store (NUL) with a clear message', async () => {
-    const error = (await readAll([unit(7, ', "note": "bad \\u0000 byte"')]).catch(
-      (err: unknown) => err,
-    )) as Error;
-    expect(error.message).toMatch(
-      /^units: record 1 of .* \(id 7\): contains a NUL character \(U\+0000\), which PostgreSQL cannot store$/,
+  it('rejects text PostgreSQL cannot store (NUL) with a clear reason', async () => {
+    const { ids, rejected } = await readAll([unit(7, ', "note": "bad \\u0000 byte"')]);
+    expect(ids).toEqual([]);
+    expect(rejected[0]!.reason).toMatch(
+      /^record 1 of .* \(id 7\): contains a NUL character \(U\+0000\), which PostgreSQL cannot store$/,
     );
     // An escaped backslash followed by "u0000" is ordinary text.
-    const { ids } = await readAll([unit(8, ', "note": "C:\\\\u0000"')]);
-    expect(ids).toEqual(['8']);
+    expect((await readAll([unit(8, ', "note": "C:\\\\u0000"')])).ids).toEqual(['8']);
   });
 });

@@ -27,7 +27,9 @@ export const syncCommand: Command = {
   name: 'sync',
   summary:
     'Mirror everything in scope from Weblate into the database (migrates first when needed), then print what\n' +
-    'was read and written per resource. Exit code 0 when the sync succeeded, 1 when it failed.',
+    'was read and written per resource. The first sync reads everything; later ones read what changed.\n' +
+    'Exit code 0 when the sync succeeded (records that could not be stored are kept in\n' +
+    'weblate.rejected_records and counted), 1 when it failed.',
   usage: 'sync [options]',
   options: {
     ...DATABASE_OPTIONS,
@@ -36,8 +38,10 @@ export const syncCommand: Command = {
     users: { type: 'string' },
     concurrency: { type: 'string' },
     'max-rps': { type: 'string' },
+    full: { type: 'boolean' },
   },
   optionHelp: [
+    '--full                 read every list completely and mark what vanished upstream as deleted',
     '--url <url>            Weblate instance (env WEBLATE_URL); the token comes from WEBLATE_TOKEN only',
     '--projects <slugs>     comma-separated project slugs (env WEBLATE_PROJECTS); default: all',
     '--users <names>        usernames whose notification subscriptions to mirror (env WEBLATE_USERS)',
@@ -51,7 +55,8 @@ export const syncCommand: Command = {
       required: ['WEBLATE_URL'],
     });
     const log = createLogger({ level: config.logLevel });
-    const result = await withInterruption(log, (signal) => syncOnce(config, log, signal));
+    const full = values.full === true;
+    const result = await withInterruption(log, (signal) => syncOnce(config, log, { signal, full }));
     return result.status === 'succeeded' ? 0 : 1;
   },
 };
@@ -88,7 +93,7 @@ export async function withInterruption<T>(
 export async function syncOnce(
   config: Config,
   log: Logger,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; full?: boolean } = {},
 ): Promise<SyncResult> {
   return withDatabase(config, log, { migrate: true }, async (handle) => {
     const client = createClient(config, log);
@@ -98,7 +103,12 @@ export async function syncOnce(
     try {
       const result = await runSync(
         { db: handle.db, client, log, scope: { projects: config.projects, users: config.users } },
-        { signal, onStart: (tally) => progress?.attach(tally) },
+        {
+          signal: options.signal,
+          full: options.full,
+          lookbackSeconds: config.lookbackSeconds,
+          onStart: (tally) => progress?.attach(tally),
+        },
       );
       progress?.stop();
       printResult(result, config, handle.location);
@@ -112,7 +122,10 @@ export async function syncOnce(
 
 function printResult(result: SyncResult, config: Config, database: string): void {
   print(
-    `sync run ${result.runId} of ${config.weblateUrl?.href ?? '?'} into ${database}: ${result.status}`,
+    `${result.mode} sync run ${result.runId} of ${config.weblateUrl?.href ?? '?'} into ${database}: ${result.status}` +
+      (result.summary.rejected > 0
+        ? ` (${result.summary.rejected} records rejected, see weblate.rejected_records)`
+        : ''),
   );
   print();
   print(formatSummary(result.summary));

@@ -19,6 +19,7 @@ export interface RunOutcome {
   status: 'succeeded' | 'failed';
   requests: number;
   rowsWritten: number;
+  rejected: number;
   error: string | null;
   summary: unknown;
 }
@@ -36,11 +37,23 @@ export async function finishSyncRun(
       finished_at: sql<string>`clock_timestamp()`,
       requests: outcome.requests,
       rows_written: outcome.rowsWritten,
+      rejected: outcome.rejected,
       error: outcome.error,
       summary: JSON.stringify(outcome.summary),
     })
     .where('id', '=', id)
     .execute();
+}
+
+/** Whether any sync of this mirror has succeeded (later runs can be incremental). */
+export async function hasSucceededRun(db: Kysely<Database>): Promise<boolean> {
+  const row = await db
+    .selectFrom('weblate.sync_runs')
+    .select('id')
+    .where('status', '=', 'succeeded')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** The most recent runs, newest first. */

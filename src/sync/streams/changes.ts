@@ -1,6 +1,12 @@
-import type { RawJson } from '../../db/database.ts';
+import type { Transaction } from 'kysely';
+
+import type { Database, RawJson } from '../../db/database.ts';
 import { recordChangeActions, type SeenAction } from '../../db/queries/change-actions.ts';
+import { readCursor, writeCursor } from '../../db/queries/cursors.ts';
+import { addPending } from '../../db/queries/pending.ts';
 import { type ChangeRow, upsertChanges } from '../../db/queries/records.ts';
+import { shiftSeconds, toUtcMicros } from '../../lib/timestamps.ts';
+import { walkChangeWindow } from '../../weblate/change-window.ts';
 import { type WeblateChange, weblateChange } from '../../weblate/schemas.ts';
 import {
   componentSlugFromUrl,
@@ -9,18 +15,10 @@ import {
   urlKey,
   usernameFromUrl,
 } from '../../weblate/urls.ts';
-import type { SyncContext } from '../context.ts';
-import { PAGE_SIZE, readPages } from '../read.ts';
+import { commitPage, upsertIsolating } from '../commit.ts';
+import type { Lookup, SyncContext } from '../context.ts';
+import { checkPage, type Item, PAGE_SIZE } from '../read.ts';
 import type { ProjectRef } from './projects.ts';
-
-/** Translations and components of this sync by API URL, to attribute changes to them. */
-export interface ChangeLookup {
-  translations: Map<
-    string,
-    { id: number; componentId: number; componentSlug: string; languageCode: string }
-  >;
-  components: Map<string, { id: number; slug: string }>;
-}
 
 /**
  * Transforms one change of `project` into its row (pure). Changes carry no project field,
@@ -31,12 +29,14 @@ export function toChangeRow(
   record: WeblateChange,
   raw: RawJson,
   project: ProjectRef,
-  lookup: ChangeLookup,
+  lookup: Lookup,
 ): ChangeRow {
   const translation = record.translation
-    ? lookup.translations.get(urlKey(record.translation))
+    ? lookup.translationsByUrl.get(urlKey(record.translation))
     : undefined;
-  const component = record.component ? lookup.components.get(urlKey(record.component)) : undefined;
+  const component = record.component
+    ? lookup.componentsByUrl.get(urlKey(record.component))
+    : undefined;
   const path = translation ? null : translationPathFromUrl(record.translation);
   return {
     id: record.id,
@@ -44,10 +44,10 @@ export function toChangeRow(
     action_name: record.action_name ?? null,
     unit_id: unitIdFromUrl(record.unit),
     translation_id: translation?.id ?? null,
-    component_id: translation?.componentId ?? component?.id ?? null,
+    component_id: translation?.component.id ?? component?.id ?? null,
     project_slug: project.slug,
     component_slug:
-      translation?.componentSlug ??
+      translation?.component.slug ??
       component?.slug ??
       path?.component ??
       componentSlugFromUrl(record.component),
@@ -66,42 +66,98 @@ export function toChangeRow(
   };
 }
 
-/** Mirrors a project's change history (all its components and translations) page by page. */
-export async function syncProjectChanges(
-  ctx: SyncContext,
-  project: ProjectRef,
-  lookup: ChangeLookup,
-): Promise<void> {
-  const pages = readPages(ctx, project.changesUrl, {
+/**
+ * Where a project's change history stands: `mark` is the end of the last window read
+ * completely; `window` is the one being read (its upper bound narrows page by page).
+ */
+export interface ChangeCursor {
+  mark: string | null;
+  window: { after: string | null; end: string; before: string } | null;
+}
+
+/**
+ * Mirrors a project's changes since its mark, in the window
+ * [mark − lookback, server time at the start of the run]. Weblate stamps a change before its
+ * transaction commits, so the look-back catches late commits; both bounds are inclusive and
+ * the overlap is deduplicated by id. Every page is written with the narrowed window and the
+ * units it names (bulk edits leave a unit's last_changed alone), so a crash resumes in place,
+ * and the mark moves only when the window is complete. A full sync reads the whole history.
+ */
+export async function syncProjectChanges(ctx: SyncContext, project: ProjectRef): Promise<void> {
+  const cursor = (await readCursor<ChangeCursor>(ctx.db, 'changes', project.slug)) ?? {
+    mark: null,
+    window: null,
+  };
+  const window = cursor.window ?? openWindow(ctx, cursor.mark);
+  ctx.tally.begin('changes');
+  ctx.tally.expectPages(1);
+  const walk = walkChangeWindow(ctx.client, project.changesUrl, {
     resource: 'changes',
-    schema: weblateChange,
     pageSize: PAGE_SIZE.standard,
+    after: window.after,
+    before: window.before,
+    signal: ctx.signal,
   });
-  for await (const { items } of pages) {
-    const rows = items.map((i) => toChangeRow(i.record, i.raw, project, lookup));
-    ctx.tally.wrote('changes', await upsertChanges(ctx.db, rows));
-    await recordChangeActions(ctx.db, actionsSeen(items.map((i) => i.record)));
+  for await (const page of walk) {
+    if (!page.isLast) ctx.tally.expectPages(1);
+    const { items, rejected } = checkPage(
+      ctx,
+      { resource: 'changes', schema: weblateChange },
+      page.results,
+      page.resultTexts,
+      page.url,
+    );
+    const next: ChangeCursor = page.isLast
+      ? { mark: window.end, window: null }
+      : { mark: cursor.mark, window: { ...window, before: page.oldest ?? window.before } };
+    await commitPage(ctx, 'changes', rejected, (trx) =>
+      storeChanges(ctx, trx, { project, items, url: page.url, cursor: next }),
+    );
   }
+}
+
+function openWindow(ctx: SyncContext, mark: string | null): NonNullable<ChangeCursor['window']> {
+  const after =
+    ctx.mode === 'full' || mark === null ? null : shiftSeconds(mark, -ctx.lookbackSeconds);
+  return { after, end: ctx.windowEnd, before: ctx.windowEnd };
+}
+
+interface ChangePage {
+  project: ProjectRef;
+  items: Array<Item<WeblateChange>>;
+  url: string;
+  cursor: ChangeCursor;
+}
+
+async function storeChanges(ctx: SyncContext, trx: Transaction<Database>, page: ChangePage) {
+  const rows = page.items.map((i) => toChangeRow(i.record, i.raw, page.project, ctx.lookup));
+  const result = await upsertIsolating(trx, rows, upsertChanges, () => ({
+    resource: 'changes',
+    url: page.url,
+  }));
+  await recordChangeActions(trx, actionsSeen(page.items.map((i) => i.record)));
+  const named = rows.map((r) => r.unit_id).filter((id): id is string => id !== null);
+  if (ctx.mode === 'incremental') await addPending(trx, 'unit', named);
+  await writeCursor(trx, 'changes', page.project.slug, page.cursor);
+  return result;
 }
 
 function actionsSeen(changes: WeblateChange[]): SeenAction[] {
   const byAction = new Map<number, SeenAction>();
   for (const change of changes) {
+    const at = toUtcMicros(change.timestamp);
     const seen = byAction.get(change.action);
     if (!seen) {
       byAction.set(change.action, {
         action: change.action,
         apiName: change.action_name ?? null,
-        firstSeenAt: change.timestamp,
-        lastSeenAt: change.timestamp,
+        firstSeenAt: at,
+        lastSeenAt: at,
       });
-    } else {
-      // Timestamps may carry different offsets, so compare instants, not strings.
-      if (Date.parse(change.timestamp) < Date.parse(seen.firstSeenAt))
-        seen.firstSeenAt = change.timestamp;
-      if (Date.parse(change.timestamp) > Date.parse(seen.lastSeenAt))
-        seen.lastSeenAt = change.timestamp;
+      continue;
     }
+    if (at < seen.firstSeenAt) seen.firstSeenAt = at;
+    if (at > seen.lastSeenAt) seen.lastSeenAt = at;
   }
   return [...byAction.values()];
 }

@@ -1,17 +1,22 @@
 import type { RawJson } from '../../db/database.ts';
+import { markMissingDeleted } from '../../db/queries/deletions.ts';
 import { type ComponentRow, upsertComponents } from '../../db/queries/records.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateComponent, weblateComponent } from '../../weblate/schemas.ts';
+import { urlKey } from '../../weblate/urls.ts';
+import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { PAGE_SIZE, readPages } from '../read.ts';
+import { type Item, PAGE_SIZE, readPages } from '../read.ts';
 import type { ProjectRef } from './projects.ts';
 
 export interface ComponentRef {
   id: number;
   slug: string;
+  projectId: number;
   projectSlug: string;
   url: string | null;
   translationsUrl: string;
+  statisticsUrl: string;
 }
 
 /** Transforms one component record of `project` into its row (pure). */
@@ -29,6 +34,7 @@ export function toComponentRow(
     name,
     source_language_code: record.source_language?.code ?? null,
     ...pickNullable(record, COMPONENT_FIELDS),
+    deleted_at: null,
     raw,
   };
 }
@@ -92,30 +98,90 @@ const COMPONENT_FIELDS = [
   'linked_component',
 ] as const satisfies ReadonlyArray<keyof WeblateComponent & keyof ComponentRow>;
 
-/** Mirrors one project's components; returns them for the translation walk. */
+function toRef(record: WeblateComponent, project: ProjectRef): ComponentRef {
+  const base = `components/${encodeURIComponent(project.slug)}/${encodeURIComponent(record.slug)}/`;
+  return {
+    id: record.id,
+    slug: record.slug,
+    projectId: project.id,
+    projectSlug: project.slug,
+    url: record.url ?? null,
+    translationsUrl: record.translations_url ?? `${base}translations/`,
+    statisticsUrl: record.statistics_url ?? `${base}statistics/`,
+  };
+}
+
+/**
+ * Mirrors the components in scope: the global /api/components/ when every project is in
+ * scope (one request per 1000 components), else each project's list. A complete listing
+ * marks the components it no longer has as deleted.
+ */
 export async function syncComponents(
   ctx: SyncContext,
-  project: ProjectRef,
+  projects: ProjectRef[],
+): Promise<ComponentRef[]> {
+  const byId = new Map(projects.map((p) => [p.id, p]));
+  if (ctx.scope.projects === null) {
+    const refs = await readComponents(
+      ctx,
+      'components/',
+      (item) => byId.get(item.record.project?.id ?? -1) ?? null,
+    );
+    await markMissingDeleted(
+      ctx.db,
+      'components',
+      null,
+      refs.map((r) => r.id),
+    );
+    return refs;
+  }
+  const refs: ComponentRef[] = [];
+  for (const project of projects) {
+    const found = await readComponents(ctx, project.componentsUrl, () => project);
+    await markMissingDeleted(
+      ctx.db,
+      'components',
+      { column: 'project_slug', value: project.slug },
+      found.map((r) => r.id),
+    );
+    refs.push(...found);
+  }
+  return refs;
+}
+
+async function readComponents(
+  ctx: SyncContext,
+  url: string,
+  projectOf: (item: Item<WeblateComponent>) => ProjectRef | null,
 ): Promise<ComponentRef[]> {
   const refs: ComponentRef[] = [];
-  const pages = readPages(ctx, project.componentsUrl, {
+  const spec = {
     resource: 'components',
     schema: weblateComponent,
     pageSize: PAGE_SIZE.standard,
-  });
-  for await (const { items } of pages) {
-    for (const { record } of items) {
-      const base = `components/${encodeURIComponent(project.slug)}/${encodeURIComponent(record.slug)}/`;
-      refs.push({
-        id: record.id,
-        slug: record.slug,
-        projectSlug: project.slug,
-        url: record.url ?? null,
-        translationsUrl: record.translations_url ?? `${base}translations/`,
-      });
+  } as const;
+  for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
+    const rows: ComponentRow[] = [];
+    for (const item of items) {
+      const project = projectOf(item);
+      if (project === null) {
+        ctx.tally.warn(
+          `component ${item.record.slug} belongs to a project that appeared during this sync; the next sync mirrors it`,
+        );
+        continue;
+      }
+      const ref = toRef(item.record, project);
+      refs.push(ref);
+      ctx.lookup.componentsById.set(ref.id, ref);
+      if (ref.url !== null) ctx.lookup.componentsByUrl.set(urlKey(ref.url), ref);
+      rows.push(toComponentRow(item.record, item.raw, project));
     }
-    const rows = items.map((i) => toComponentRow(i.record, i.raw, project));
-    ctx.tally.wrote('components', await upsertComponents(ctx.db, rows));
+    await commitPage(ctx, 'components', rejected, (trx) =>
+      upsertIsolating(trx, rows, upsertComponents, () => ({
+        resource: 'components',
+        url: page.url,
+      })),
+    );
   }
   return refs;
 }

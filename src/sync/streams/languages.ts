@@ -1,6 +1,7 @@
 import type { RawJson } from '../../db/database.ts';
 import { type LanguageRow, upsertLanguages } from '../../db/queries/records.ts';
 import { type WeblateLanguage, weblateLanguage } from '../../weblate/schemas.ts';
+import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { PAGE_SIZE, readPages } from '../read.ts';
 
@@ -25,22 +26,19 @@ export function toLanguageRow(record: WeblateLanguage, raw: RawJson): LanguageRo
   };
 }
 
-/** Mirrors /api/languages/; returns each language's statistics URL by code. */
+/** Mirrors /api/languages/ (one or two requests); returns each language's statistics URL by code. */
 export async function syncLanguages(ctx: SyncContext): Promise<Map<string, string | null>> {
   const statisticsUrls = new Map<string, string | null>();
-  const pages = readPages(ctx, 'languages/', {
+  const spec = {
     resource: 'languages',
     schema: weblateLanguage,
     pageSize: PAGE_SIZE.standard,
-  });
-  for await (const { items } of pages) {
+  } as const;
+  for await (const { items, rejected, page } of readPages(ctx, 'languages/', spec)) {
     for (const { record } of items) statisticsUrls.set(record.code, record.statistics_url ?? null);
-    ctx.tally.wrote(
-      'languages',
-      await upsertLanguages(
-        ctx.db,
-        items.map((i) => toLanguageRow(i.record, i.raw)),
-      ),
+    const rows = items.map((i) => toLanguageRow(i.record, i.raw));
+    await commitPage(ctx, 'languages', rejected, (trx) =>
+      upsertIsolating(trx, rows, upsertLanguages, () => ({ resource: 'languages', url: page.url })),
     );
   }
   return statisticsUrls;

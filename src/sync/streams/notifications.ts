@@ -1,7 +1,9 @@
 import type { RawJson } from '../../db/database.ts';
+import { markMissingDeleted } from '../../db/queries/deletions.ts';
 import { type SubscriptionRow, upsertSubscriptions } from '../../db/queries/records.ts';
 import { HttpError, SyncError } from '../../errors.ts';
 import { type WeblateSubscription, weblateSubscription } from '../../weblate/schemas.ts';
+import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { PAGE_SIZE, readPages } from '../read.ts';
 
@@ -32,11 +34,12 @@ export function toSubscriptionRow(
     component: slugOf(record.component),
     project_id: idOf(record.project),
     component_id: idOf(record.component),
+    deleted_at: null,
     raw,
   };
 }
 
-/** Mirrors the notification subscriptions of one user. */
+/** Mirrors the notification subscriptions of one user; those no longer listed are marked deleted. */
 export async function syncSubscriptions(ctx: SyncContext, username: string): Promise<void> {
   const url = `users/${encodeURIComponent(username)}/notifications/`;
   const spec = {
@@ -44,10 +47,17 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
     schema: weblateSubscription,
     pageSize: PAGE_SIZE.standard,
   } as const;
+  const seen: number[] = [];
   try {
-    for await (const { items } of readPages(ctx, url, spec)) {
+    for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
       const rows = items.map((i) => toSubscriptionRow(i.record, i.raw, username));
-      ctx.tally.wrote('notification_subscriptions', await upsertSubscriptions(ctx.db, rows));
+      seen.push(...rows.map((r) => r.id));
+      await commitPage(ctx, 'notification_subscriptions', rejected, (trx) =>
+        upsertIsolating(trx, rows, upsertSubscriptions, () => ({
+          resource: 'notification_subscriptions',
+          url: page.url,
+        })),
+      );
     }
   } catch (err) {
     if (err instanceof HttpError && err.status === 404) {
@@ -59,4 +69,10 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
     }
     throw err;
   }
+  await markMissingDeleted(
+    ctx.db,
+    'notification_subscriptions',
+    { column: 'username', value: username },
+    seen,
+  );
 }

@@ -1,9 +1,13 @@
+import { sql } from 'kysely';
+
 import type { RawJson } from '../../db/database.ts';
+import { markDeleted, markMissingDeleted } from '../../db/queries/deletions.ts';
 import { type ProjectRow, upsertProjects } from '../../db/queries/records.ts';
 import { HttpError, SyncError } from '../../errors.ts';
 import { type WeblateProject, weblateProject } from '../../weblate/schemas.ts';
+import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { type Item, PAGE_SIZE, readObject, readPages } from '../read.ts';
+import { type Checked, PAGE_SIZE, readObject, readPages } from '../read.ts';
 
 export interface ProjectRef {
   id: number;
@@ -34,6 +38,7 @@ export function toProjectRow(record: WeblateProject, raw: RawJson): ProjectRow {
     instructions: record.instructions ?? null,
     enable_hooks: record.enable_hooks ?? null,
     language_aliases: record.language_aliases ?? null,
+    deleted_at: null,
     raw,
   };
 }
@@ -48,46 +53,70 @@ function toRef(record: WeblateProject): ProjectRef {
   };
 }
 
+async function store(
+  ctx: SyncContext,
+  checked: Checked<WeblateProject>,
+  url: string,
+): Promise<ProjectRef[]> {
+  const rows = checked.items.map((i) => toProjectRow(i.record, i.raw));
+  await commitPage(ctx, 'projects', checked.rejected, (trx) =>
+    upsertIsolating(trx, rows, upsertProjects, () => ({ resource: 'projects', url })),
+  );
+  return checked.items.map((i) => toRef(i.record));
+}
+
 /**
  * Mirrors the projects in scope. With WEBLATE_PROJECTS set, each project is read by slug
- * (fewer requests than listing a large instance, and a clear error for a wrong slug);
- * otherwise /api/projects/ is walked.
+ * (fewer requests than listing a large instance); otherwise /api/projects/ is walked, and
+ * once it is complete, projects it no longer lists are marked deleted.
  */
 export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
-  const items: Array<Item<WeblateProject>> = [];
+  const refs: ProjectRef[] = [];
   if (ctx.scope.projects === null) {
-    const pages = readPages(ctx, 'projects/', {
+    const spec = {
       resource: 'projects',
       schema: weblateProject,
       pageSize: PAGE_SIZE.standard,
-    });
-    for await (const page of pages) items.push(...page.items);
-  } else {
-    for (const slug of ctx.scope.projects) items.push(await readProject(ctx, slug));
-  }
-  ctx.tally.wrote(
-    'projects',
-    await upsertProjects(
+    } as const;
+    for await (const page of readPages(ctx, 'projects/', spec))
+      refs.push(...(await store(ctx, page, page.page.url)));
+    await markMissingDeleted(
       ctx.db,
-      items.map((i) => toProjectRow(i.record, i.raw)),
-    ),
-  );
-  return items.map((i) => toRef(i.record));
+      'projects',
+      null,
+      refs.map((r) => r.id),
+    );
+    return refs;
+  }
+  for (const slug of ctx.scope.projects) {
+    const url = `projects/${encodeURIComponent(slug)}/`;
+    try {
+      refs.push(
+        ...(await store(
+          ctx,
+          await readObject(ctx, url, { resource: 'projects', schema: weblateProject }),
+          url,
+        )),
+      );
+    } catch (err) {
+      if (!(err instanceof HttpError && err.status === 404)) throw err;
+      await markProjectGone(ctx, slug, err);
+    }
+  }
+  return refs;
 }
 
-async function readProject(ctx: SyncContext, slug: string) {
-  try {
-    return await readObject(ctx, `projects/${encodeURIComponent(slug)}/`, {
-      resource: 'projects',
-      schema: weblateProject,
-    });
-  } catch (err) {
-    if (err instanceof HttpError && err.status === 404) {
-      throw new SyncError(
-        `WEBLATE_PROJECTS names "${slug}", but ${ctx.client.apiRoot.href} has no such project visible to this token`,
-        { cause: err },
-      );
-    }
-    throw err;
+/** A configured project that answers 404: deleted if it was mirrored, a wrong slug otherwise. */
+async function markProjectGone(ctx: SyncContext, slug: string, cause: HttpError): Promise<void> {
+  const known = await sql<{ id: number }>`
+    select id from weblate.projects where slug = ${slug} and deleted_at is null`.execute(ctx.db);
+  const id = known.rows[0]?.id;
+  if (id === undefined) {
+    throw new SyncError(
+      `WEBLATE_PROJECTS names "${slug}", but ${ctx.client.apiRoot.href} has no such project visible to this token`,
+      { cause },
+    );
   }
+  await markDeleted(ctx.db, 'projects', id);
+  ctx.tally.warn(`project ${slug} answers 404: marked deleted (its history stays in the mirror)`);
 }

@@ -1,4 +1,5 @@
 import type { RawJson } from '../../db/database.ts';
+import { listPending, removePending } from '../../db/queries/pending.ts';
 import {
   type LanguageStatisticsRow,
   recordLanguageStatistics,
@@ -9,9 +10,11 @@ import {
 import { HttpError } from '../../errors.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateStatistics, weblateStatistics } from '../../weblate/schemas.ts';
+import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { readObject } from '../read.ts';
-import type { TranslationDetail } from './translations.ts';
+import { type Item, PAGE_SIZE, readObject, readPages } from '../read.ts';
+import type { ComponentRef } from './components.ts';
+import type { TranslationRef } from './translations.ts';
 
 interface Capture {
   capturedAt: string;
@@ -27,7 +30,7 @@ function values(record: WeblateStatistics) {
 export function toTranslationStatisticsRow(
   record: WeblateStatistics,
   raw: RawJson,
-  translation: TranslationDetail,
+  translation: TranslationRef,
   capture: Capture,
 ): TranslationStatisticsRow {
   return {
@@ -66,54 +69,121 @@ export function toLanguageStatisticsRow(
   };
 }
 
-/** Snapshots one translation's statistics into its history. */
-export async function syncTranslationStatistics(
+/**
+ * Snapshots the statistics of every pending translation (one that moved, or all of them
+ * in a full sync) and of their languages. A component's statistics list gives all its
+ * translations in one request (up to 10,000); each translation leaves the pending list in
+ * the transaction that records its snapshot.
+ */
+export async function syncStatistics(
   ctx: SyncContext,
-  translation: TranslationDetail,
+  languageUrls: Map<string, string | null>,
 ): Promise<void> {
+  const pending = (await listPending(ctx.db, 'translation')).map(Number);
+  const known = pending
+    .map((id) => ctx.lookup.translationsById.get(id))
+    .filter((t): t is TranslationRef => t !== undefined);
+  // Pending translations this sync did not list are gone or out of scope: nothing to read.
+  await removePending(
+    ctx.db,
+    'translation',
+    pending.filter((id) => !ctx.lookup.translationsById.has(id)),
+  );
+  const byComponent = new Map<ComponentRef, TranslationRef[]>();
+  for (const t of known) byComponent.set(t.component, [...(byComponent.get(t.component) ?? []), t]);
+  for (const [component, translations] of byComponent)
+    await snapshotComponent(ctx, component, translations);
+  const languages = new Set(known.map((t) => t.language));
+  await syncLanguageStatistics(
+    ctx,
+    new Map([...languages].map((code) => [code, languageUrls.get(code) ?? null])),
+  );
+}
+
+async function snapshotComponent(
+  ctx: SyncContext,
+  component: ComponentRef,
+  translations: TranslationRef[],
+): Promise<void> {
+  const byLanguage = new Map(translations.map((t) => [t.language, t]));
+  const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
   const spec = {
     resource: 'translation_statistics',
     schema: weblateStatistics,
-    announcedPages: 1,
+    pageSize: PAGE_SIZE.large,
   } as const;
-  const { record, raw } = await readObject(ctx, translation.statisticsUrl, spec);
-  const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
-  const result = await recordTranslationStatistics(ctx.db, [
-    toTranslationStatisticsRow(record, raw, translation, capture),
-  ]);
-  ctx.tally.wrote('translation_statistics', result.appended);
+  try {
+    for await (const { items, rejected } of readPages(ctx, component.statisticsUrl, spec)) {
+      const matched = items.flatMap((item) => {
+        const translation = byLanguage.get(item.record.code ?? '');
+        return translation === undefined ? [] : [{ item, translation }];
+      });
+      await commitPage(ctx, 'translation_statistics', rejected, async (trx) => {
+        const rows = matched.map(({ item, translation }) =>
+          toTranslationStatisticsRow(item.record, item.raw, translation, capture),
+        );
+        const result = await recordTranslationStatistics(trx, rows);
+        await removePending(
+          trx,
+          'translation',
+          matched.map((m) => m.translation.id),
+        );
+        return { written: result.appended };
+      });
+      for (const { translation } of matched) byLanguage.delete(translation.language);
+    }
+  } catch (err) {
+    if (!(err instanceof HttpError && err.status === 404)) throw err;
+    // An older server without component statistics lists: one request per translation.
+  }
+  for (const translation of byLanguage.values())
+    await snapshotTranslation(ctx, translation, capture);
+}
+
+async function snapshotTranslation(
+  ctx: SyncContext,
+  translation: TranslationRef,
+  capture: Capture,
+): Promise<void> {
+  const spec = { resource: 'translation_statistics', schema: weblateStatistics } as const;
+  const { items, rejected } = await readObject(ctx, translation.statisticsUrl, spec);
+  await commitPage(ctx, 'translation_statistics', rejected, async (trx) => {
+    const rows = items.map((item: Item<WeblateStatistics>) =>
+      toTranslationStatisticsRow(item.record, item.raw, translation, capture),
+    );
+    const result = await recordTranslationStatistics(trx, rows);
+    await removePending(trx, 'translation', [translation.id]);
+    return { written: result.appended };
+  });
 }
 
 /**
- * Snapshots the statistics of every language that has translations in scope. A language
- * Weblate no longer knows (404) is skipped with a warning: its translations went away.
+ * Snapshots the statistics of the given languages (instance-wide sums). A language Weblate
+ * no longer knows (404) is skipped with a warning: its translations went away.
  */
 export async function syncLanguageStatistics(
   ctx: SyncContext,
   urls: Map<string, string | null>,
 ): Promise<void> {
   const spec = { resource: 'language_statistics', schema: weblateStatistics } as const;
-  const rows: LanguageStatisticsRow[] = [];
-  await Promise.all(
-    [...urls].map(async ([code, url]) => {
-      try {
-        const { record, raw } = await readObject(
-          ctx,
-          url ?? `languages/${encodeURIComponent(code)}/statistics/`,
-          spec,
+  const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
+  for (const [code, url] of urls) {
+    try {
+      const { items, rejected } = await readObject(
+        ctx,
+        url ?? `languages/${encodeURIComponent(code)}/statistics/`,
+        spec,
+      );
+      await commitPage(ctx, 'language_statistics', rejected, async (trx) => {
+        const result = await recordLanguageStatistics(
+          trx,
+          items.map((i) => toLanguageStatisticsRow(i.record, i.raw, code, capture)),
         );
-        rows.push(
-          toLanguageStatisticsRow(record, raw, code, {
-            capturedAt: ctx.now().toISOString(),
-            runId: ctx.runId,
-          }),
-        );
-      } catch (err) {
-        if (!(err instanceof HttpError && err.status === 404)) throw err;
-        ctx.tally.warn(`language_statistics: ${code} is not known to the server any more (404)`);
-      }
-    }),
-  );
-  const result = await recordLanguageStatistics(ctx.db, rows);
-  ctx.tally.wrote('language_statistics', result.appended);
+        return { written: result.appended };
+      });
+    } catch (err) {
+      if (!(err instanceof HttpError && err.status === 404)) throw err;
+      ctx.tally.warn(`language_statistics: ${code} is not known to the server any more (404)`);
+    }
+  }
 }

@@ -1,14 +1,23 @@
-import type { RawJson } from '../../db/database.ts';
+import type { Transaction } from 'kysely';
+
+import type { Database, RawJson } from '../../db/database.ts';
+import { markMissingDeleted } from '../../db/queries/deletions.ts';
+import { addPending } from '../../db/queries/pending.ts';
 import { type TranslationRow, upsertTranslations } from '../../db/queries/records.ts';
-import { SyncError } from '../../errors.ts';
+import {
+  readTranslationStates,
+  type TranslationState,
+} from '../../db/queries/translation-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
+import { toUtcMicros } from '../../lib/timestamps.ts';
 import { type WeblateTranslation, weblateTranslation } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
+import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { PAGE_SIZE, pagesFor, readObject, readPages } from '../read.ts';
+import { type Item, PAGE_SIZE, readPages } from '../read.ts';
 import type { ComponentRef } from './components.ts';
 
-/** A translation found in a component's list, with what the later stages need. */
+/** A translation as its list showed it, with what the later stages need. */
 export interface TranslationRef {
   id: number;
   url: string;
@@ -17,15 +26,9 @@ export interface TranslationRef {
   /** Code of the translation's language record, the key of languages and language statistics. */
   language: string;
   component: ComponentRef;
-  /** Unit count according to the component's translation list (for the progress total). */
-  listedTotal: number | null;
-}
-
-/** A translation as read in full: where its units and statistics are, and its unit count. */
-export interface TranslationDetail extends TranslationRef {
+  total: number | null;
   unitsUrl: string;
   statisticsUrl: string;
-  total: number | null;
 }
 
 const TRANSLATION_FIELDS = [
@@ -73,60 +76,138 @@ export function toTranslationRow(
     language_code: record.language_code,
     language_id: record.language?.id ?? null,
     ...pickNullable(record, TRANSLATION_FIELDS),
+    deleted_at: null,
     raw,
   };
 }
 
-/** Lists a component's translations (discovery only: each is then read in full). */
-export async function listTranslations(
+function toRef(record: WeblateTranslation, component: ComponentRef): TranslationRef {
+  return {
+    id: record.id,
+    url: record.url,
+    languageCode: record.language_code,
+    language: record.language?.code ?? record.language_code,
+    component,
+    total: record.total ?? null,
+    unitsUrl: record.units_list_url ?? new URL('units/', record.url).href,
+    statisticsUrl: record.statistics_url ?? new URL('statistics/', record.url).href,
+  };
+}
+
+/**
+ * Whether a translation moved since the mirror last read it. Weblate sends no ETags; a
+ * translation's last_change, total and revision are the signal that its units or
+ * statistics need reading.
+ */
+export function hasMoved(record: WeblateTranslation, state: TranslationState | undefined): boolean {
+  if (state === undefined || state.deleted) return true;
+  const lastChange = record.last_change == null ? null : toUtcMicros(record.last_change);
+  const stored = state.lastChange === null ? null : toUtcMicros(state.lastChange);
+  return (
+    lastChange !== stored ||
+    (record.total ?? null) !== state.total ||
+    (record.revision ?? null) !== state.revision
+  );
+}
+
+/**
+ * Mirrors the translations in scope from their lists (the global /api/translations/ when
+ * every project is in scope, else each component's list): no request per translation. A
+ * translation that moved (or every one, in a full sync) is noted as pending in the same
+ * transaction, so its units and statistics are read even if the run stops before that.
+ */
+export async function syncTranslations(
   ctx: SyncContext,
-  component: ComponentRef,
+  components: ComponentRef[],
 ): Promise<TranslationRef[]> {
-  const refs: TranslationRef[] = [];
-  const pages = readPages(ctx, component.translationsUrl, {
+  if (ctx.scope.projects === null) {
+    const refs = await readTranslations(
+      ctx,
+      'translations/',
+      (item) => ctx.lookup.componentsById.get(item.record.component?.id ?? -1) ?? null,
+    );
+    await markMissingDeleted(
+      ctx.db,
+      'translations',
+      null,
+      refs.map((r) => r.id),
+    );
+    return refs;
+  }
+  const found: TranslationRef[] = [];
+  for (const component of components) {
+    const listed = await readTranslations(ctx, component.translationsUrl, () => component);
+    const scope = { column: 'component_id', value: String(component.id) };
+    await markMissingDeleted(
+      ctx.db,
+      'translations',
+      scope,
+      listed.map((r) => r.id),
+    );
+    found.push(...listed);
+  }
+  return found;
+}
+
+async function readTranslations(
+  ctx: SyncContext,
+  url: string,
+  componentOf: (item: Item<WeblateTranslation>) => ComponentRef | null,
+): Promise<TranslationRef[]> {
+  const found: TranslationRef[] = [];
+  const spec = {
     resource: 'translations',
     schema: weblateTranslation,
     pageSize: PAGE_SIZE.standard,
-  });
-  for await (const { items } of pages) {
-    for (const { record } of items) {
-      const { id, url, language_code: languageCode } = record;
-      const language = record.language?.code ?? languageCode;
-      refs.push({ id, url, languageCode, language, component, listedTotal: record.total ?? null });
-    }
-  }
-  return refs;
-}
-
-/** Pages one translation slice takes: its detail, its unit list and its statistics. */
-export function slicePages(ref: TranslationRef): number {
-  return 2 + pagesFor(ref.listedTotal ?? 0, PAGE_SIZE.standard);
-}
-
-/** Reads one translation in full and mirrors it (its pages were announced with the slice). */
-export async function syncTranslation(
-  ctx: SyncContext,
-  ref: TranslationRef,
-): Promise<TranslationDetail> {
-  const { record, raw } = await readObject(ctx, ref.url, {
-    resource: 'translations',
-    schema: weblateTranslation,
-    announcedPages: 1,
-  });
-  if (record.id !== ref.id || urlKey(record.url) !== urlKey(ref.url)) {
-    throw new SyncError(
-      `translations: ${ref.url} answered translation ${record.id} (${record.url}), not translation ${ref.id} listed ` +
-        `by component ${ref.component.projectSlug}/${ref.component.slug}`,
+  } as const;
+  for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
+    const placed = items.flatMap((item) => {
+      const component = componentOf(item);
+      if (component !== null) return [{ item, component }];
+      ctx.tally.warn(
+        `translation ${item.record.url} belongs to a component that appeared during this sync; the next sync mirrors it`,
+      );
+      return [];
+    });
+    await commitPage(ctx, 'translations', rejected, (trx) =>
+      storeTranslations(ctx, trx, placed, page.url),
     );
+    for (const { item, component } of placed)
+      found.push(remember(ctx, toRef(item.record, component)));
   }
-  ctx.tally.wrote(
-    'translations',
-    await upsertTranslations(ctx.db, [toTranslationRow(record, raw, ref.component)]),
+  return found;
+}
+
+async function storeTranslations(
+  ctx: SyncContext,
+  trx: Transaction<Database>,
+  placed: Array<{ item: Item<WeblateTranslation>; component: ComponentRef }>,
+  url: string,
+) {
+  const states = await readTranslationStates(
+    trx,
+    placed.map((p) => p.item.record.id),
   );
-  return {
-    ...ref,
-    unitsUrl: record.units_list_url ?? new URL('units/', record.url).href,
-    statisticsUrl: record.statistics_url ?? new URL('statistics/', record.url).href,
-    total: record.total ?? null,
-  };
+  const moved = placed.filter(
+    (p) => ctx.mode === 'full' || hasMoved(p.item.record, states.get(p.item.record.id)),
+  );
+  const rows = placed.map(({ item, component }) =>
+    toTranslationRow(item.record, item.raw, component),
+  );
+  const result = await upsertIsolating(trx, rows, upsertTranslations, () => ({
+    resource: 'translations',
+    url,
+  }));
+  await addPending(
+    trx,
+    'translation',
+    moved.map((p) => p.item.record.id),
+  );
+  return result;
+}
+
+function remember(ctx: SyncContext, ref: TranslationRef): TranslationRef {
+  ctx.lookup.translationsById.set(ref.id, ref);
+  ctx.lookup.translationsByUrl.set(urlKey(ref.url), ref);
+  return ref;
 }

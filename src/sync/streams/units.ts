@@ -1,94 +1,235 @@
-import type { RawJson } from '../../db/database.ts';
-import { type UnitRow, upsertUnits } from '../../db/queries/records.ts';
-import { TransformError } from '../../errors.ts';
-import { pickNullable } from '../../lib/pick.ts';
-import { type WeblateUnit, weblateUnit } from '../../weblate/schemas.ts';
-import { unitIdFromUrl, urlKey } from '../../weblate/urls.ts';
+import { readCursor, writeCursor } from '../../db/queries/cursors.ts';
+import {
+  markUnitsDeleted,
+  markUnitsMissingInRange,
+  type UnitScope,
+} from '../../db/queries/deletions.ts';
+import { clearPending, listPending, removePending } from '../../db/queries/pending.ts';
+import { findUnitCountMismatches } from '../../db/queries/translation-state.ts';
+import { HttpError } from '../../errors.ts';
+import { shiftSeconds } from '../../lib/timestamps.ts';
+import { walkKeyset } from '../../weblate/keyset.ts';
+import { weblateUnit } from '../../weblate/schemas.ts';
+import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { PAGE_SIZE, pagesFor, readPages } from '../read.ts';
-import type { TranslationDetail } from './translations.ts';
+import { checkPage, PAGE_SIZE } from '../read.ts';
+import { storeUnits } from './unit-rows.ts';
+import { sweepTranslation } from './unit-sweep.ts';
 
-const UNIT_FIELDS = [
-  'previous_source',
-  'location',
-  'context',
-  'note',
-  'flags',
-  'explanation',
-  'extra_flags',
-  'labels',
-  'fuzzy',
-  'translated',
-  'approved',
-  'position',
-  'has_suggestion',
-  'has_comment',
-  'has_failing_check',
-  'num_words',
-  'priority',
-  'web_url',
-  'url',
-  'pending',
-  'timestamp',
-  'last_updated',
-] as const satisfies ReadonlyArray<keyof WeblateUnit & keyof UnitRow>;
+/** Where the unit walk of one scope stands. */
+export interface UnitCursor {
+  /** Server time at the start of the last complete walk. */
+  mark: string | null;
+  /** Highest unit id mirrored. */
+  maxId: string | null;
+  /** The walk in progress: its query parameters and the last id committed. */
+  walk: {
+    full: boolean;
+    since: string | null;
+    maxIdBefore: string | null;
+    after: string | null;
+    end: string;
+  } | null;
+}
 
-/** Transforms one unit of the translation `translationId` into its row (pure). */
-export function toUnitRow(record: WeblateUnit, raw: RawJson, translationId: number): UnitRow {
-  return {
-    id: record.id,
-    translation_id: translationId,
-    source: record.source,
-    target: record.target,
-    id_hash: record.id_hash,
-    content_hash: record.content_hash,
-    state: record.state,
-    source_unit_id: unitIdFromUrl(record.source_unit),
-    ...pickNullable(record, UNIT_FIELDS),
-    raw,
-  };
+interface Scope {
+  key: string;
+  projectSlug: string | null;
 }
 
 /**
- * Mirrors a translation's units page by page. Every unit of the list must belong to the
- * translation (spec rule 2); a list whose count differs from the translation's `total`
- * (rule 4) is reported, since it means the translation changed while it was read.
+ * Mirrors units through the global /api/units/ (10,000 per request), walked by id: all of
+ * them in a full sync, else only those changed since the mark (or new), and only when a
+ * translation moved or a change named a unit. Then units named by changes that the walk did
+ * not cover, and a sweep of every translation whose unit count differs from its total.
+ * Servers without the global list or `q` are read translation by translation instead.
  */
-export async function syncUnits(ctx: SyncContext, translation: TranslationDetail): Promise<number> {
-  const ownKey = urlKey(translation.url);
-  let seen = 0;
-  let count: number | null = null;
-  const pages = readPages(ctx, translation.unitsUrl, {
-    resource: 'units',
-    schema: weblateUnit,
-    pageSize: PAGE_SIZE.standard,
-    announcedPages: pagesFor(translation.listedTotal ?? 0, PAGE_SIZE.standard),
-  });
-  for await (const { page, items } of pages) {
-    count ??= page.count;
-    for (const { record } of items) {
-      if (urlKey(record.translation) !== ownKey) {
-        throw new TransformError(
-          `units: unit ${record.id} in the unit list of ${translation.url} belongs to ${record.translation}`,
-        );
-      }
+export async function syncUnits(ctx: SyncContext): Promise<void> {
+  const scopes: Scope[] =
+    ctx.scope.projects === null
+      ? [{ key: '', projectSlug: null }]
+      : ctx.scope.projects.map((slug) => ({ key: slug, projectSlug: slug }));
+  let globalListWorks = true;
+  for (const scope of scopes) {
+    if (!globalListWorks || !(await walkScope(ctx, scope))) {
+      globalListWorks = false;
+      await sweepPendingTranslations(ctx);
     }
-    seen += items.length;
-    ctx.tally.wrote(
-      'units',
-      await upsertUnits(
-        ctx.db,
-        items.map((i) => toUnitRow(i.record, i.raw, translation.id)),
-      ),
-    );
   }
-  if (translation.total !== null && (count !== translation.total || seen !== translation.total)) {
-    const message = `units of ${translation.url}: the translation's total is ${translation.total}, its unit list counted ${count ?? 'nothing'} and ${seen} units were read (it changed during the sync; the next sync catches up)`;
-    ctx.tally.warn(message);
-    ctx.log.warn(
-      { translation: translation.url, total: translation.total, count, seen },
-      'unit count differs from total',
-    );
+  if (ctx.mode === 'incremental') await syncNamedUnits(ctx, globalListWorks);
+  await sweepMismatches(ctx);
+}
+
+/** Returns false when the server has no usable global unit list. */
+async function walkScope(ctx: SyncContext, scope: Scope): Promise<boolean> {
+  const cursor = (await readCursor<UnitCursor>(ctx.db, 'units', scope.key)) ?? {
+    mark: null,
+    maxId: null,
+    walk: null,
+  };
+  const walk = cursor.walk ?? (await planWalk(ctx, scope, cursor));
+  if (walk === null) return true;
+  const conditions = [
+    walk.full ? null : changedQuery(walk),
+    scope.projectSlug === null ? null : `project:${scope.projectSlug}`,
+  ];
+  const q = conditions.filter((c): c is string => c !== null).join(' AND ') || null;
+  let maxId = cursor.maxId;
+  try {
+    ctx.tally.begin('units');
+    ctx.tally.expectPages(1);
+    const pages = walkKeyset(ctx.client, 'units/', {
+      resource: 'units',
+      pageSize: PAGE_SIZE.large,
+      q,
+      after: walk.after,
+      signal: ctx.signal,
+    });
+    for await (const page of pages) {
+      if (page.through !== null) ctx.tally.expectPages(1);
+      const checked = checkPage(
+        ctx,
+        { resource: 'units', schema: weblateUnit },
+        page.results,
+        page.resultTexts,
+        page.url,
+      );
+      maxId = maxOf(maxId, ...page.ids);
+      const next: UnitCursor =
+        page.through === null
+          ? { mark: walk.end, maxId, walk: null }
+          : { mark: cursor.mark, maxId, walk: { ...walk, after: page.through } };
+      const deletionScope: UnitScope =
+        scope.projectSlug === null ? null : { projectSlug: scope.projectSlug };
+      await commitPage(ctx, 'units', checked.rejected, async (trx) => {
+        const result = await storeUnits(ctx, trx, checked.items, page.url);
+        await removePending(trx, 'unit', page.ids);
+        if (walk.full) await markUnitsMissingInRange(trx, deletionScope, page, page.ids);
+        if (walk.full && page.through === null) await clearPending(trx, 'unit');
+        await writeCursor(trx, 'units', scope.key, next);
+        return result;
+      });
+    }
+  } catch (err) {
+    if (isUnsupported(err)) {
+      ctx.tally.warn(
+        `the server has no usable /api/units/ list (${(err as Error).message}); units are read per translation`,
+      );
+      return false;
+    }
+    throw err;
   }
-  return seen;
+  return true;
+}
+
+async function planWalk(
+  ctx: SyncContext,
+  scope: Scope,
+  cursor: UnitCursor,
+): Promise<UnitCursor['walk']> {
+  if (ctx.mode === 'full' || cursor.mark === null) {
+    return { full: true, since: null, maxIdBefore: null, after: null, end: ctx.windowEnd };
+  }
+  const hasWork =
+    (await listPending(ctx.db, 'translation')).length > 0 ||
+    (await listPending(ctx.db, 'unit')).length > 0;
+  if (!hasWork) {
+    // Nothing moved since the mark: no translation changed and no change named a unit.
+    await writeCursor(ctx.db, 'units', scope.key, { ...cursor, mark: ctx.windowEnd });
+    return null;
+  }
+  return {
+    full: false,
+    since: shiftSeconds(cursor.mark, -ctx.lookbackSeconds),
+    maxIdBefore: cursor.maxId,
+    after: null,
+    end: ctx.windowEnd,
+  };
+}
+
+function changedQuery(walk: NonNullable<UnitCursor['walk']>): string {
+  const changed = `last_changed:>=${walk.since ?? '1970-01-01T00:00:00Z'}`;
+  return walk.maxIdBefore === null ? changed : `${changed} OR id:>${walk.maxIdBefore}`;
+}
+
+/** Units named by changes that the walk did not bring: read by id, 100 per request. */
+async function syncNamedUnits(ctx: SyncContext, globalListWorks: boolean): Promise<void> {
+  const ids = await listPending(ctx.db, 'unit');
+  if (ids.length === 0) return;
+  if (!globalListWorks) return sweepTranslationsOfUnits(ctx, ids);
+  for (let i = 0; i < ids.length; i += 100) {
+    const chunk = ids.slice(i, i + 100);
+    const url = ctx.client.resolve('units/');
+    url.searchParams.set('q', `id:${chunk.join(',')}`);
+    url.searchParams.set('page_size', String(PAGE_SIZE.large));
+    const response = await ctx.client.getJson(url, 'units', ctx.signal);
+    const results = Array.isArray((response.value as { results?: unknown }).results)
+      ? (response.value as { results: unknown[] }).results
+      : [];
+    const checked = checkPage(
+      ctx,
+      { resource: 'units', schema: weblateUnit },
+      results,
+      response.resultTexts ?? [],
+      response.url,
+    );
+    const found = new Set(checked.items.map((item) => item.record.id));
+    await commitPage(ctx, 'units', checked.rejected, async (trx) => {
+      const result = await storeUnits(ctx, trx, checked.items, response.url);
+      // Named by a change but gone now: deleted upstream since.
+      await markUnitsDeleted(
+        trx,
+        chunk.filter((id) => !found.has(id)),
+      );
+      await removePending(trx, 'unit', chunk);
+      return result;
+    });
+  }
+}
+
+async function sweepTranslationsOfUnits(ctx: SyncContext, unitIds: string[]): Promise<void> {
+  const rows = await ctx.db
+    .selectFrom('weblate.units')
+    .select('translation_id')
+    .distinct()
+    .where('id', 'in', unitIds)
+    .execute();
+  for (const { translation_id: id } of rows) {
+    const ref = ctx.lookup.translationsById.get(id);
+    if (ref !== undefined) await sweepTranslation(ctx, ref);
+  }
+  await removePending(ctx.db, 'unit', unitIds);
+}
+
+async function sweepPendingTranslations(ctx: SyncContext): Promise<void> {
+  for (const id of await listPending(ctx.db, 'translation')) {
+    const ref = ctx.lookup.translationsById.get(Number(id));
+    if (ref !== undefined) await sweepTranslation(ctx, ref);
+  }
+}
+
+/** A translation whose live unit count differs from its total gets an id sweep (only that one). */
+async function sweepMismatches(ctx: SyncContext): Promise<void> {
+  for (const mismatch of await findUnitCountMismatches(ctx.db, ctx.scope.projects)) {
+    const ref = ctx.lookup.translationsById.get(mismatch.id);
+    if (ref === undefined) continue;
+    ctx.log.info(
+      { translation: ref.url, total: mismatch.total, mirrored: mismatch.live },
+      'unit count differs from total: sweeping',
+    );
+    await sweepTranslation(ctx, ref);
+  }
+}
+
+function isUnsupported(err: unknown): boolean {
+  return (
+    err instanceof HttpError &&
+    (err.status === 404 || (err.status === 400 && /\bq\b/.test(err.detail ?? '')))
+  );
+}
+
+function maxOf(current: string | null, ...ids: string[]): string | null {
+  let max = current;
+  for (const id of ids) if (max === null || BigInt(id) > BigInt(max)) max = id;
+  return max;
 }

@@ -1,0 +1,91 @@
+import { type Kysely, sql } from 'kysely';
+
+import type { Database } from '../database.ts';
+
+export type SoftDeletedTable =
+  'projects' | 'components' | 'translations' | 'notification_subscriptions';
+
+/**
+ * After a complete listing: sets deleted_at on live rows of `table` within `scope` (a
+ * column equal to a value, or everything) whose id the listing did not contain.
+ */
+export async function markMissingDeleted(
+  db: Kysely<Database>,
+  table: SoftDeletedTable,
+  scope: { column: string; value: string } | null,
+  seenIds: readonly number[],
+): Promise<number> {
+  const where = scope === null ? sql`true` : sql`${sql.ref(scope.column)} = ${scope.value}`;
+  const result = await sql`
+    update ${sql.table(`weblate.${table}`)} set deleted_at = now()
+    where deleted_at is null and ${where}
+      and not (id = any(${`{${seenIds.join(',')}}`}::bigint[]))`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/** Marks one object deleted (a listed object that now answers 404). */
+export async function markDeleted(
+  db: Kysely<Database>,
+  table: SoftDeletedTable,
+  id: number,
+): Promise<void> {
+  await sql`update ${sql.table(`weblate.${table}`)} set deleted_at = now() where id = ${id} and deleted_at is null`.execute(
+    db,
+  );
+}
+
+/** Carries deletion down the containment chain: components of deleted projects, and so on to units. */
+export async function cascadeDeletions(db: Kysely<Database>): Promise<number> {
+  const steps = [
+    sql`update weblate.components c set deleted_at = p.deleted_at from weblate.projects p
+        where c.project_id = p.id and p.deleted_at is not null and c.deleted_at is null`,
+    sql`update weblate.translations t set deleted_at = c.deleted_at from weblate.components c
+        where t.component_id = c.id and c.deleted_at is not null and t.deleted_at is null`,
+    sql`update weblate.units u set deleted_at = t.deleted_at from weblate.translations t
+        where u.translation_id = t.id and t.deleted_at is not null and u.deleted_at is null`,
+  ];
+  let rows = 0;
+  for (const step of steps) rows += Number((await step.execute(db)).numAffectedRows ?? 0n);
+  return rows;
+}
+
+/** Units a walk covers: everything, one project's, or one translation's. */
+export type UnitScope = { projectSlug: string } | { translationId: number } | null;
+
+function unitScopeCondition(scope: UnitScope) {
+  if (scope === null) return sql`true`;
+  if ('translationId' in scope) return sql`u.translation_id = ${scope.translationId}`;
+  return sql`u.translation_id in (select id from weblate.translations where project_slug = ${scope.projectSlug})`;
+}
+
+/**
+ * A page of an id-ordered walk covers every unit with an id in (after, through] (through
+ * null: to the end). A live mirrored unit in that range and scope that the page does not
+ * contain no longer exists upstream.
+ */
+export async function markUnitsMissingInRange(
+  db: Kysely<Database>,
+  scope: UnitScope,
+  range: { after: string | null; through: string | null },
+  seenIds: readonly string[],
+): Promise<number> {
+  const result = await sql`
+    update weblate.units u set deleted_at = now()
+    where u.deleted_at is null and ${unitScopeCondition(scope)}
+      and (${range.after}::bigint is null or u.id > ${range.after}::bigint)
+      and (${range.through}::bigint is null or u.id <= ${range.through}::bigint)
+      and not (u.id = any(${`{${seenIds.join(',')}}`}::bigint[]))`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/** Marks the given units deleted (asked for by id, and the server no longer has them). */
+export async function markUnitsDeleted(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await sql`
+    update weblate.units set deleted_at = now()
+    where deleted_at is null and id = any(${`{${ids.join(',')}}`}::bigint[])`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}

@@ -1,0 +1,94 @@
+import { markUnitsMissingInRange } from '../../db/queries/deletions.ts';
+import { removePending } from '../../db/queries/pending.ts';
+import { HttpError } from '../../errors.ts';
+import { walkKeyset } from '../../weblate/keyset.ts';
+import { walkList } from '../../weblate/pagination.ts';
+import { weblateUnit } from '../../weblate/schemas.ts';
+import { urlKey } from '../../weblate/urls.ts';
+import { commitPage } from '../commit.ts';
+import type { SyncContext } from '../context.ts';
+import { checkPage, PAGE_SIZE } from '../read.ts';
+import type { TranslationRef } from './translations.ts';
+import { storeUnits } from './unit-rows.ts';
+
+/**
+ * Reads every unit of one translation and marks the ones it lacks as deleted. Walked by id
+ * (`q=id:>K` on the translation's own list), so every page covers an id range and units
+ * missing from it are gone; a server without `q` is walked page by page and the missing
+ * units are marked once the list is complete. Every unit must belong to the translation
+ * (spec rule 2).
+ */
+export async function sweepTranslation(ctx: SyncContext, ref: TranslationRef): Promise<void> {
+  try {
+    await sweepByKeyset(ctx, ref);
+  } catch (err) {
+    if (!(err instanceof HttpError && err.status === 400)) throw err;
+    await sweepByPages(ctx, ref);
+  }
+}
+
+async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<void> {
+  const pages = walkKeyset(ctx.client, ref.unitsUrl, {
+    resource: 'units',
+    pageSize: PAGE_SIZE.standard,
+    q: null,
+    after: null,
+    signal: ctx.signal,
+  });
+  ctx.tally.expectPages(1);
+  for await (const page of pages) {
+    if (page.through !== null) ctx.tally.expectPages(1);
+    const checked = checkOwnUnits(ctx, ref, page.results, page.resultTexts, page.url);
+    await commitPage(ctx, 'units', checked.rejected, async (trx) => {
+      const result = await storeUnits(ctx, trx, checked.items, page.url);
+      await markUnitsMissingInRange(trx, { translationId: ref.id }, page, page.ids);
+      await removePending(trx, 'unit', page.ids);
+      return result;
+    });
+  }
+}
+
+async function sweepByPages(ctx: SyncContext, ref: TranslationRef): Promise<void> {
+  const seen: string[] = [];
+  const pages = walkList(ctx.client, ref.unitsUrl, {
+    resource: 'units',
+    pageSize: PAGE_SIZE.standard,
+    signal: ctx.signal,
+  });
+  for await (const page of pages) {
+    const checked = checkOwnUnits(ctx, ref, page.results, page.resultTexts, page.url);
+    seen.push(...checked.items.map((i) => i.record.id));
+    await commitPage(ctx, 'units', checked.rejected, async (trx) => {
+      const result = await storeUnits(ctx, trx, checked.items, page.url);
+      if (page.isLast)
+        await markUnitsMissingInRange(
+          trx,
+          { translationId: ref.id },
+          { after: null, through: null },
+          seen,
+        );
+      return result;
+    });
+  }
+}
+
+/** Validates a page of a translation's unit list; a unit of another translation is rejected (spec rule 2). */
+function checkOwnUnits(
+  ctx: SyncContext,
+  ref: TranslationRef,
+  results: unknown[],
+  texts: string[],
+  url: string,
+) {
+  const checked = checkPage(ctx, { resource: 'units', schema: weblateUnit }, results, texts, url);
+  const own = checked.items.filter((item) => urlKey(item.record.translation) === urlKey(ref.url));
+  const foreign = checked.items
+    .filter((item) => !own.includes(item))
+    .map((item) => ({
+      resource: 'units',
+      url,
+      reason: `unit ${item.record.id} is in the unit list of ${ref.url} but belongs to ${item.record.translation}`,
+      raw: item.raw,
+    }));
+  return { items: own, rejected: [...checked.rejected, ...foreign] };
+}
