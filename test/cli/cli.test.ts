@@ -76,7 +76,9 @@ describe('weblate-mirror CLI', () => {
     const sync = await runCli(['sync'], env);
     expect(sync.stderr).toBe('');
     expect(sync.code).toBe(0);
-    expect(sync.stdout).toMatch(/^full sync run 1 of http:\/\/127\.0\.0\.1:\d+\/ into .*: succeeded$/m);
+    expect(sync.stdout).toMatch(
+      /^full sync run 1 of http:\/\/127\.0\.0\.1:\d+\/ into .*: succeeded$/m,
+    );
     expect(sync.stdout).toMatch(
       new RegExp(
         `^units\\s+${sim.instance.units.length}\\s+0\\s+${sim.instance.units.length}\\s+\\d+`,
