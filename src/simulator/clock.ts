@@ -12,6 +12,12 @@ export const TIMELINE_SPAN_US = TIMELINE_DAYS * MICROS_PER_DAY;
  */
 const OFFSETS: readonly number[] = [120, 60, -300, 330, -180, 540, -420, 345];
 
+/** A fixed choice among `Z` and the offsets, for data made after generation (mutations). */
+export function offsetFor(key: number): number | null {
+  const index = ((key % (OFFSETS.length + 1)) + OFFSETS.length + 1) % (OFFSETS.length + 1);
+  return index === OFFSETS.length ? null : (OFFSETS[index] ?? null);
+}
+
 /** About a third `Z`, the rest with an offset. */
 export function pickOffset(rng: Rng): number | null {
   return rng.chance(1 / 3) ? null : rng.pick(OFFSETS);

@@ -19,6 +19,7 @@ import {
   renderUnit,
 } from './render.ts';
 import { notFound, ok, type SimRequest, type SimResponse, validationError } from './responses.ts';
+import { unitMatcher } from './unit-match.ts';
 import { hasScope, parseUnitQuery, type UnitQuery } from './unit-query.ts';
 
 function findTranslation(
@@ -50,7 +51,10 @@ function allowedTranslations(instance: SimInstance, query: UnitQuery): Set<numbe
   return allowed;
 }
 
-/** Narrows an id-ascending list by the id bounds (binary search), then filters the rest. */
+/**
+ * Narrows an id-ascending list by the id bounds (binary search), then filters the rest:
+ * by the bounds and scopes alone for a plain conjunction, else by the whole expression.
+ */
 function unitSelection(
   instance: SimInstance,
   units: readonly SimUnit[],
@@ -58,6 +62,9 @@ function unitSelection(
 ): Selection<SimUnit> {
   const start = query.idMin === -Infinity ? 0 : lowerBoundById(units, query.idMin);
   const end = query.idMax === Infinity ? units.length : lowerBoundById(units, query.idMax + 1);
+  if (!query.isConjunction) {
+    return filteredSelection(units, { start, end }, unitMatcher(instance, query.expression));
+  }
   const allowed = allowedTranslations(instance, query);
   const isTimeBounded = query.changedMin !== -Infinity || query.changedMax !== Infinity;
   if (allowed === null && !isTimeBounded) return arraySelection(units, start, Math.max(start, end));

@@ -1,3 +1,5 @@
+import type { FaultKind } from './faults.ts';
+
 /**
  * The server's request and response values. Handlers are pure functions
  * `(instance, request, params) → SimResponse`; only server.ts touches sockets, so faults,
@@ -17,7 +19,23 @@ export interface SimResponse {
   headers: Record<string, string>;
   /** Serialised with `toJsonText`; `undefined` means an empty body. */
   body: unknown;
+  /** Sent as is instead of `body` (an HTML page); the Content-Type goes in `headers`. */
+  rawBody?: string;
+  /** How the connection misbehaves instead of answering normally (faults.ts). */
+  transport?: Transport;
+  /** Bookkeeping for the request log, never sent: which fault this is, if any. */
+  fault?: FaultKind;
+  /** Bookkeeping for the request log, never sent: refused by the rate budget. */
+  isThrottled?: boolean;
 }
+
+/**
+ * - `reset`: the socket is destroyed without a response;
+ * - `hang`: nothing is sent for `ms`, then the socket is destroyed;
+ * - `truncate`: status, headers and half of the body, without Content-Length, then the
+ *   connection closes, so the client reads a complete-looking response with broken JSON.
+ */
+export type Transport = { kind: 'reset' } | { kind: 'hang'; ms: number } | { kind: 'truncate' };
 
 export function ok(body: unknown): SimResponse {
   return { status: 200, headers: {}, body };
@@ -53,4 +71,36 @@ export function validationError(errors: readonly FieldError[]): SimResponse {
 export function lastParam(url: URL, name: string): string | null {
   const values = url.searchParams.getAll(name);
   return values.length === 0 ? null : (values[values.length - 1] ?? null);
+}
+
+/** Path and query as received: what triggers, `failNext` and the request log match on. */
+export function requestTarget(request: SimRequest): string {
+  return `${request.url.pathname}${request.url.search}`;
+}
+
+/** `RegExp.test` that ignores (and resets) the state a `g` or `y` flag keeps. */
+export function testPattern(pattern: RegExp, text: string): boolean {
+  pattern.lastIndex = 0;
+  const result = pattern.test(text);
+  pattern.lastIndex = 0;
+  return result;
+}
+
+/** Seconds as a header value: whole seconds as integers, fractions as given (tests use them). */
+export function formatSeconds(seconds: number): string {
+  return String(Math.round(seconds * 1000) / 1000);
+}
+
+/**
+ * DRF's Throttled (429): the detail rounds the wait up to whole seconds, singular for one;
+ * drf-standardized-errors adds Retry-After from the wait.
+ */
+export function throttledResponse(retryAfterSeconds: number): SimResponse {
+  const wait = Math.max(1, Math.ceil(retryAfterSeconds));
+  const unit = wait === 1 ? 'second' : 'seconds';
+  const detail = `Request was throttled. Expected available in ${wait} ${unit}.`;
+  return {
+    ...clientError(429, 'throttled', detail),
+    headers: { 'Retry-After': formatSeconds(retryAfterSeconds) },
+  };
 }

@@ -1,21 +1,40 @@
+import { parseExpression, type QueryNode } from './query-syntax.ts';
 import { isDateOnly, MICROS_PER_DAY, parseInstant } from './time.ts';
 
 /**
  * The subset of Weblate's search language (`weblate/utils/search.py`) a mirror uses on unit
- * lists: `id:` and `last_changed:` with `>`, `>=`, `<`, `<=` (or exact), the scoping fields
- * `project:`, `component:`, `language:`, joined by `AND` or by juxtaposition. Anything else
- * is rejected the way Weblate rejects unparsable queries (400, attr "q").
+ * lists: `id:` with `>`, `>=`, `<`, `<=`, an exact value or a set (`id:1,2,3`);
+ * `last_changed:` with the same operators (value optionally quoted); the scoping fields
+ * `project:`, `component:`, `language:`; combined with `AND`, `OR`, `NOT`, parentheses and
+ * juxtaposition (query-syntax.ts). Anything else is rejected the way Weblate rejects
+ * unparsable queries (400, attr "q").
  */
+export type UnitTerm =
+  | { field: 'id'; min: number; max: number }
+  | { field: 'id-set'; ids: ReadonlySet<number> }
+  | { field: 'last_changed'; min: number; max: number }
+  | { field: 'project' | 'component' | 'language'; value: string };
+
+export type UnitQueryNode = QueryNode<UnitTerm>;
+
 export interface UnitQuery {
-  /** Inclusive bounds. */
+  /**
+   * Inclusive bounds every matching unit lies within (for OR, the hull of the branches;
+   * NOT bounds nothing), so a list can be narrowed by binary search before filtering.
+   */
   idMin: number;
   idMax: number;
-  /** Inclusive bounds on `last_updated`, in microseconds. */
+  /** Inclusive bounds on `last_updated`, in microseconds, in the same sense. */
   changedMin: number;
   changedMax: number;
+  /** Scoping values every match must have (terms of the top-level AND only), lower case. */
   projects: string[];
   components: string[];
   languages: string[];
+  /** The whole query; null when it is empty. */
+  expression: UnitQueryNode | null;
+  /** True when the fields above say everything: ranges and scopes joined by AND only. */
+  isConjunction: boolean;
 }
 
 export type UnitQueryResult = { query: UnitQuery } | { error: string };
@@ -28,75 +47,121 @@ function unquote(value: string): string {
     : value;
 }
 
-function applyIdTerm(query: UnitQuery, operator: string, value: string): string | null {
-  if (!/^\d+$/.test(value)) return `Invalid number "${value}"`;
+function readIdTerm(operator: string, value: string): { term: UnitTerm } | { error: string } {
+  if (operator === '' && value.includes(',')) {
+    const parts = value.split(',');
+    const bad = parts.find((part) => !/^\d+$/.test(part));
+    if (bad !== undefined) return { error: `Invalid number "${bad}"` };
+    return { term: { field: 'id-set', ids: new Set(parts.map(Number)) } };
+  }
+  if (!/^\d+$/.test(value)) return { error: `Invalid number "${value}"` };
   const id = Number(value);
-  if (operator === '>' || operator === '>=' || operator === '') {
-    query.idMin = Math.max(query.idMin, operator === '>' ? id + 1 : id);
-  }
-  if (operator === '<' || operator === '<=' || operator === '') {
-    query.idMax = Math.min(query.idMax, operator === '<' ? id - 1 : id);
-  }
-  return null;
+  const min = operator === '>' ? id + 1 : operator.startsWith('<') ? -Infinity : id;
+  const max = operator === '<' ? id - 1 : operator.startsWith('>') ? Infinity : id;
+  return { term: { field: 'id', min, max } };
 }
 
 /** A date alone covers that whole day (as Weblate's search does); a timestamp is exact. */
-function applyChangedTerm(query: UnitQuery, operator: string, value: string): string | null {
+function readChangedTerm(operator: string, value: string): { term: UnitTerm } | { error: string } {
   const start = parseInstant(value);
-  if (start === null) return `Invalid timestamp "${value}"`;
+  if (start === null) return { error: `Invalid timestamp "${value}"` };
   const end = isDateOnly(value) ? start + MICROS_PER_DAY - 1 : start;
-  if (operator === '>') query.changedMin = Math.max(query.changedMin, end + 1);
-  if (operator === '>=' || operator === '') query.changedMin = Math.max(query.changedMin, start);
-  if (operator === '<') query.changedMax = Math.min(query.changedMax, start - 1);
-  if (operator === '<=' || operator === '') query.changedMax = Math.min(query.changedMax, end);
-  return null;
+  const bounds: Record<string, [number, number]> = {
+    '>': [end + 1, Infinity],
+    '>=': [start, Infinity],
+    '<': [-Infinity, start - 1],
+    '<=': [-Infinity, end],
+    '': [start, end],
+  };
+  const [min, max] = bounds[operator] ?? [start, end];
+  return { term: { field: 'last_changed', min, max } };
 }
 
-function applyTerm(query: UnitQuery, token: string): string | null {
+export function readUnitTerm(token: string): { term: UnitTerm } | { error: string } {
   const match = TERM.exec(token);
-  if (match === null) return `Unsupported term "${token}"`;
+  if (match === null) return { error: `Unsupported term "${token}"` };
   const field = (match[1] ?? '').toLowerCase();
   const operator = match[2] ?? '';
   const value = unquote(match[3] ?? '');
-  if (field === 'id') return applyIdTerm(query, operator, value);
-  if (field === 'last_changed') return applyChangedTerm(query, operator, value);
-  const scoped = {
-    project: query.projects,
-    component: query.components,
-    language: query.languages,
-  }[field];
-  if (scoped === undefined || operator !== '') return `Unsupported term "${token}"`;
-  scoped.push(value.toLowerCase());
-  return null;
+  if (field === 'id') return readIdTerm(operator, value);
+  if (field === 'last_changed') return readChangedTerm(operator, value);
+  if ((field === 'project' || field === 'component' || field === 'language') && operator === '') {
+    return { term: { field, value: value.toLowerCase() } };
+  }
+  return { error: `Unsupported term "${token}"` };
+}
+
+interface Range {
+  min: number;
+  max: number;
+}
+
+const UNBOUNDED: Range = { min: -Infinity, max: Infinity };
+
+/** The hull of the values of `field` a match can have. */
+function rangeOf(node: UnitQueryNode, field: 'id' | 'last_changed'): Range {
+  switch (node.kind) {
+    case 'and':
+      return node.children.map((child) => rangeOf(child, field)).reduce(intersect, UNBOUNDED);
+    case 'or':
+      return node.children.map((child) => rangeOf(child, field)).reduce(unite);
+    case 'not':
+      return UNBOUNDED;
+    case 'term':
+      return termRange(node.term, field);
+  }
+}
+
+function termRange(term: UnitTerm, field: 'id' | 'last_changed'): Range {
+  if (term.field === 'id' || term.field === 'last_changed') {
+    return term.field === field ? { min: term.min, max: term.max } : UNBOUNDED;
+  }
+  if (term.field === 'id-set' && field === 'id') {
+    const ids = [...term.ids];
+    return { min: Math.min(...ids), max: Math.max(...ids) };
+  }
+  return UNBOUNDED;
+}
+
+const intersect = (a: Range, b: Range): Range => ({
+  min: Math.max(a.min, b.min),
+  max: Math.min(a.max, b.max),
+});
+const unite = (a: Range, b: Range): Range => ({
+  min: Math.min(a.min, b.min),
+  max: Math.max(a.max, b.max),
+});
+
+/** The top-level AND's operands (or the whole expression as the only one). */
+function conjuncts(expression: UnitQueryNode | null): UnitQueryNode[] {
+  if (expression === null) return [];
+  return expression.kind === 'and' ? expression.children : [expression];
 }
 
 export function parseUnitQuery(text: string | null): UnitQueryResult {
-  const query: UnitQuery = {
-    idMin: -Infinity,
-    idMax: Infinity,
-    changedMin: -Infinity,
-    changedMax: Infinity,
-    projects: [],
-    components: [],
-    languages: [],
+  const parsed = parseExpression(text ?? '', readUnitTerm);
+  if ('error' in parsed) return parsed;
+  const { expression } = parsed;
+  const ids = expression === null ? UNBOUNDED : rangeOf(expression, 'id');
+  const changed = expression === null ? UNBOUNDED : rangeOf(expression, 'last_changed');
+  const operands = conjuncts(expression);
+  const terms = operands.flatMap((node) => (node.kind === 'term' ? [node.term] : []));
+  const scoped = (field: 'project' | 'component' | 'language'): string[] =>
+    terms.flatMap((term) => (term.field === field ? [term.value] : []));
+  return {
+    query: {
+      idMin: ids.min,
+      idMax: ids.max,
+      changedMin: changed.min,
+      changedMax: changed.max,
+      projects: scoped('project'),
+      components: scoped('component'),
+      languages: scoped('language'),
+      expression,
+      isConjunction:
+        terms.length === operands.length && terms.every((term) => term.field !== 'id-set'),
+    },
   };
-  const tokens = (text ?? '')
-    .trim()
-    .split(/\s+/)
-    .filter((token) => token !== '');
-  let expectsTerm = true;
-  for (const token of tokens) {
-    if (token.toUpperCase() === 'AND') {
-      if (expectsTerm) return { error: `Expected a term, found "${token}"` };
-      expectsTerm = true;
-      continue;
-    }
-    const error = applyTerm(query, token);
-    if (error !== null) return { error };
-    expectsTerm = false;
-  }
-  if (expectsTerm && tokens.length > 0) return { error: 'Expected a term at the end of the query' };
-  return { query };
 }
 
 export function hasScope(query: UnitQuery): boolean {

@@ -36,12 +36,62 @@ describe('parseUnitQuery', () => {
     'foo',
     'id:>abc',
     'state:>=translated',
-    'id:>1 OR id:<3',
+    'id:>1 OR',
+    '(id:>1',
+    'id:>1)',
+    '()',
+    'NOT',
+    'id:1,x',
+    'last_changed:"2024-01-01',
     'AND id:>1',
     'id:>1 AND',
     'last_changed:>=yesterday',
   ])('rejects %j', (text) => {
     expect(parseUnitQuery(text)).toHaveProperty('error');
+  });
+});
+
+describe('parseUnitQuery with OR, NOT, parentheses and sets', () => {
+  const ids = (text: string): unknown => {
+    const { expression } = parsed(text);
+    return JSON.parse(
+      JSON.stringify(expression, (_key, value: unknown) =>
+        value instanceof Set ? [...(value as Set<number>)] : value,
+      ),
+    );
+  };
+  const id = (min: number, max: number): unknown => ({
+    kind: 'term',
+    term: { field: 'id', min, max },
+  });
+
+  it('binds NOT tighter than AND and AND tighter than OR', () => {
+    expect(ids('id:1 OR id:2 AND NOT id:3')).toEqual({
+      kind: 'or',
+      children: [id(1, 1), { kind: 'and', children: [id(2, 2), { kind: 'not', child: id(3, 3) }] }],
+    });
+    expect(ids('(id:1 or id:2) id:3')).toEqual({
+      kind: 'and',
+      children: [{ kind: 'or', children: [id(1, 1), id(2, 2)] }, id(3, 3)],
+    });
+    expect(ids('not not id:4')).toEqual({ kind: 'not', child: { kind: 'not', child: id(4, 4) } });
+  });
+
+  it('reads id sets and quoted timestamps', () => {
+    expect(ids('id:5,3,9')).toEqual({ kind: 'term', term: { field: 'id-set', ids: [5, 3, 9] } });
+    const us = parseInstant('2026-11-22T10:00:00Z')!;
+    expect(parsed('last_changed:>="2026-11-22 10:00:00Z"').changedMin).toBe(us);
+  });
+
+  it('bounds ids by the hull of OR branches and the intersection of AND terms', () => {
+    const query = parsed(
+      '(last_changed:>=2026-11-22T10:00:00.000000Z OR id:>41000) AND id:>40500 AND project:hello',
+    );
+    expect(query).toMatchObject({ idMin: 40501, idMax: Infinity, projects: ['hello'] });
+    expect(query.isConjunction).toBe(false);
+    expect(parsed('id:3,7 OR id:10')).toMatchObject({ idMin: 3, idMax: 10 });
+    expect(parsed('NOT id:>5')).toMatchObject({ idMin: -Infinity, idMax: Infinity });
+    expect(parsed('id:>5 AND language:cs').isConjunction).toBe(true);
   });
 });
 

@@ -1,0 +1,152 @@
+/**
+ * The instance changes as a real Weblate's would, between syncs or in the middle of a walk.
+ * Every operation is a plain function over a `MutationContext` ({ instance, now }) and is
+ * also available bound to a live simulator as `sim.mutate`. Operations stamp their times
+ * from `now()` (epoch milliseconds, fractions kept as microseconds) with six fraction
+ * digits and `Z` or an offset, as the generated data has; keep the index consistent; give
+ * every translation whose units change a new revision; and return the ids they touched.
+ * Everything the API derives (totals, statistics, last_change/last_author, counts, links)
+ * is computed from the index when rendering, so it follows. Unknown ids throw.
+ */
+import { ACTION_NAMES } from './actions.ts';
+import type { SimInstance } from './model.ts';
+import type { UnitState } from './model.ts';
+import {
+  addTranslation,
+  type AddTranslationResult,
+  addUnits,
+  type AddUnitsResult,
+} from './mutate-catalog.ts';
+import {
+  deleteComponent,
+  deleteProject,
+  type DeleteResult,
+  deleteTranslation,
+} from './mutate-removals.ts';
+import {
+  type BulkEditResult,
+  bulkEditStates,
+  deleteUnits,
+  type DeleteUnitsResult,
+  editUnits,
+  type EditUnitsOptions,
+  type EditUnitsResult,
+  requireTranslation,
+} from './mutate-units.ts';
+import {
+  actingUser,
+  type ChangeDraft,
+  type MutationContext,
+  nextEdit,
+  realNow,
+  recordChanges,
+  translationScope,
+} from './mutation-context.ts';
+import { COMMENT_TEXTS } from './text-bank.ts';
+
+export type {
+  AddTranslationResult,
+  AddUnitsResult,
+  BulkEditResult,
+  DeleteResult,
+  DeleteUnitsResult,
+  EditUnitsOptions,
+  EditUnitsResult,
+  MutationContext,
+};
+export {
+  addTranslation,
+  addUnits,
+  bulkEditStates,
+  deleteComponent,
+  deleteProject,
+  deleteTranslation,
+  deleteUnits,
+  editUnits,
+};
+
+export interface AddChangesOptions {
+  /** Stamp the changes this many seconds in the past: a transaction that committed late. */
+  backdate?: number;
+  /** Action code (default 3, "Comment added"). */
+  action?: number;
+  /** Acting user and author (default the first real user). */
+  user?: string | null;
+}
+
+export interface AddChangesResult {
+  changeIds: number[];
+}
+
+/**
+ * Records `count` changes on a translation, each bound to one of its units in turn (none
+ * if it has no units). They are records only: units stay as they are, except that a
+ * comment (action 3) sets the unit's `has_comment`.
+ */
+export function addChanges(
+  context: MutationContext,
+  translationId: number,
+  count: number,
+  options: AddChangesOptions = {},
+): AddChangesResult {
+  const { instance } = context;
+  const translation = requireTranslation(instance, translationId);
+  const action = options.action ?? 3;
+  if (!ACTION_NAMES.has(action)) throw new Error(`unknown action ${action}`);
+  const user = actingUser(instance, options.user);
+  const units = instance.index.unitsByTranslation.get(translation.id) ?? [];
+  const drafts = Array.from({ length: count }, (): ChangeDraft => {
+    const edit = nextEdit(instance);
+    const unit = units.length === 0 ? undefined : units[edit % units.length];
+    if (unit !== undefined && action === 3) unit.hasComment = true;
+    return {
+      ...translationScope(instance, translation),
+      action,
+      unitId: unit?.id ?? null,
+      user,
+      author: user,
+      target: COMMENT_TEXTS[edit % COMMENT_TEXTS.length] ?? '',
+    };
+  });
+  const changes = recordChanges(context, drafts, options.backdate ?? 0);
+  return { changeIds: changes.map((change) => change.id) };
+}
+
+/** The mutation API bound to one instance and clock (`sim.mutate`). */
+export interface Mutator {
+  editUnits(unitIds: readonly number[], options?: EditUnitsOptions): EditUnitsResult;
+  bulkEditStates(
+    unitIds: readonly number[],
+    state: UnitState,
+    options?: { user?: string | null },
+  ): BulkEditResult;
+  addUnits(componentId: number, count: number, options?: { user?: string | null }): AddUnitsResult;
+  deleteUnits(unitIds: readonly number[], options?: { user?: string | null }): DeleteUnitsResult;
+  addChanges(translationId: number, count: number, options?: AddChangesOptions): AddChangesResult;
+  deleteTranslation(translationId: number, options?: { user?: string | null }): DeleteResult;
+  deleteComponent(componentId: number, options?: { user?: string | null }): DeleteResult;
+  deleteProject(projectId: number): DeleteResult;
+  addTranslation(
+    componentId: number,
+    languageCode: string,
+    options?: { user?: string | null },
+  ): AddTranslationResult;
+}
+
+/** Binds every mutation to `instance`; `now` is epoch milliseconds (default real time). */
+export function createMutator(instance: SimInstance, now: () => number = realNow): Mutator {
+  const context: MutationContext = { instance, now };
+  return {
+    editUnits: (unitIds, options) => editUnits(context, unitIds, options),
+    bulkEditStates: (unitIds, state, options) => bulkEditStates(context, unitIds, state, options),
+    addUnits: (componentId, count, options) => addUnits(context, componentId, count, options),
+    deleteUnits: (unitIds, options) => deleteUnits(context, unitIds, options),
+    addChanges: (translationId, count, options) =>
+      addChanges(context, translationId, count, options),
+    deleteTranslation: (id, options) => deleteTranslation(context, id, options),
+    deleteComponent: (id, options) => deleteComponent(context, id, options),
+    deleteProject: (id) => deleteProject(context, id),
+    addTranslation: (componentId, code, options) =>
+      addTranslation(context, componentId, code, options),
+  };
+}

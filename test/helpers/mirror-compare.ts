@@ -1,0 +1,118 @@
+import { type Kysely, sql } from 'kysely';
+
+import type { Database } from '../../src/db/database.ts';
+
+/**
+ * What two mirrors of the same upstream state must agree on, as exact text (jsonb rendered
+ * by the database: 64-bit integers and microseconds intact): live rows of every table
+ * without bookkeeping columns, the latest statistics snapshot of each object, and changes.
+ */
+export interface MirrorSnapshot {
+  tables: Record<string, string[]>;
+  /** Change rows by id, compared separately: a mirror keeps history Weblate deleted. */
+  changes: Map<string, string>;
+}
+
+const BOOKKEEPING = sql`- 'first_seen_at' - 'updated_at' - 'deleted_at'`;
+
+const LIVE_TABLES: Array<[string, string]> = [
+  ['languages', 'code'],
+  ['projects', 'id'],
+  ['components', 'id'],
+  ['translations', 'id'],
+  ['units', 'id'],
+  ['notification_subscriptions', 'id'],
+];
+
+export async function snapshotMirror(db: Kysely<Database>): Promise<MirrorSnapshot> {
+  const tables: Record<string, string[]> = {};
+  for (const [table, key] of LIVE_TABLES) {
+    const live = table === 'languages' ? sql`true` : sql`t.deleted_at is null`;
+    const rows = await sql<{ row: string }>`
+      select (to_jsonb(t) ${BOOKKEEPING})::text as row from ${sql.table(`weblate.${table}`)} t
+      where ${live} order by t.${sql.ref(key)}`.execute(db);
+    tables[table] = rows.rows.map((r) => r.row);
+  }
+  tables.translation_statistics = await latestSnapshots(
+    db,
+    'translation_statistics',
+    'translation_id',
+    sql`
+    join weblate.translations t on t.id = s.translation_id and t.deleted_at is null`,
+  );
+  tables.language_statistics = await latestSnapshots(
+    db,
+    'language_statistics',
+    'language_code',
+    sql``,
+  );
+  const actions = await sql<{ row: string }>`
+    select jsonb_build_object('action', action, 'name', name)::text as row from weblate.change_actions order by action`.execute(
+    db,
+  );
+  tables.change_actions = actions.rows.map((r) => r.row);
+  const changes = await sql<{ id: string; row: string }>`
+    select id::text as id, (to_jsonb(c) - 'first_seen_at' - 'updated_at')::text as row from weblate.changes c order by c.id`.execute(
+    db,
+  );
+  return { tables, changes: new Map(changes.rows.map((r) => [r.id, r.row])) };
+}
+
+async function latestSnapshots(
+  db: Kysely<Database>,
+  table: string,
+  key: string,
+  join: ReturnType<typeof sql>,
+): Promise<string[]> {
+  const rows = await sql<{ row: string }>`
+    select (to_jsonb(s) - 'captured_at' - 'last_seen_at' - 'run_id')::text as row from (
+      select distinct on (${sql.ref(key)}) * from ${sql.table(`weblate.${table}`)} order by ${sql.ref(key)}, captured_at desc
+    ) s ${join} order by s.${sql.ref(key)}`.execute(db);
+  return rows.rows.map((r) => r.row);
+}
+
+export interface MirrorDifference {
+  table: string;
+  detail: unknown;
+}
+
+/**
+ * Differences between a mirror kept up to date (`kept`) and a fresh full sync of the same
+ * final state (`fresh`). Every change of the fresh one must be in the kept one, unchanged;
+ * the kept one may hold more changes only where `mayBeGone(id)` (their objects were deleted
+ * upstream, which deletes their history there).
+ */
+export function compareMirrors(
+  kept: MirrorSnapshot,
+  fresh: MirrorSnapshot,
+  mayBeGone: (changeId: string) => boolean,
+): MirrorDifference[] {
+  const differences: MirrorDifference[] = [];
+  for (const [table, rows] of Object.entries(fresh.tables)) {
+    const other = kept.tables[table] ?? [];
+    const onlyFresh = rows.filter((r) => !other.includes(r));
+    const onlyKept = other.filter((r) => !rows.includes(r));
+    if (onlyFresh.length > 0 || onlyKept.length > 0) {
+      differences.push({
+        table,
+        detail: {
+          onlyFresh: onlyFresh.slice(0, 2),
+          onlyKept: onlyKept.slice(0, 2),
+          counts: [rows.length, other.length],
+        },
+      });
+    }
+  }
+  for (const [id, row] of fresh.changes) {
+    if (kept.changes.get(id) !== row)
+      differences.push({
+        table: 'changes',
+        detail: { id, fresh: row, kept: kept.changes.get(id) },
+      });
+  }
+  for (const id of kept.changes.keys()) {
+    if (!fresh.changes.has(id) && !mayBeGone(id))
+      differences.push({ table: 'changes', detail: { id, onlyKept: true } });
+  }
+  return differences.slice(0, 5);
+}
