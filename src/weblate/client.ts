@@ -56,7 +56,7 @@ export class WeblateClient {
     token: string | null;
   };
   readonly #pool: Pool;
-  /** Server clock minus ours, from the Date header (one-second resolution, rounded down). */
+  /** The least upper bound seen of the server's clock minus ours (see serverNow). */
   #serverOffsetMs: number | null = null;
 
   constructor(options: WeblateClientOptions) {
@@ -130,8 +130,13 @@ export class WeblateClient {
   }
 
   /**
-   * The server's clock now, as far as its Date headers tell (our clock until one arrived).
-   * Change windows are frozen in server time, so a skewed local clock cannot lose changes.
+   * A time no earlier than the server's clock now (our clock until a Date header arrived).
+   * Date has one-second resolution, rounded down, and is stamped after our request left, so
+   * the server's time when request i was sent is at most Date_i + 1 s: the smallest such
+   * bound over all answers is kept. Change windows end here: a window that ends a little in
+   * the future loses nothing (a change stamped later falls into the next window, whose
+   * look-back reaches back minutes), whereas one that ends in the past would skip changes
+   * until the next run.
    */
   serverNow(): Date {
     return new Date(this.#options.now() + (this.#serverOffsetMs ?? 0));
@@ -168,6 +173,7 @@ export class WeblateClient {
     }
     this.stats.recordResponse(resource, status, text.length, this.#options.now() - started);
     this.#options.log.trace({ resource, url: url.href, status }, 'request');
+    this.#noteServerClock(responseHeaders, started);
     this.#applyRateLimitHeaders(status, responseHeaders);
     if (status >= 200 && status < 300) return this.#parseBody(url, text, responseHeaders);
     throw this.#statusError(url, status, text, responseHeaders);
@@ -221,14 +227,20 @@ export class WeblateClient {
     return new HttpError(`answered ${status}${said === '' ? '' : ` (${said})`}`, details);
   }
 
+  #noteServerClock(headers: Record<string, unknown>, sentAt: number): void {
+    const date = Date.parse(headerText(headers.date) ?? '');
+    if (Number.isNaN(date)) return;
+    const bound = date + 1000 - sentAt;
+    this.#serverOffsetMs =
+      this.#serverOffsetMs === null ? bound : Math.min(this.#serverOffsetMs, bound);
+  }
+
   /**
-   * Reads the server's clock (Date) and its rate-limit headers (X-RateLimit-Reset and
-   * Retry-After are relative seconds). A 429 or 503 with Retry-After pauses every worker.
+   * Reads the server's rate-limit headers (X-RateLimit-Reset and Retry-After are relative
+   * seconds). A 429 or 503 with Retry-After pauses every worker.
    */
   #applyRateLimitHeaders(status: number, headers: Record<string, unknown>): void {
     const now = this.#options.now();
-    const date = Date.parse(headerText(headers.date) ?? '');
-    if (!Number.isNaN(date)) this.#serverOffsetMs = date - now;
     const retryAfter = parseSeconds(headers['retry-after']);
     if ((status === 429 || status === 503) && retryAfter !== null)
       this.gate.pauseUntil(now + retryAfter * 1000);

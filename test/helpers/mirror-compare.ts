@@ -40,11 +40,15 @@ export async function snapshotMirror(db: Kysely<Database>): Promise<MirrorSnapsh
     sql`
     join weblate.translations t on t.id = s.translation_id and t.deleted_at is null`,
   );
+  // Languages with a live translation: a language whose translations went away upstream keeps
+  // its history in a kept mirror, while a fresh one never read it.
   tables.language_statistics = await latestSnapshots(
     db,
     'language_statistics',
     'language_code',
-    sql``,
+    sql`
+    where exists (select 1 from weblate.translations t join weblate.languages l on l.id = t.language_id
+                  where t.deleted_at is null and l.code = s.language_code)`,
   );
   const actions = await sql<{ row: string }>`
     select jsonb_build_object('action', action, 'name', name)::text as row from weblate.change_actions order by action`.execute(

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
+import { addPending } from './pending.ts';
 
 export type SoftDeletedTable =
   'projects' | 'components' | 'translations' | 'notification_subscriptions';
@@ -14,13 +15,27 @@ export async function markMissingDeleted(
   table: SoftDeletedTable,
   scope: { column: string; value: string } | null,
   seenIds: readonly number[],
-): Promise<number> {
+): Promise<number[]> {
   const where = scope === null ? sql`true` : sql`${sql.ref(scope.column)} = ${scope.value}`;
-  const result = await sql`
+  const result = await sql<{ id: number }>`
     update ${sql.table(`weblate.${table}`)} set deleted_at = now()
     where deleted_at is null and ${where}
-      and not (id = any(${`{${seenIds.join(',')}}`}::bigint[]))`.execute(db);
-  return Number(result.numAffectedRows ?? 0n);
+      and not (id = any(${`{${seenIds.join(',')}}`}::bigint[]))
+    returning id`.execute(db);
+  return result.rows.map((r) => Number(r.id));
+}
+
+/** Ids of the languages of these translations (to refresh their language statistics). */
+export async function languagesOfTranslations(
+  db: Kysely<Database>,
+  translationIds: readonly number[],
+): Promise<number[]> {
+  if (translationIds.length === 0) return [];
+  const result = await sql<{ id: number }>`
+    select distinct l.id from weblate.translations t
+    join weblate.languages l on l.id = t.language_id or (t.language_id is null and l.code = t.language_code)
+    where t.id = any(${`{${translationIds.join(',')}}`}::bigint[])`.execute(db);
+  return result.rows.map((r) => r.id);
 }
 
 /** Marks one object deleted (a listed object that now answers 404). */
@@ -34,19 +49,26 @@ export async function markDeleted(
   );
 }
 
-/** Carries deletion down the containment chain: components of deleted projects, and so on to units. */
-export async function cascadeDeletions(db: Kysely<Database>): Promise<number> {
-  const steps = [
-    sql`update weblate.components c set deleted_at = p.deleted_at from weblate.projects p
-        where c.project_id = p.id and p.deleted_at is not null and c.deleted_at is null`,
-    sql`update weblate.translations t set deleted_at = c.deleted_at from weblate.components c
-        where t.component_id = c.id and c.deleted_at is not null and t.deleted_at is null`,
-    sql`update weblate.units u set deleted_at = t.deleted_at from weblate.translations t
-        where u.translation_id = t.id and t.deleted_at is not null and u.deleted_at is null`,
-  ];
-  let rows = 0;
-  for (const step of steps) rows += Number((await step.execute(db)).numAffectedRows ?? 0n);
-  return rows;
+/**
+ * Carries deletion down the containment chain (components of deleted projects, their
+ * translations, their units), in one transaction; the languages of translations deleted
+ * this way are noted as pending (their statistics changed).
+ */
+export async function cascadeDeletions(db: Kysely<Database>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`update weblate.components c set deleted_at = p.deleted_at from weblate.projects p
+      where c.project_id = p.id and p.deleted_at is not null and c.deleted_at is null`.execute(trx);
+    const translations = await sql<{ id: number }>`
+      update weblate.translations t set deleted_at = c.deleted_at from weblate.components c
+      where t.component_id = c.id and c.deleted_at is not null and t.deleted_at is null
+      returning t.id`.execute(trx);
+    await sql`update weblate.units u set deleted_at = t.deleted_at from weblate.translations t
+      where u.translation_id = t.id and t.deleted_at is not null and u.deleted_at is null`.execute(
+      trx,
+    );
+    const gone = translations.rows.map((r) => Number(r.id));
+    await addPending(trx, 'language', await languagesOfTranslations(trx, gone));
+  });
 }
 
 /** Units a walk covers: everything, one project's, or one translation's. */

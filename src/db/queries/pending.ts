@@ -5,9 +5,10 @@ import type { Database } from '../database.ts';
 /**
  * Work a sync noticed but has not finished, kept in the database so that a crash cannot
  * lose it: `translation` (its units and statistics need reading), `unit` (a change named
- * it, e.g. a bulk edit that left its last_changed untouched).
+ * it, e.g. a bulk edit that left its last_changed untouched), `language` (its statistics
+ * need reading: one of its translations went away).
  */
-export type PendingKind = 'translation' | 'unit';
+export type PendingKind = 'translation' | 'unit' | 'language';
 
 /** Notes pending work; already noted ids stay as they are. */
 export async function addPending(

@@ -10,7 +10,7 @@ import type {
   NewTranslation,
   NewUnit,
 } from '../database.ts';
-import { type CompleteRow, upsertJsonRows } from './upsert.ts';
+import { type CompleteRow, upsertJsonRows, upsertJsonRowsReturning } from './upsert.ts';
 
 /** Rows of the mirrored API records, complete (every column set) as transforms produce them. */
 export type LanguageRow = CompleteRow<NewLanguage>;
@@ -36,9 +36,12 @@ export function upsertComponents(db: Kysely<Database>, rows: ComponentRow[]): Pr
   return upsertJsonRows(db, 'weblate.components', ['id'], rows);
 }
 
-/** Upserts translations by id. */
-export function upsertTranslations(db: Kysely<Database>, rows: TranslationRow[]): Promise<number> {
-  return upsertJsonRows(db, 'weblate.translations', ['id'], rows);
+/** Upserts translations by id; returns the ids of those inserted or changed in any value. */
+export async function upsertTranslations(
+  db: Kysely<Database>,
+  rows: TranslationRow[],
+): Promise<number[]> {
+  return (await upsertJsonRowsReturning(db, 'weblate.translations', ['id'], rows)).map(Number);
 }
 
 /** Upserts units by id. */

@@ -2,40 +2,6 @@ import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
 
-export interface TranslationState {
-  lastChange: string | null;
-  total: number | null;
-  revision: string | null;
-  deleted: boolean;
-}
-
-/**
- * What the mirror holds of these translations: the values that tell whether a translation
- * changed (Weblate has no ETags; last_change, total and revision are the cheap signal).
- */
-export async function readTranslationStates(
-  db: Kysely<Database>,
-  ids: readonly number[],
-): Promise<Map<number, TranslationState>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('weblate.translations')
-    .select(['id', 'last_change', 'total', 'revision', 'deleted_at'])
-    .where('id', 'in', [...ids])
-    .execute();
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        lastChange: r.last_change,
-        total: r.total,
-        revision: r.revision,
-        deleted: r.deleted_at !== null,
-      },
-    ]),
-  );
-}
-
 export interface UnitCountMismatch {
   id: number;
   total: number;

@@ -48,18 +48,29 @@ export async function upsertJsonRows(
   key: readonly string[],
   rows: readonly JsonRow[],
 ): Promise<number> {
-  if (rows.length === 0) return 0;
+  return (await upsertJsonRowsReturning(db, table, key, rows)).length;
+}
+
+/** Like upsertJsonRows, returning the key (first key column, as text) of every row written. */
+export async function upsertJsonRowsReturning(
+  db: Kysely<Database>,
+  table: string,
+  key: readonly string[],
+  rows: readonly JsonRow[],
+): Promise<string[]> {
+  if (rows.length === 0) return [];
   const unique = dedupeByKey(rows, key);
   const columns = Object.keys(unique[0]!);
   const changing = columns.filter((c) => !key.includes(c));
   const list = sql.join(columns.map((c) => sql.ref(c)));
-  const result = await sql`
+  const result = await sql<{ key: string }>`
     insert into ${sql.table(table)} as t (${list})
     select ${list} from ${jsonRecordset(table, unique)}
     on conflict (${sql.join(key.map((c) => sql.ref(c)))}) do update
       set ${sql.join(changing.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}, updated_at = now()
       where (${sql.join(changing.map((c) => sql.ref(`t.${c}`)))})
         is distinct from (${sql.join(changing.map((c) => sql.ref(`excluded.${c}`)))})
+    returning t.${sql.ref(key[0]!)}::text as key
   `.execute(db);
-  return Number(result.numAffectedRows ?? 0n);
+  return result.rows.map((r) => r.key);
 }

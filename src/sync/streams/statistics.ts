@@ -94,10 +94,23 @@ export async function syncStatistics(
   for (const [component, translations] of byComponent)
     await snapshotComponent(ctx, component, translations);
   const languages = new Set(known.map((t) => t.language));
+  const pendingLanguages = (await listPending(ctx.db, 'language')).map(Number);
+  for (const code of await languageCodes(ctx, pendingLanguages)) languages.add(code);
   await syncLanguageStatistics(
     ctx,
     new Map([...languages].map((code) => [code, languageUrls.get(code) ?? null])),
   );
+  await removePending(ctx.db, 'language', pendingLanguages);
+}
+
+async function languageCodes(ctx: SyncContext, ids: number[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.db
+    .selectFrom('weblate.languages')
+    .select('code')
+    .where('id', 'in', ids)
+    .execute();
+  return rows.map((r) => r.code);
 }
 
 async function snapshotComponent(

@@ -1,15 +1,10 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 import type { Database, RawJson } from '../../db/database.ts';
-import { markMissingDeleted } from '../../db/queries/deletions.ts';
+import { languagesOfTranslations, markMissingDeleted } from '../../db/queries/deletions.ts';
 import { addPending } from '../../db/queries/pending.ts';
 import { type TranslationRow, upsertTranslations } from '../../db/queries/records.ts';
-import {
-  readTranslationStates,
-  type TranslationState,
-} from '../../db/queries/translation-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
-import { toUtcMicros } from '../../lib/timestamps.ts';
 import { type WeblateTranslation, weblateTranslation } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
 import { commitPage, upsertIsolating } from '../commit.ts';
@@ -95,26 +90,9 @@ function toRef(record: WeblateTranslation, component: ComponentRef): Translation
 }
 
 /**
- * Whether a translation moved since the mirror last read it. Weblate sends no ETags; a
- * translation's last_change, total and revision are the signal that its units or
- * statistics need reading.
- */
-export function hasMoved(record: WeblateTranslation, state: TranslationState | undefined): boolean {
-  if (state === undefined || state.deleted) return true;
-  const lastChange = record.last_change == null ? null : toUtcMicros(record.last_change);
-  const stored = state.lastChange === null ? null : toUtcMicros(state.lastChange);
-  return (
-    lastChange !== stored ||
-    (record.total ?? null) !== state.total ||
-    (record.revision ?? null) !== state.revision
-  );
-}
-
-/**
  * Mirrors the translations in scope from their lists (the global /api/translations/ when
  * every project is in scope, else each component's list): no request per translation. A
- * translation that moved (or every one, in a full sync) is noted as pending in the same
- * transaction, so its units and statistics are read even if the run stops before that.
+ * translation whose record moved (or every one, in a full sync) is noted as pending.
  */
 export async function syncTranslations(
   ctx: SyncContext,
@@ -126,9 +104,8 @@ export async function syncTranslations(
       'translations/',
       (item) => ctx.lookup.componentsById.get(item.record.component?.id ?? -1) ?? null,
     );
-    await markMissingDeleted(
+    await markTranslationsGone(
       ctx.db,
-      'translations',
       null,
       refs.map((r) => r.id),
     );
@@ -138,9 +115,8 @@ export async function syncTranslations(
   for (const component of components) {
     const listed = await readTranslations(ctx, component.translationsUrl, () => component);
     const scope = { column: 'component_id', value: String(component.id) };
-    await markMissingDeleted(
+    await markTranslationsGone(
       ctx.db,
-      'translations',
       scope,
       listed.map((r) => r.id),
     );
@@ -178,32 +154,46 @@ async function readTranslations(
   return found;
 }
 
+/**
+ * Upserts a page of translations. The upsert skips rows whose every value is unchanged, so
+ * the rows it writes are exactly the translations whose list record moved (last_change,
+ * total, revision, counts, comments, suggestions…): those, or all in a full sync, are
+ * noted as pending in the same transaction so their units and statistics are read even if
+ * the run stops before that.
+ */
 async function storeTranslations(
   ctx: SyncContext,
   trx: Transaction<Database>,
   placed: Array<{ item: Item<WeblateTranslation>; component: ComponentRef }>,
   url: string,
 ) {
-  const states = await readTranslationStates(
-    trx,
-    placed.map((p) => p.item.record.id),
-  );
-  const moved = placed.filter(
-    (p) => ctx.mode === 'full' || hasMoved(p.item.record, states.get(p.item.record.id)),
-  );
   const rows = placed.map(({ item, component }) =>
     toTranslationRow(item.record, item.raw, component),
   );
-  const result = await upsertIsolating(trx, rows, upsertTranslations, () => ({
+  const moved: number[] = [];
+  const upsert = async (db: Kysely<Database>, batch: TranslationRow[]) => {
+    const written = await upsertTranslations(db, batch);
+    moved.push(...written);
+    return written.length;
+  };
+  const result = await upsertIsolating(trx, rows, upsert, () => ({
     resource: 'translations',
     url,
   }));
-  await addPending(
-    trx,
-    'translation',
-    moved.map((p) => p.item.record.id),
-  );
+  await addPending(trx, 'translation', ctx.mode === 'full' ? rows.map((r) => r.id) : moved);
   return result;
+}
+
+/** Marks translations a complete listing lacks as deleted; their languages' statistics are due. */
+export async function markTranslationsGone(
+  db: Kysely<Database>,
+  scope: { column: string; value: string } | null,
+  seenIds: readonly number[],
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const gone = await markMissingDeleted(trx, 'translations', scope, seenIds);
+    await addPending(trx, 'language', await languagesOfTranslations(trx, gone));
+  });
 }
 
 function remember(ctx: SyncContext, ref: TranslationRef): TranslationRef {
