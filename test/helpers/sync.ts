@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../../src/db/database.ts';
+import type { Logger } from '../../src/logger.ts';
 import type { RunningSimulator } from '../../src/simulator/index.ts';
 import { runSync, type SyncOptions, type SyncResult } from '../../src/sync/run-sync.ts';
 import type { WeblateClientOptions } from '../../src/weblate/client.ts';
@@ -14,9 +15,10 @@ export async function syncSimulator(
   options: SyncOptions & {
     client?: Partial<WeblateClientOptions>;
     projects?: string[] | null;
+    log?: Logger;
   } = {},
 ): Promise<SyncResult> {
-  const { log } = captureLogger('info');
+  const log = options.log ?? captureLogger('info').log;
   const client = createTestClient(sim.url, { concurrency: 4, log, ...options.client });
   const users = sim.instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
   try {
