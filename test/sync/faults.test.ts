@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
-import { parseJsonLossless } from '../../src/lib/json.ts';
 import { countRows } from '../../src/db/queries/status.ts';
+import { parseJsonLossless } from '../../src/lib/json.ts';
 import { FAULT_KINDS, type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
