@@ -9,6 +9,7 @@ import { fromDate } from '../lib/timestamps.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient } from '../weblate/client.ts';
 import { emptyLookup, type SyncContext, type SyncMode, type SyncScope } from './context.ts';
+import { unlessGone } from './gone.ts';
 import { syncProjectChanges } from './streams/changes.ts';
 import { syncComponents } from './streams/components.ts';
 import { syncLanguages } from './streams/languages.ts';
@@ -142,7 +143,11 @@ async function syncEverything(ctx: SyncContext, controller: AbortController): Pr
   const components = await syncComponents(ctx, projects);
   await syncTranslations(ctx, components);
   await cascadeDeletions(ctx.db);
-  await forEachConcurrently(projects, controller, (project) => syncProjectChanges(ctx, project));
+  await forEachConcurrently(projects, controller, (project) =>
+    unlessGone(ctx, { table: 'projects', id: project.id, label: `project ${project.slug}` }, () =>
+      syncProjectChanges(ctx, project),
+    ),
+  );
   await syncUnits(ctx);
   await syncStatistics(ctx, languageUrls);
   for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/weblate-mirror.js', import.meta.url));
@@ -9,6 +9,8 @@ export interface CliResult {
   stderr: string;
   /** Whether the signal of `runCliAndSignal` was sent. */
   signalled: boolean;
+  /** The signal that ended the process, if one did. */
+  signal: NodeJS.Signals | null;
 }
 
 interface Interrupt {
@@ -26,29 +28,44 @@ function spawnCli(
   env: Record<string, string>,
   timeoutMs: number,
   interrupt?: Interrupt,
-): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      cwd: fileURLToPath(new URL('../fixtures/', import.meta.url)),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const result: CliResult = { code: null, stdout: '', stderr: '', signalled: false };
-    child.stdout.on('data', (chunk: Buffer) => (result.stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => {
-      result.stderr += chunk.toString('utf8');
-      if (interrupt && !result.signalled && interrupt.when.test(result.stderr)) {
-        result.signalled = true;
-        child.kill(interrupt.signal);
-      }
-    });
+): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    cwd: fileURLToPath(new URL('../fixtures/', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const result: CliResult = { code: null, stdout: '', stderr: '', signalled: false, signal: null };
+  child.stdout.on('data', (chunk: Buffer) => (result.stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => {
+    result.stderr += chunk.toString('utf8');
+    if (interrupt && !result.signalled && interrupt.when.test(result.stderr)) {
+      result.signalled = true;
+      child.kill(interrupt.signal);
+    }
+  });
+  const done = new Promise<CliResult>((resolve, reject) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ ...result, code });
+      resolve({ ...result, code, signal });
     });
   });
+  return { child, done };
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  done: Promise<CliResult>;
+}
+
+/** Starts the CLI and returns the child (to kill it) and its eventual result. */
+export function startCli(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): RunningCli {
+  return spawnCli(args, env, timeoutMs);
 }
 
 /** Runs the CLI to completion. */
@@ -57,7 +74,7 @@ export function runCli(
   env: Record<string, string>,
   timeoutMs = 120_000,
 ): Promise<CliResult> {
-  return spawnCli(args, env, timeoutMs);
+  return spawnCli(args, env, timeoutMs).done;
 }
 
 /** Runs the CLI and sends `signal` once a stderr line matches `when`. */
@@ -68,7 +85,7 @@ export function runCliAndSignal(
   signal: NodeJS.Signals,
   timeoutMs = 120_000,
 ): Promise<CliResult> {
-  return spawnCli(args, env, timeoutMs, { when, signal });
+  return spawnCli(args, env, timeoutMs, { when, signal }).done;
 }
 
 /** Environment that points the CLI at a test database. */

@@ -55,20 +55,39 @@ export async function markDeleted(
  * this way are noted as pending (their statistics changed).
  */
 export async function cascadeDeletions(db: Kysely<Database>): Promise<void> {
+  await db.transaction().execute((trx) => cascade(trx));
+}
+
+/**
+ * A listed object that now answers 404 is gone: marks it deleted and carries that down,
+ * in one transaction.
+ */
+export async function markGone(
+  db: Kysely<Database>,
+  table: 'projects' | 'components' | 'translations',
+  id: number,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await sql`update weblate.components c set deleted_at = p.deleted_at from weblate.projects p
-      where c.project_id = p.id and p.deleted_at is not null and c.deleted_at is null`.execute(trx);
-    const translations = await sql<{ id: number }>`
-      update weblate.translations t set deleted_at = c.deleted_at from weblate.components c
-      where t.component_id = c.id and c.deleted_at is not null and t.deleted_at is null
-      returning t.id`.execute(trx);
-    await sql`update weblate.units u set deleted_at = t.deleted_at from weblate.translations t
-      where u.translation_id = t.id and t.deleted_at is not null and u.deleted_at is null`.execute(
-      trx,
-    );
-    const gone = translations.rows.map((r) => Number(r.id));
-    await addPending(trx, 'language', await languagesOfTranslations(trx, gone));
+    await markDeleted(trx, table, id);
+    if (table === 'translations')
+      await addPending(trx, 'language', await languagesOfTranslations(trx, [id]));
+    await cascade(trx);
   });
+}
+
+async function cascade(trx: Kysely<Database>): Promise<void> {
+  await sql`update weblate.components c set deleted_at = p.deleted_at from weblate.projects p
+    where c.project_id = p.id and p.deleted_at is not null and c.deleted_at is null`.execute(trx);
+  const translations = await sql<{ id: number }>`
+    update weblate.translations t set deleted_at = c.deleted_at from weblate.components c
+    where t.component_id = c.id and c.deleted_at is not null and t.deleted_at is null
+    returning t.id`.execute(trx);
+  await sql`update weblate.units u set deleted_at = t.deleted_at from weblate.translations t
+    where u.translation_id = t.id and t.deleted_at is not null and u.deleted_at is null`.execute(
+    trx,
+  );
+  const gone = translations.rows.map((r) => Number(r.id));
+  await addPending(trx, 'language', await languagesOfTranslations(trx, gone));
 }
 
 /** Units a walk covers: everything, one project's, or one translation's. */

@@ -12,6 +12,7 @@ import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateStatistics, weblateStatistics } from '../../weblate/schemas.ts';
 import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
+import { unlessGone } from '../gone.ts';
 import { type Item, PAGE_SIZE, readObject, readPages } from '../read.ts';
 import type { ComponentRef } from './components.ts';
 import type { TranslationRef } from './translations.ts';
@@ -159,7 +160,12 @@ async function snapshotTranslation(
   capture: Capture,
 ): Promise<void> {
   const spec = { resource: 'translation_statistics', schema: weblateStatistics } as const;
-  const { items, rejected } = await readObject(ctx, translation.statisticsUrl, spec);
+  const listed = { table: 'translations', id: translation.id, label: translation.url } as const;
+  const read = await unlessGone(ctx, listed, () =>
+    readObject(ctx, translation.statisticsUrl, spec),
+  );
+  if (read === null) return removePending(ctx.db, 'translation', [translation.id]);
+  const { items, rejected } = read;
   await commitPage(ctx, 'translation_statistics', rejected, async (trx) => {
     const rows = items.map((item: Item<WeblateStatistics>) =>
       toTranslationStatisticsRow(item.record, item.raw, translation, capture),

@@ -7,6 +7,7 @@ import { weblateUnit } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
 import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
+import { unlessGone } from '../gone.ts';
 import { checkPage, PAGE_SIZE } from '../read.ts';
 import type { TranslationRef } from './translations.ts';
 import { storeUnits } from './unit-rows.ts';
@@ -19,12 +20,14 @@ import { storeUnits } from './unit-rows.ts';
  * (spec rule 2).
  */
 export async function sweepTranslation(ctx: SyncContext, ref: TranslationRef): Promise<void> {
-  try {
-    await sweepByKeyset(ctx, ref);
-  } catch (err) {
-    if (!(err instanceof HttpError && err.status === 400)) throw err;
-    await sweepByPages(ctx, ref);
-  }
+  await unlessGone(ctx, { table: 'translations', id: ref.id, label: ref.url }, async () => {
+    try {
+      await sweepByKeyset(ctx, ref);
+    } catch (err) {
+      if (!(err instanceof HttpError && err.status === 400)) throw err;
+      await sweepByPages(ctx, ref);
+    }
+  });
 }
 
 async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<void> {

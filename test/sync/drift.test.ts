@@ -1,0 +1,104 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { DbHandle } from '../../src/db/client.ts';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
+import { syncSimulator } from '../helpers/sync.ts';
+
+let sim: RunningSimulator;
+const databases: TestDatabase[] = [];
+let handle: DbHandle;
+
+beforeAll(async () => {
+  // Three pages of units in the global walk, more than one page of changes per project.
+  sim = await startSimulator({
+    seed: 51,
+    projects: 2,
+    components: 4,
+    languages: 3,
+    units: 24_000,
+    changes: 2600,
+    users: 1,
+  });
+  const database = await createTestDatabase();
+  databases.push(database);
+  handle = await database.migrated();
+  expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
+});
+
+afterAll(async () => {
+  await sim.close();
+  for (const database of databases) await database.drop();
+});
+
+async function liveUnits(ids: number[]): Promise<number> {
+  const result = await sql<{ n: number }>`
+    select count(*)::int as n from weblate.units where deleted_at is null and id = any(${`{${ids.join(',')}}`}::bigint[])`.execute(
+    handle.db,
+  );
+  return result.rows[0]!.n;
+}
+
+describe('data that moves while a sync reads it', () => {
+  it('is all present, or marked deleted, after the next sync', async () => {
+    const units = sim.instance.units;
+    const unitsOf = (sourceId: number) =>
+      units.filter((u) => u.sourceUnitId === sourceId).map((u) => u.id);
+    // The trigger fires before page 2 is served: page 1 (the first 10,000 ids) is walked.
+    const boundary = units[9999]!.id;
+    const sources = units.filter((u) => u.state === 100);
+    const early = sources.find((s) => unitsOf(s.id).every((id) => id <= boundary))!;
+    const late = [...sources].reverse().find((s) => unitsOf(s.id).every((id) => id > boundary))!;
+    const walkedIds = unitsOf(early.id);
+    const unwalkedIds = unitsOf(late.id);
+    const doomed = sim.instance.translations.find((t) => !t.isSource)!;
+    const added: number[] = [];
+    const insertedChanges: number[] = [];
+    const duringUnits = sim.at({ match: /^\/api\/units\/\?/, nth: 2 }, () => {
+      sim.mutate.deleteUnits([early.id, late.id]);
+      added.push(...sim.mutate.addUnits(sim.instance.components[0]!.id, 2).unitIds);
+      insertedChanges.push(...sim.mutate.addChanges(sim.instance.translations[1]!.id, 3).changeIds);
+    });
+    const duringChanges = sim.at({ match: /\/changes\/\?/, nth: 2 }, () => {
+      insertedChanges.push(...sim.mutate.addChanges(sim.instance.translations[2]!.id, 4).changeIds);
+      sim.mutate.deleteTranslation(doomed.id);
+    });
+    const during = await syncSimulator(sim, handle.db, { full: true });
+    expect(during.error?.message).toBeUndefined();
+    expect([during.status, duringUnits.fired, duringChanges.fired]).toEqual([
+      'succeeded',
+      true,
+      true,
+    ]);
+    // The walk reached the last page after the deletion: those units are marked at once.
+    expect(await liveUnits(unwalkedIds)).toBe(0);
+
+    const next = await syncSimulator(sim, handle.db);
+    expect([next.status, next.mode]).toEqual(['succeeded', 'incremental']);
+    expect(await liveUnits(walkedIds)).toBe(0);
+    expect(await liveUnits(added)).toBe(added.length);
+    const changes = await sql<{ n: number }>`
+      select count(*)::int as n from weblate.changes where id = any(${`{${insertedChanges.join(',')}}`}::bigint[])`.execute(
+      handle.db,
+    );
+    expect(changes.rows[0]!.n).toBe(insertedChanges.length);
+    const translation = await sql<{ deleted: boolean }>`
+      select deleted_at is not null as deleted from weblate.translations where id = ${doomed.id}`.execute(
+      handle.db,
+    );
+    expect(translation.rows[0]!.deleted).toBe(true);
+
+    const fresh = await createTestDatabase();
+    databases.push(fresh);
+    const freshHandle = await fresh.migrated();
+    expect((await syncSimulator(sim, freshHandle.db)).status).toBe('succeeded');
+    const differences = compareMirrors(
+      await snapshotMirror(handle.db),
+      await snapshotMirror(freshHandle.db),
+      (id) => !sim.instance.index.changeById.has(Number(id)),
+    );
+    expect(differences).toEqual([]);
+  });
+});
