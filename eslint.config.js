@@ -4,7 +4,14 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', '.weblate-mirror/', 'bench/results/', 'coverage/', 'test/fixtures/'],
+    ignores: [
+      'node_modules/',
+      '.weblate-mirror/',
+      'bench/results/',
+      'coverage/',
+      'test/fixtures/',
+      'dist/',
+    ],
   },
   {
     files: ['**/*.ts'],

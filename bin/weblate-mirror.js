@@ -1,7 +1,32 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly (tsx), so there is no build step to forget.
-import { register } from 'tsx/esm/api';
+// Runs the compiled build in dist/ (made by `npm run build`, which `npm install` and `npm ci`
+// run) when it is at least as new as every source file; otherwise the TypeScript sources
+// through tsx, so that an edit is never hidden behind a stale build.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const root = fileURLToPath(new URL('..', import.meta.url));
+const built = `${root}dist/src/cli/main.js`;
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+const isBuildCurrent =
+  existsSync(built) &&
+  statSync(built).mtimeMs >=
+    Math.max(newestSource(`${root}src`), newestSource(`${root}migrations`));
+let entry = built;
+if (!isBuildCurrent) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  entry = `${root}src/cli/main.ts`;
+}
+const { main } = await import(entry);
 process.exitCode = await main(process.argv.slice(2));

@@ -33,11 +33,18 @@ function globalHelp(): string {
   ].join('\n');
 }
 
+/** The package version, from package.json above this file (two levels up in src/, three in dist/). */
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
+  for (const path of ['../../package.json', '../../../package.json']) {
+    try {
+      return (
+        JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { version: string }
+      ).version;
+    } catch {
+      // not at this level
+    }
+  }
+  return 'unknown';
 }
 
 /** Runs the CLI and returns its exit code; never throws. */

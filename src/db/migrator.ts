@@ -28,10 +28,13 @@ export interface MigrationReport {
  */
 const fileProvider: MigrationProvider = {
   async getMigrations() {
-    const files = (await readdir(MIGRATION_FOLDER)).filter((f) => /^\d{4}_\w+\.ts$/.test(f)).sort();
+    // `.ts` when run from the sources, `.js` in the compiled build; names carry no extension.
+    const files = (await readdir(MIGRATION_FOLDER))
+      .filter((f) => /^\d{4}_\w+\.(ts|js)$/.test(f))
+      .sort();
     const migrations: Record<string, Migration> = {};
     for (const file of files) {
-      migrations[file.replace(/\.ts$/, '')] = (await import(
+      migrations[file.replace(/\.(ts|js)$/, '')] = (await import(
         pathToFileURL(join(MIGRATION_FOLDER, file)).href
       )) as Migration;
     }

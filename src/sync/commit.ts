@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 
+import { withSession } from '../db/copy.ts';
 import type { Database } from '../db/database.ts';
 import { recordRejections, type Rejection } from '../db/queries/rejections.ts';
 import type { SyncContext } from './context.ts';
@@ -20,17 +21,41 @@ export async function commitPage(
   rejected: readonly Rejection[],
   write: (trx: Transaction<Database>) => Promise<PageWrite>,
 ): Promise<void> {
-  const all = [...rejected];
-  const written = await ctx.db.transaction().execute(async (trx) => {
-    const result = await write(trx);
-    all.push(...(result.rejected ?? []));
-    await recordRejections(trx, ctx.runId, all);
-    return result.written;
-  });
+  let all: Rejection[] = [];
+  const attempt = () => {
+    all = [...rejected];
+    // A session, so the page's rows can be COPYed into this transaction on PostgreSQL.
+    return withSession(() =>
+      ctx.db.transaction().execute(async (trx) => {
+        const result = await write(trx);
+        all.push(...(result.rejected ?? []));
+        await recordRejections(trx, ctx.runId, all);
+        return result.written;
+      }),
+    );
+  };
+  const written = await retryTransaction(ctx, attempt);
   ctx.tally.wrote(resource, written);
   for (const rejection of all) {
     ctx.tally.reject(resource);
     ctx.log.warn({ resource, url: rejection.url, reason: rejection.reason }, 'record rejected');
+  }
+}
+
+const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
+const TRANSACTION_ATTEMPTS = 3;
+
+/** Runs a transaction again (at most three times) when PostgreSQL aborts it for a deadlock or serialization failure. */
+async function retryTransaction<T>(ctx: SyncContext, attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (n >= TRANSACTION_ATTEMPTS || typeof code !== 'string' || !RETRYABLE_SQLSTATES.has(code))
+        throw err;
+      ctx.log.warn({ code, attempt: n }, 'transaction aborted by the database, retrying');
+    }
   }
 }
 

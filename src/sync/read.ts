@@ -103,15 +103,15 @@ function checkRecords<R>(
   const checked: Checked<R> = { items: [], rejected: [] };
   values.forEach((value, index) => {
     const text = texts[index]!;
-    const problem = findProblem(spec, value, text);
-    if (problem === null) {
-      checked.items.push({ record: spec.schema.parse(value), raw: text as RawJson });
+    const found = validate(spec, value, text);
+    if (found.ok) {
+      checked.items.push({ record: found.record, raw: text as RawJson });
     } else {
       const where = single ? url : `record ${index + 1} of ${url}`;
       checked.rejected.push({
         resource: spec.resource,
         url,
-        reason: `${where}${idLabel(value)}: ${problem}`,
+        reason: `${where}${idLabel(value)}: ${found.problem}`,
         raw: text,
       });
     }
@@ -119,13 +119,19 @@ function checkRecords<R>(
   return checked;
 }
 
-function findProblem<R>(spec: ReadSpec<R>, value: unknown, text: string): string | null {
+type Validated<R> = { ok: true; record: R } | { ok: false; problem: string };
+
+function validate<R>(spec: ReadSpec<R>, value: unknown, text: string): Validated<R> {
   const parsed = spec.schema.safeParse(value);
-  if (!parsed.success) return describeIssues(parsed.error);
+  if (!parsed.success) return { ok: false, problem: describeIssues(parsed.error) };
   // PostgreSQL stores no U+0000 in text or jsonb; the escaped form is the only way JSON carries one.
-  if (text.includes('\\u0000') && containsNul(value))
-    return 'contains a NUL character (U+0000), which PostgreSQL cannot store';
-  return null;
+  if (text.includes('\\u0000') && containsNul(value)) {
+    return {
+      ok: false,
+      problem: 'contains a NUL character (U+0000), which PostgreSQL cannot store',
+    };
+  }
+  return { ok: true, record: parsed.data };
 }
 
 function idLabel(value: unknown): string {

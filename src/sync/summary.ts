@@ -13,6 +13,8 @@ export interface ResourceSummary {
 
 export interface SyncSummary {
   mode: string;
+  /** Peak resident memory of the process so far, in MiB. */
+  peakRssMb: number;
   resources: ResourceSummary[];
   rejected: number;
   requests: number;
@@ -44,6 +46,7 @@ export function buildSummary(
   });
   return {
     mode,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     resources,
     rejected: tally.rejected,
     requests: requests.total,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
+import { withSession } from '../../src/db/copy.ts';
 import {
   upsertComponents,
   upsertProjects,
@@ -21,7 +22,7 @@ import {
   weblateTranslation,
   weblateUnit,
 } from '../../src/weblate/schemas.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { createTestDatabase, DATABASE_KIND, type TestDatabase } from '../helpers/database.ts';
 import { item } from '../helpers/items.ts';
 
 let database: TestDatabase;
@@ -52,6 +53,7 @@ const unitText = (target: string, hash = '-9223372036854775808') =>
     "source": ["%1 file\\n<b>open</b>", "%1 files 😀‍👩 ﷽"], "target": [${target}],
     "id_hash": ${hash}, "content_hash": 9223372036854775807, "state": 20, "position": 1,
     "timestamp": "2026-03-01T12:34:56.123456+02:00", "last_updated": "2026-03-01T10:34:56.000001Z",
+    "labels": [{"name": "a\\tb", "id": 1}],
     "unknown_new_field": {"big": 12345678901234567890}}`;
 
 beforeAll(async () => {
@@ -77,29 +79,47 @@ function args<R, W>(i: { record: R; raw: W }): [R, W] {
 }
 
 describe('upserts', () => {
-  it('store int64, microsecond timestamps, plurals and Unicode exactly, and keep raw lossless', async () => {
-    const u = item(weblateUnit, unitText('"", "🇨🇿 «%1» souborů\\t\\\\"'));
-    expect(await upsertUnits(handle.db, [toUnitRow(u.record, u.raw, 3)])).toBe(1);
-    const row = await sql<Record<string, unknown>>`
-      select id::text, id_hash::text, content_hash::text, source, target,
-        to_char(timestamp at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as ts,
-        to_char(last_updated at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as lu,
-        (raw->'id_hash')::text as raw_hash, (raw #> '{unknown_new_field,big}')::text as raw_big
-      from weblate.units`.execute(handle.db);
-    expect(row.rows).toEqual([
-      {
-        id: '9007199254740993',
-        id_hash: '-9223372036854775808',
-        content_hash: '9223372036854775807',
-        source: ['%1 file\n<b>open</b>', '%1 files 😀‍👩 ﷽'],
-        target: ['', '🇨🇿 «%1» souborů\t\\'],
-        ts: '2026-03-01T10:34:56.123456',
-        lu: '2026-03-01T10:34:56.000001',
-        raw_hash: '-9223372036854775808',
-        raw_big: '12345678901234567890',
-      },
-    ]);
-  });
+  // Both write paths: plain (one JSON parameter) and, in a session, COPY on PostgreSQL.
+  for (const path of ['json', 'session'] as const) {
+    it(`store int64, microsecond timestamps, plurals and Unicode exactly, and keep raw lossless (${path})`, async () => {
+      await sql`delete from weblate.units`.execute(handle.db);
+      const u = item(weblateUnit, unitText('"", "🇨🇿 «%1» souborů\\t\\\\"'));
+      const write = (db: typeof handle.db) => upsertUnits(db, [toUnitRow(u.record, u.raw, 3)]);
+      const staged = await (path === 'json'
+        ? write(handle.db).then(() => false)
+        : withSession(() =>
+            handle.db.transaction().execute(async (trx) => {
+              expect(await write(trx)).toBe(1);
+              const stage = await sql<{
+                ok: boolean;
+              }>`select to_regclass('pg_temp.stage_weblate_units') is not null as ok`.execute(trx);
+              return stage.rows[0]!.ok;
+            }),
+          ));
+      // COPY is what a session uses on PostgreSQL; the embedded database has only the JSON path.
+      expect(staged).toBe(path === 'session' && DATABASE_KIND === 'postgres');
+      const row = await sql<Record<string, unknown>>`
+        select id::text, id_hash::text, content_hash::text, source, target, labels,
+          to_char(timestamp at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as ts,
+          to_char(last_updated at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as lu,
+          (raw->'id_hash')::text as raw_hash, (raw #> '{unknown_new_field,big}')::text as raw_big
+        from weblate.units`.execute(handle.db);
+      expect(row.rows).toEqual([
+        {
+          id: '9007199254740993',
+          id_hash: '-9223372036854775808',
+          content_hash: '9223372036854775807',
+          source: ['%1 file\n<b>open</b>', '%1 files 😀‍👩 ﷽'],
+          target: ['', '🇨🇿 «%1» souborů\t\\'],
+          labels: [{ name: 'a\tb', id: 1 }],
+          ts: '2026-03-01T10:34:56.123456',
+          lu: '2026-03-01T10:34:56.000001',
+          raw_hash: '-9223372036854775808',
+          raw_big: '12345678901234567890',
+        },
+      ]);
+    });
+  }
 
   it('write nothing when the same rows come again, and only changed rows otherwise', async () => {
     const same = item(weblateUnit, unitText('"", "🇨🇿 «%1» souborů\\t\\\\"'));

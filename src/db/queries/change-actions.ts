@@ -18,8 +18,10 @@ export async function recordChangeActions(
   seen: SeenAction[],
 ): Promise<number> {
   if (seen.length === 0) return 0;
+  // In code order, so concurrent pages lock rows in the same order and cannot deadlock.
+  const sorted = [...seen].sort((a, b) => a.action - b.action);
   const json = JSON.stringify(
-    seen.map((s) => ({
+    sorted.map((s) => ({
       action: s.action,
       api_name: s.apiName,
       first_ts: s.firstSeenAt,

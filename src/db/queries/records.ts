@@ -10,7 +10,12 @@ import type {
   NewTranslation,
   NewUnit,
 } from '../database.ts';
-import { type CompleteRow, upsertJsonRows, upsertJsonRowsReturning } from './upsert.ts';
+import {
+  type CompleteRow,
+  upsertJsonRows,
+  upsertJsonRowsReturning,
+  upsertRowsByCopy,
+} from './upsert.ts';
 
 /** Rows of the mirrored API records, complete (every column set) as transforms produce them. */
 export type LanguageRow = CompleteRow<NewLanguage>;
@@ -44,14 +49,17 @@ export async function upsertTranslations(
   return (await upsertJsonRowsReturning(db, 'weblate.translations', ['id'], rows)).map(Number);
 }
 
-/** Upserts units by id. */
+const UNIT_KINDS = { source: 'text[]', target: 'text[]', labels: 'json', raw: 'json' } as const;
+const CHANGE_KINDS = { details: 'json', raw: 'json' } as const;
+
+/** Upserts units by id (by COPY on PostgreSQL: they are the bulk of a sync). */
 export function upsertUnits(db: Kysely<Database>, rows: UnitRow[]): Promise<number> {
-  return upsertJsonRows(db, 'weblate.units', ['id'], rows);
+  return upsertRowsByCopy(db, 'weblate.units', ['id'], rows, UNIT_KINDS);
 }
 
-/** Upserts changes by id; a change that disappears upstream is never removed here. */
+/** Upserts changes by id (by COPY on PostgreSQL); a change that disappears upstream is never removed here. */
 export function upsertChanges(db: Kysely<Database>, rows: ChangeRow[]): Promise<number> {
-  return upsertJsonRows(db, 'weblate.changes', ['id'], rows);
+  return upsertRowsByCopy(db, 'weblate.changes', ['id'], rows, CHANGE_KINDS);
 }
 
 /** Upserts notification subscriptions by id. */

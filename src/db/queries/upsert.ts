@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 
+import { canCopy, copyIntoSession, type CopyKind, copyLine } from '../copy.ts';
 import type { Database, RawJson } from '../database.ts';
 
 /** Every column of an insert present (null where the API sent nothing), so an update never keeps stale values. */
@@ -58,14 +59,42 @@ export async function upsertJsonRowsReturning(
   key: readonly string[],
   rows: readonly JsonRow[],
 ): Promise<string[]> {
+  return mergeRows(db, table, key, rows, null);
+}
+
+/**
+ * Upserts like upsertJsonRows, but on PostgreSQL inside a session (see db/copy.ts) the rows
+ * go in by COPY into a temporary staging table and one merge: no JSON for the server to
+ * parse and no page-sized string in memory. `kinds` names the array and JSON columns.
+ */
+export async function upsertRowsByCopy(
+  db: Kysely<Database>,
+  table: string,
+  key: readonly string[],
+  rows: readonly JsonRow[],
+  kinds: Readonly<Record<string, CopyKind>>,
+): Promise<number> {
+  return (await mergeRows(db, table, key, rows, kinds)).length;
+}
+
+async function mergeRows(
+  db: Kysely<Database>,
+  table: string,
+  key: readonly string[],
+  rows: readonly JsonRow[],
+  kinds: Readonly<Record<string, CopyKind>> | null,
+): Promise<string[]> {
   if (rows.length === 0) return [];
   const unique = dedupeByKey(rows, key);
   const columns = Object.keys(unique[0]!);
+  const source =
+    (kinds !== null && (await stageByCopy(db, table, columns, unique, kinds))) ||
+    jsonRecordset(table, unique);
   const changing = columns.filter((c) => !key.includes(c));
   const list = sql.join(columns.map((c) => sql.ref(c)));
   const result = await sql<{ key: string }>`
     insert into ${sql.table(table)} as t (${list})
-    select ${list} from ${jsonRecordset(table, unique)}
+    select ${list} from ${source}
     on conflict (${sql.join(key.map((c) => sql.ref(c)))}) do update
       set ${sql.join(changing.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}, updated_at = now()
       where (${sql.join(changing.map((c) => sql.ref(`t.${c}`)))})
@@ -73,4 +102,25 @@ export async function upsertJsonRowsReturning(
     returning t.${sql.ref(key[0]!)}::text as key
   `.execute(db);
   return result.rows.map((r) => r.key);
+}
+
+/** COPYs rows into a session-local staging table shaped like `table`; null when COPY is not available. */
+async function stageByCopy(
+  db: Kysely<Database>,
+  table: string,
+  columns: string[],
+  rows: readonly JsonRow[],
+  kinds: Readonly<Record<string, CopyKind>>,
+): Promise<RawBuilder<unknown> | null> {
+  if (!canCopy()) return null;
+  const stage = `stage_${table.replace('.', '_')}`;
+  await sql`create temp table if not exists ${sql.table(stage)} (like ${sql.table(table)} including defaults)
+    on commit delete rows`.execute(db);
+  const lines = (function* () {
+    for (const row of rows) yield copyLine(row, columns, kinds);
+  })();
+  const quoted = columns.map((c) => `"${c}"`).join(', ');
+  return (await copyIntoSession(`copy ${stage} (${quoted}) from stdin`, lines))
+    ? sql.table(stage)
+    : null;
 }

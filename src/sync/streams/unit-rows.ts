@@ -2,50 +2,49 @@ import type { Transaction } from 'kysely';
 
 import type { Database, RawJson } from '../../db/database.ts';
 import { type UnitRow, upsertUnits } from '../../db/queries/records.ts';
-import { pickNullable } from '../../lib/pick.ts';
 import type { WeblateUnit } from '../../weblate/schemas.ts';
 import { unitIdFromUrl, urlKey } from '../../weblate/urls.ts';
 import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import type { Item } from '../read.ts';
 
-const UNIT_FIELDS = [
-  'previous_source',
-  'location',
-  'context',
-  'note',
-  'flags',
-  'explanation',
-  'extra_flags',
-  'labels',
-  'fuzzy',
-  'translated',
-  'approved',
-  'position',
-  'has_suggestion',
-  'has_comment',
-  'has_failing_check',
-  'num_words',
-  'priority',
-  'web_url',
-  'url',
-  'pending',
-  'timestamp',
-  'last_updated',
-] as const satisfies ReadonlyArray<keyof WeblateUnit & keyof UnitRow>;
-
-/** Transforms one unit of the translation `translationId` into its row (pure). */
+/**
+ * Transforms one unit of the translation `translationId` into its row (pure). Written out
+ * field by field: it runs for every unit of a sync, and a literal is several times faster
+ * than copying fields in a loop.
+ */
 export function toUnitRow(record: WeblateUnit, raw: RawJson, translationId: number): UnitRow {
   return {
     id: record.id,
     translation_id: translationId,
     source: record.source,
+    previous_source: record.previous_source ?? null,
     target: record.target,
     id_hash: record.id_hash,
     content_hash: record.content_hash,
+    location: record.location ?? null,
+    context: record.context ?? null,
+    note: record.note ?? null,
+    flags: record.flags ?? null,
+    explanation: record.explanation ?? null,
+    extra_flags: record.extra_flags ?? null,
+    labels: record.labels ?? null,
     state: record.state,
+    fuzzy: record.fuzzy ?? null,
+    translated: record.translated ?? null,
+    approved: record.approved ?? null,
+    position: record.position ?? null,
+    has_suggestion: record.has_suggestion ?? null,
+    has_comment: record.has_comment ?? null,
+    has_failing_check: record.has_failing_check ?? null,
+    num_words: record.num_words ?? null,
     source_unit_id: unitIdFromUrl(record.source_unit),
-    ...pickNullable(record, UNIT_FIELDS),
+    priority: record.priority ?? null,
+    web_url: record.web_url ?? null,
+    url: record.url ?? null,
+    pending: record.pending ?? null,
+    timestamp: record.timestamp ?? null,
+    last_updated: record.last_updated ?? null,
     deleted_at: null,
     raw,
   };
@@ -59,8 +58,14 @@ export async function storeUnits(
   url: string,
 ) {
   const rows: UnitRow[] = [];
+  // A page repeats a few translation URLs thousands of times: parse each once.
+  const translations = new Map<string, ReturnType<typeof ctx.lookup.translationsByUrl.get>>();
   for (const { record, raw } of items) {
-    const translation = ctx.lookup.translationsByUrl.get(urlKey(record.translation));
+    let translation = translations.get(record.translation);
+    if (!translations.has(record.translation)) {
+      translation = ctx.lookup.translationsByUrl.get(urlKey(record.translation));
+      translations.set(record.translation, translation);
+    }
     if (translation === undefined) {
       ctx.tally.warn(
         `unit ${record.id} belongs to ${record.translation}, which this sync did not mirror (not listed when it started, or its record was rejected)`,

@@ -1,0 +1,282 @@
+/**
+ * weblate-mirror benchmark: syncs the simulator (on loopback, in this process) into a
+ * scratch PostgreSQL database with the CLI (a child process, so its peak memory is its
+ * own), and prints the results beside references measured in the same run.
+ *
+ *   npm run bench -- [--units 200000] [--changes 100000] [--small-units 50000] [--database-url postgres://…]
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import pg from 'pg';
+
+import { type RunningSimulator, startSimulator } from '../src/simulator/index.ts';
+import type { SyncSummary } from '../src/sync/summary.ts';
+import { measureCopyCeiling } from './copy-ceiling.ts';
+import { minimumRequests, naiveRequests } from './references.ts';
+
+const BIN = fileURLToPath(new URL('../bin/weblate-mirror.js', import.meta.url));
+const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+
+interface RunResult {
+  summary: SyncSummary;
+  wallMs: number;
+}
+
+interface Scenario {
+  name: string;
+  requests: number;
+  unitRequests: number;
+  wallMs: number;
+  unitsPerSecond: number | null;
+  peakRssMb: number;
+  byResource: Record<string, number>;
+}
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      units: { type: 'string', default: '200000' },
+      changes: { type: 'string', default: '100000' },
+      'small-units': { type: 'string', default: '50000' },
+      components: { type: 'string', default: '40' },
+      languages: { type: 'string', default: '10' },
+      projects: { type: 'string', default: '3' },
+      'database-url': {
+        type: 'string',
+        default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      },
+    },
+  });
+  const int = (name: keyof typeof values) => Number.parseInt(String(values[name]), 10);
+  return {
+    units: int('units'),
+    changes: int('changes'),
+    smallUnits: int('small-units'),
+    components: int('components'),
+    languages: int('languages'),
+    projects: int('projects'),
+    databaseUrl: String(values['database-url']),
+  };
+}
+
+async function withScratchDatabase<T>(
+  adminUrl: string,
+  fn: (url: string) => Promise<T>,
+): Promise<T> {
+  const name = `weblate_mirror_bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await fn(url.href);
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+/** One `weblate-mirror sync` in a child process; the run's own summary comes from sync_runs. */
+async function runSync(sim: RunningSimulator, databaseUrl: string): Promise<RunResult> {
+  const users = sim.instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
+  const started = performance.now();
+  let output = '';
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'sync'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: databaseUrl,
+        WEBLATE_URL: sim.url,
+        WEBLATE_USERS: users.join(','),
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30 * 60_000);
+    child.on('error', reject);
+    child.on('close', (exit) => {
+      clearTimeout(timer);
+      resolve(exit);
+    });
+  });
+  const wallMs = performance.now() - started;
+  if (code !== 0) throw new Error(`sync exited with ${String(code)}:\n${output}`);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const row = await client.query<{ summary: SyncSummary }>(
+      'select summary from weblate.sync_runs order by id desc limit 1',
+    );
+    return { summary: row.rows[0]!.summary, wallMs };
+  } finally {
+    await client.end();
+  }
+}
+
+function scenario(name: string, run: RunResult): Scenario {
+  const byResource = Object.fromEntries(run.summary.resources.map((r) => [r.resource, r.requests]));
+  const units = run.summary.resources.find((r) => r.resource === 'units')!;
+  return {
+    name,
+    requests: run.summary.requests,
+    unitRequests: units.requests,
+    wallMs: Math.round(run.wallMs),
+    unitsPerSecond:
+      units.durationMs > 0 && units.rows > 0
+        ? Math.round(units.rows / (units.durationMs / 1000))
+        : null,
+    peakRssMb: run.summary.peakRssMb,
+    byResource,
+  };
+}
+
+async function startSized(
+  o: ReturnType<typeof options>,
+  units: number,
+  changes: number,
+): Promise<RunningSimulator> {
+  return startSimulator({
+    seed: 7,
+    projects: o.projects,
+    components: o.components,
+    languages: o.languages,
+    units,
+    changes,
+    users: 3,
+  });
+}
+
+/** The large instance: full sync, no-change sync, 1% changed, references and the COPY ceiling. */
+async function benchLarge(o: ReturnType<typeof options>) {
+  const sim = await startSized(o, o.units, o.changes);
+  try {
+    return await withScratchDatabase(o.databaseUrl, async (url) => {
+      const full = scenario('full sync', await runSync(sim, url));
+      const quiet = scenario('no-change sync', await runSync(sim, url));
+      const targets = sim.instance.units.filter((u) => u.state === 20);
+      const step = Math.max(
+        1,
+        Math.floor(targets.length / Math.ceil(sim.instance.units.length / 100)),
+      );
+      sim.mutate.editUnits(
+        targets
+          .filter((_, i) => i % step === 0)
+          .slice(0, Math.ceil(sim.instance.units.length / 100))
+          .map((u) => u.id),
+      );
+      const onePercent = scenario('sync after 1% of units changed', await runSync(sim, url));
+      const ceiling = await measureCopyCeiling(url);
+      return {
+        instance: {
+          units: sim.instance.units.length,
+          translations: sim.instance.translations.length,
+          changes: sim.instance.changes.length,
+          projects: sim.instance.projects.length,
+        },
+        scenarios: [full, quiet, onePercent],
+        minimum: minimumRequests(sim.instance),
+        naive: naiveRequests(sim.instance),
+        ceiling,
+      };
+    });
+  } finally {
+    await sim.close();
+  }
+}
+
+async function benchSmall(o: ReturnType<typeof options>): Promise<Scenario> {
+  const sim = await startSized(o, o.smallUnits, Math.round((o.changes * o.smallUnits) / o.units));
+  try {
+    return await withScratchDatabase(o.databaseUrl, async (url) =>
+      scenario(`full sync (${o.smallUnits} units)`, await runSync(sim, url)),
+    );
+  } finally {
+    await sim.close();
+  }
+}
+
+function report(large: Awaited<ReturnType<typeof benchLarge>>, small: Scenario) {
+  const [full, quiet, onePercent] = large.scenarios as [Scenario, Scenario, Scenario];
+  const discovery = ['languages', 'projects', 'components', 'translations'].reduce(
+    (n, r) => n + (quiet.byResource[r] ?? 0),
+    0,
+  );
+  const quietBudget =
+    discovery + large.instance.projects + (quiet.byResource.notification_subscriptions ?? 0);
+  const checks = [
+    [
+      `full-sync requests ≤ 1.2 × minimum`,
+      full.requests / large.minimum,
+      full.requests <= 1.2 * large.minimum,
+    ],
+    [
+      `no-change requests ≤ discovery pages + 1 per project (+ subscriptions)`,
+      quiet.requests / quietBudget,
+      quiet.requests <= quietBudget && quiet.unitRequests === 0,
+    ],
+    [
+      `full-sync units/s ≥ 50% of the COPY ceiling`,
+      (full.unitsPerSecond ?? 0) / large.ceiling.rowsPerSecond,
+      (full.unitsPerSecond ?? 0) >= 0.5 * large.ceiling.rowsPerSecond,
+    ],
+    [`peak RSS < 300 MB`, full.peakRssMb / 300, full.peakRssMb < 300],
+    [
+      `peak RSS not growing with size (${small.name} → full)`,
+      full.peakRssMb / small.peakRssMb,
+      full.peakRssMb <= small.peakRssMb * 1.25,
+    ],
+  ] as const;
+  const lines = [
+    `weblate-mirror benchmark: ${large.instance.units} units in ${large.instance.translations} translations, ${large.instance.changes} changes`,
+    '',
+    ['scenario', 'requests', 'unit requests', 'wall time', 'units/s', 'peak RSS']
+      .map((h, i) => (i === 0 ? h.padEnd(34) : h.padStart(13)))
+      .join(''),
+    ...[full, quiet, onePercent, small].map((s) =>
+      [
+        s.name.padEnd(34),
+        String(s.requests).padStart(13),
+        String(s.unitRequests).padStart(13),
+        `${(s.wallMs / 1000).toFixed(1)} s`.padStart(13),
+        (s.unitsPerSecond === null ? '' : String(s.unitsPerSecond)).padStart(13),
+        `${s.peakRssMb} MB`.padStart(13),
+      ].join(''),
+    ),
+    '',
+    `minimum requests (every list once, largest pages): ${large.minimum}`,
+    `naive per-translation walk at page size 50:        ${large.naive} (${(large.naive / large.minimum).toFixed(1)} × the minimum)`,
+    `COPY + one INSERT … ON CONFLICT of the same rows:  ${Math.round(large.ceiling.rowsPerSecond)} rows/s (${large.ceiling.rows} rows in ${(large.ceiling.ms / 1000).toFixed(1)} s)`,
+    '',
+    'targets:',
+    ...checks.map(
+      ([name, ratio, ok]) => `  ${ok ? 'met    ' : 'MISSED '} ${name}: ${ratio.toFixed(2)}`,
+    ),
+  ];
+  return {
+    text: lines.join('\n'),
+    checks: checks.map(([name, ratio, ok]) => ({ name, ratio, ok })),
+  };
+}
+
+async function main(): Promise<void> {
+  const o = options();
+  const small = await benchSmall(o);
+  const large = await benchLarge(o);
+  const { text, checks } = report(large, small);
+  process.stdout.write(`${text}\n`);
+  mkdirSync(RESULTS, { recursive: true });
+  const file = `${RESULTS}${new Date().toISOString().replaceAll(':', '-')}.json`;
+  writeFileSync(
+    file,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options: o, small, ...large, checks }, null, 2)}\n`,
+  );
+  process.stdout.write(`\nresults written to ${file}\n`);
+}
+
+await main();
