@@ -17,5 +17,6 @@ COPY bin ./bin
 # The bin runs dist/ when no TypeScript source is newer; the image ships no sources.
 RUN mkdir -p src migrations
 USER node
-ENTRYPOINT ["node", "bin/weblate-mirror.js"]
+# The bin's shebang starts node with the heap cap weblate-mirror is measured with.
+ENTRYPOINT ["bin/weblate-mirror.js"]
 CMD ["sync"]

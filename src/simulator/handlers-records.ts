@@ -7,6 +7,7 @@ import {
   LARGE_PAGINATION,
   lowerBoundById,
   paginate,
+  paginateText,
   type Pagination,
   type Selection,
   STANDARD_PAGINATION,
@@ -18,6 +19,7 @@ import {
   renderTranslationStatistics,
   renderUnit,
 } from './render.ts';
+import { changeText, unitText } from './render-cache.ts';
 import { notFound, ok, type SimRequest, type SimResponse, validationError } from './responses.ts';
 import { unitMatcher } from './unit-match.ts';
 import { hasScope, parseUnitQuery, type UnitQuery } from './unit-query.ts';
@@ -86,8 +88,8 @@ function listUnitsOf(
     const detail = `Could not parse query string: ${parsed.error}`;
     return validationError([{ attr: 'q', code: 'invalid', detail }]);
   }
-  return paginate(request, pagination, unitSelection(instance, units, parsed.query), (unit) =>
-    renderUnit(instance, request.baseUrl, unit),
+  return paginateText(request, pagination, unitSelection(instance, units, parsed.query), (unit) =>
+    unitText(instance, request.baseUrl, unit),
   );
 }
 
@@ -120,8 +122,8 @@ function listChangesOf(
     : filteredSelection(changes, { start: 0, end: changes.length }, (change) =>
         matchesChange(filter, change),
       );
-  return paginate(request, STANDARD_PAGINATION, selection, (change) =>
-    renderChange(instance, request.baseUrl, change),
+  return paginateText(request, STANDARD_PAGINATION, selection, (change) =>
+    changeText(instance, request.baseUrl, change),
   );
 }
 

@@ -6,6 +6,7 @@
  */
 import { compareChangesNewestFirst } from './indexes.ts';
 import type { SimChange, SimInstance, SimUnit } from './model.ts';
+import { bumpRenderGeneration } from './render-cache.ts';
 
 /**
  * Keeps the items the predicate accepts, in place: tests may hold on to `instance.units` or
@@ -40,6 +41,7 @@ function addToGroup<K>(groups: Map<K, SimChange[]>, key: K | null, change: SimCh
 
 /** Adds changes whose ids are greater than every existing change id, in ascending id order. */
 export function appendChanges(instance: SimInstance, changes: readonly SimChange[]): void {
+  bumpRenderGeneration(instance);
   const { index } = instance;
   for (const change of changes) {
     const last = instance.changes[instance.changes.length - 1];
@@ -75,6 +77,7 @@ export function removeChanges(
   instance: SimInstance,
   isRemoved: (change: SimChange) => boolean,
 ): number[] {
+  bumpRenderGeneration(instance);
   const removed = instance.changes.filter(isRemoved);
   if (removed.length === 0) return [];
   const ids = new Set(removed.map((change) => change.id));
@@ -91,6 +94,7 @@ export function removeChanges(
 
 /** Adds units whose ids are greater than every existing unit id, in ascending id order. */
 export function appendUnits(instance: SimInstance, units: readonly SimUnit[]): void {
+  bumpRenderGeneration(instance);
   const { index } = instance;
   for (const unit of units) {
     const last = instance.units[instance.units.length - 1];
@@ -107,6 +111,7 @@ export function appendUnits(instance: SimInstance, units: readonly SimUnit[]): v
 
 /** Removes units by id (their changes are the caller's business). */
 export function removeUnits(instance: SimInstance, ids: ReadonlySet<number>): void {
+  bumpRenderGeneration(instance);
   if (ids.size === 0) return;
   const { index } = instance;
   const translations = new Set<number>();

@@ -171,3 +171,4 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     close: () => closeServer(server),
   };
 }
+export { prerender } from './render-cache.ts';

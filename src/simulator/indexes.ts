@@ -1,4 +1,5 @@
 import type { SimChange, SimIndex, SimInstance } from './model.ts';
+import { bumpRenderGeneration } from './render-cache.ts';
 
 type IndexSource = Omit<SimInstance, 'index'>;
 
@@ -77,4 +78,5 @@ export function buildIndex(source: IndexSource): SimIndex {
 /** Rebuilds `instance.index` in place after the instance's arrays were changed. */
 export function reindexInstance(instance: SimInstance): void {
   instance.index = buildIndex(instance);
+  bumpRenderGeneration(instance);
 }

@@ -42,6 +42,7 @@ import {
   recordChanges,
   translationScope,
 } from './mutation-context.ts';
+import { bumpRenderGeneration } from './render-cache.ts';
 import { COMMENT_TEXTS } from './text-bank.ts';
 
 export type {
@@ -136,7 +137,7 @@ export interface Mutator {
 /** Binds every mutation to `instance`; `now` is epoch milliseconds (default real time). */
 export function createMutator(instance: SimInstance, now: () => number = realNow): Mutator {
   const context: MutationContext = { instance, now };
-  return {
+  return bumpingAfterEach(instance, {
     editUnits: (unitIds, options) => editUnits(context, unitIds, options),
     bulkEditStates: (unitIds, state, options) => bulkEditStates(context, unitIds, state, options),
     addUnits: (componentId, count, options) => addUnits(context, componentId, count, options),
@@ -148,5 +149,22 @@ export function createMutator(instance: SimInstance, now: () => number = realNow
     deleteProject: (id) => deleteProject(context, id),
     addTranslation: (componentId, code, options) =>
       addTranslation(context, componentId, code, options),
-  };
+  });
+}
+
+/** Every mutation invalidates cached renderings, also those that touch no index. */
+function bumpingAfterEach(instance: SimInstance, mutator: Mutator): Mutator {
+  const wrapped = {} as Record<string, unknown>;
+  for (const [name, method] of Object.entries(mutator) as Array<
+    [string, (...args: unknown[]) => unknown]
+  >) {
+    wrapped[name] = (...args: unknown[]) => {
+      try {
+        return method(...args);
+      } finally {
+        bumpRenderGeneration(instance);
+      }
+    };
+  }
+  return wrapped as unknown as Mutator;
 }

@@ -1,3 +1,4 @@
+import { toJsonText } from './json-text.ts';
 import { lastParam, notFound, ok, type SimRequest, type SimResponse } from './responses.ts';
 
 /** DRF PageNumberPagination settings of Weblate's two classes (research §1). */
@@ -119,6 +120,31 @@ export function paginate<T>(
     previous: page > 1 ? pageLink(request, page === 2 ? null : page - 1) : null,
     results: items.map(render),
   });
+}
+
+/** Like paginate, but items arrive as JSON text (cached renderings) and the body is joined. */
+export function paginateText<T>(
+  request: SimRequest,
+  pagination: Pagination,
+  selection: Selection<T>,
+  renderText: (item: T) => string,
+): SimResponse {
+  const size = pageSizeOf(request, pagination);
+  const count = selection.count();
+  const numPages = count === 0 ? 1 : Math.ceil(count / size);
+  const page = resolvePage(request, numPages);
+  if (page === null) return notFound('Invalid page.');
+  const items = selection.page((page - 1) * size, size);
+  const head = toJsonText({
+    count,
+    next: page < numPages ? pageLink(request, page + 1) : null,
+    previous: page > 1 ? pageLink(request, page === 2 ? null : page - 1) : null,
+  });
+  return {
+    ...ok(null),
+    body: undefined,
+    rawBody: `${head.slice(0, -1)},"results":[${items.map(renderText).join(',')}]}`,
+  };
 }
 
 /** First index whose id is >= `id` in an id-ascending list. */

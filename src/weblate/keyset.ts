@@ -11,6 +11,8 @@ export interface KeysetPage {
   /** The page covers every matching id in (after, through]; through null: to the end. */
   after: string | null;
   through: string | null;
+  /** Length of the response text, to size the next page. */
+  textLength: number;
 }
 
 export interface KeysetOptions {
@@ -27,8 +29,8 @@ export interface KeysetOptions {
  * Walks a unit list ordered by id with keyset paging: always page 1 of
  * `(<q>) AND id:>K`, K being the last id read, at the largest page size. Unlike page
  * numbers, rows added or deleted meanwhile cannot shift a page and make a row skipped, and
- * no page is an expensive deep OFFSET. The next page is fetched while the caller handles
- * the current one.
+ * no page is an expensive deep OFFSET. A consumer that pulls the next page while it
+ * writes the current one (see lib/pipelined.ts) overlaps the two.
  */
 export async function* walkKeyset(
   client: WeblateClient,
@@ -36,27 +38,33 @@ export async function* walkKeyset(
   options: KeysetOptions,
 ): AsyncGenerator<KeysetPage> {
   let after = options.after;
-  let pending: Promise<KeysetPage> | null = fetchPage(client, path, options, after);
-  while (pending !== null) {
-    const page: KeysetPage = await pending;
-    pending = null;
-    if (page.through !== null) {
-      const last = page.through;
-      if (after !== null && BigInt(last) <= BigInt(after)) {
-        throw new ResponseError(
-          `${options.resource}: ${page.url} did not advance past id ${after}; the server ignores id:> filters`,
-          {
-            retryable: false,
-          },
-        );
-      }
-      after = last;
-      pending = fetchPage(client, path, options, after);
-      // Handled by the caller's await of the next page; never left unobserved.
-      pending.catch(() => undefined);
-    }
+  let pageSize = options.pageSize;
+  for (;;) {
+    const page = await fetchPage(client, path, { ...options, pageSize }, after);
     yield page;
+    if (page.through === null) return;
+    if (after !== null && BigInt(page.through) <= BigInt(after)) {
+      throw new ResponseError(
+        `${options.resource}: ${page.url} did not advance past id ${after}; the server ignores id:> filters`,
+        { retryable: false },
+      );
+    }
+    after = page.through;
+    pageSize = fittingPageSize(pageSize, page);
   }
+}
+
+/** Bytes of response text a page should stay under; units with long texts get smaller pages. */
+const PAGE_TEXT_BUDGET = 24_000_000;
+
+/**
+ * Keyset pages can change size at any time: when a page's text ran over the budget (units
+ * with unusually long texts), the next pages ask for proportionally fewer units, so memory
+ * stays bounded by size, not only by count.
+ */
+function fittingPageSize(pageSize: number, page: KeysetPage): number {
+  if (page.textLength <= PAGE_TEXT_BUDGET) return pageSize;
+  return Math.max(100, Math.floor((pageSize * PAGE_TEXT_BUDGET) / page.textLength));
 }
 
 async function fetchPage(
@@ -94,6 +102,7 @@ async function fetchPage(
     ids,
     after,
     through: hasMore ? ids.reduce((a, b) => (BigInt(a) > BigInt(b) ? a : b)) : null,
+    textLength: response.text.length,
   };
 }
 

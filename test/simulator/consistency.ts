@@ -23,7 +23,10 @@ export function get(instance: SimInstance, path: string): { status: number; body
     baseUrl: BASE,
     headers: {},
   });
-  return { status: response.status, body: response.body as Json };
+  // Lists answer pre-rendered text (rawBody); their counts, ids and links are what is checked here.
+  const body: unknown =
+    response.body ?? (response.rawBody === undefined ? undefined : JSON.parse(response.rawBody));
+  return { status: response.status, body: body as Json };
 }
 
 /** Every result of a list, following `next`. */

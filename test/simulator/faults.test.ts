@@ -194,7 +194,8 @@ describe('closing', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     await other.close();
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Far below the 30 s the hanging request would otherwise hold it open.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(await pending).toBeInstanceOf(Error);
   });
 });

@@ -7,6 +7,7 @@ import { unitIdFromUrl, urlKey } from '../../weblate/urls.ts';
 import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import type { Item } from '../read.ts';
+import type { TranslationRef } from './translations.ts';
 
 /**
  * Transforms one unit of the translation `translationId` into its row (pure). Written out
@@ -50,16 +51,15 @@ export function toUnitRow(record: WeblateUnit, raw: RawJson, translationId: numb
   };
 }
 
-/** Upserts units of translations this sync knows; others appeared during the sync and wait for the next. */
-export async function storeUnits(
-  ctx: SyncContext,
-  trx: Transaction<Database>,
-  items: Array<Item<WeblateUnit>>,
-  url: string,
-) {
+/**
+ * Rows for the units of translations this sync knows (pure CPU work, done while the
+ * previous page is being written); units of others appeared during the sync and wait for
+ * the next one.
+ */
+export function unitRows(ctx: SyncContext, items: Array<Item<WeblateUnit>>): UnitRow[] {
   const rows: UnitRow[] = [];
   // A page repeats a few translation URLs thousands of times: parse each once.
-  const translations = new Map<string, ReturnType<typeof ctx.lookup.translationsByUrl.get>>();
+  const translations = new Map<string, TranslationRef | undefined>();
   for (const { record, raw } of items) {
     let translation = translations.get(record.translation);
     if (!translations.has(record.translation)) {
@@ -74,5 +74,20 @@ export async function storeUnits(
     }
     rows.push(toUnitRow(record, raw, translation.id));
   }
+  return rows;
+}
+
+/** Upserts unit rows in the page's transaction. */
+export function writeUnitRows(trx: Transaction<Database>, rows: UnitRow[], url: string) {
   return upsertIsolating(trx, rows, upsertUnits, () => ({ resource: 'units', url }));
+}
+
+/** Builds and upserts the rows of a page of units. */
+export function storeUnits(
+  ctx: SyncContext,
+  trx: Transaction<Database>,
+  items: Array<Item<WeblateUnit>>,
+  url: string,
+) {
+  return writeUnitRows(trx, unitRows(ctx, items), url);
 }

@@ -1,7 +1,8 @@
 import { markUnitsMissingInRange } from '../../db/queries/deletions.ts';
 import { removePending } from '../../db/queries/pending.ts';
 import { HttpError } from '../../errors.ts';
-import { walkKeyset } from '../../weblate/keyset.ts';
+import { pipelined } from '../../lib/pipelined.ts';
+import { type KeysetPage, walkKeyset } from '../../weblate/keyset.ts';
 import { walkList } from '../../weblate/pagination.ts';
 import { weblateUnit } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
@@ -10,7 +11,7 @@ import type { SyncContext } from '../context.ts';
 import { unlessGone } from '../gone.ts';
 import { checkPage, PAGE_SIZE } from '../read.ts';
 import type { TranslationRef } from './translations.ts';
-import { storeUnits } from './unit-rows.ts';
+import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';
 
 /**
  * Reads every unit of one translation and marks the ones it lacks as deleted. Walked by id
@@ -39,16 +40,19 @@ async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<voi
     signal: ctx.signal,
   });
   ctx.tally.expectPages(1);
-  for await (const page of pages) {
+  const prepare = (page: KeysetPage) => {
     if (page.through !== null) ctx.tally.expectPages(1);
     const checked = checkOwnUnits(ctx, ref, page.results, page.resultTexts, page.url);
-    await commitPage(ctx, 'units', checked.rejected, async (trx) => {
-      const result = await storeUnits(ctx, trx, checked.items, page.url);
+    return { page, rejected: checked.rejected, rows: unitRows(ctx, checked.items) };
+  };
+  await pipelined(pages, prepare, ({ page, rejected, rows }) =>
+    commitPage(ctx, 'units', rejected, async (trx) => {
+      const result = await writeUnitRows(trx, rows, page.url);
       await markUnitsMissingInRange(trx, { translationId: ref.id }, page, page.ids);
       await removePending(trx, 'unit', page.ids);
       return result;
-    });
-  }
+    }),
+  );
 }
 
 async function sweepByPages(ctx: SyncContext, ref: TranslationRef): Promise<void> {

@@ -7,13 +7,14 @@ import {
 import { clearPending, listPending, removePending } from '../../db/queries/pending.ts';
 import { findUnitCountMismatches } from '../../db/queries/translation-state.ts';
 import { HttpError } from '../../errors.ts';
+import { pipelined } from '../../lib/pipelined.ts';
 import { shiftSeconds } from '../../lib/timestamps.ts';
-import { walkKeyset } from '../../weblate/keyset.ts';
+import { type KeysetPage, walkKeyset } from '../../weblate/keyset.ts';
 import { weblateUnit } from '../../weblate/schemas.ts';
 import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { checkPage, PAGE_SIZE } from '../read.ts';
-import { storeUnits } from './unit-rows.ts';
+import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';
 import { sweepTranslation } from './unit-sweep.ts';
 
 /** Where the unit walk of one scope stands. */
@@ -85,7 +86,10 @@ async function walkScope(ctx: SyncContext, scope: Scope): Promise<boolean> {
       after: walk.after,
       signal: ctx.signal,
     });
-    for await (const page of pages) {
+    const deletionScope: UnitScope =
+      scope.projectSlug === null ? null : { projectSlug: scope.projectSlug };
+    // While one page is written, the next is fetched, validated and turned into rows.
+    const prepare = (page: KeysetPage) => {
       if (page.through !== null) ctx.tally.expectPages(1);
       const checked = checkPage(
         ctx,
@@ -94,22 +98,23 @@ async function walkScope(ctx: SyncContext, scope: Scope): Promise<boolean> {
         page.resultTexts,
         page.url,
       );
+      return { page, rejected: checked.rejected, rows: unitRows(ctx, checked.items) };
+    };
+    await pipelined(pages, prepare, async ({ page, rejected, rows }) => {
       maxId = maxOf(maxId, ...page.ids);
       const next: UnitCursor =
         page.through === null
           ? { mark: walk.end, maxId, walk: null }
           : { mark: cursor.mark, maxId, walk: { ...walk, after: page.through } };
-      const deletionScope: UnitScope =
-        scope.projectSlug === null ? null : { projectSlug: scope.projectSlug };
-      await commitPage(ctx, 'units', checked.rejected, async (trx) => {
-        const result = await storeUnits(ctx, trx, checked.items, page.url);
+      await commitPage(ctx, 'units', rejected, async (trx) => {
+        const result = await writeUnitRows(trx, rows, page.url);
         await removePending(trx, 'unit', page.ids);
         if (walk.full) await markUnitsMissingInRange(trx, deletionScope, page, page.ids);
         if (walk.full && page.through === null) await clearPending(trx, 'unit');
         await writeCursor(trx, 'units', scope.key, next);
         return result;
       });
-    }
+    });
   } catch (err) {
     if (isUnsupported(err)) {
       ctx.tally.warn(
