@@ -38,95 +38,129 @@ export function canCopy(): boolean {
   return session !== undefined && session.client !== null;
 }
 
-/** Streams COPY text into the session's transaction; false when COPY is not available here. */
+/** Streams COPY data into the session's transaction; false when COPY is not available here. */
 export async function copyIntoSession(
   statement: string,
-  lines: Iterable<string>,
+  chunks: Iterable<Buffer>,
 ): Promise<boolean> {
   const client = sessions.getStore()?.client;
   if (client === null || client === undefined) return false;
-  await pipeline(Readable.from(batches(lines)), client.query(copyFrom(statement)));
+  await pipeline(Readable.from(chunks), client.query(copyFrom(statement)));
   return true;
 }
 
 const CHUNK_BYTES = 1 << 20;
 
 /**
- * Encodes lines straight into 1 MiB buffers (each one socket write): no page-sized string,
- * no second copy. A line can take at most three bytes per UTF-16 unit in UTF-8.
+ * Text is encoded straight into 1 MiB buffers (each one socket write): no page-sized
+ * string, no second copy. A UTF-16 unit takes at most three bytes in UTF-8.
  */
-function* batches(lines: Iterable<string>): Generator<Buffer> {
-  let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  let used = 0;
-  for (const line of lines) {
-    if (used + line.length * 3 > CHUNK_BYTES) {
-      if (used > 0) yield buffer.subarray(0, used);
-      buffer = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, line.length * 3));
-      used = 0;
+class ChunkWriter {
+  #buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  #used = 0;
+  /** Buffers filled so far, for the caller to take. */
+  readonly filled: Buffer[] = [];
+
+  write(text: string): void {
+    if (this.#used + text.length * 3 > this.#buffer.length) {
+      this.flush();
+      if (text.length * 3 > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(text.length * 3);
     }
-    used += buffer.write(line, used, 'utf8');
+    this.#used += this.#buffer.write(text, this.#used, 'utf8');
   }
-  if (used > 0) yield buffer.subarray(0, used);
+
+  flush(): void {
+    if (this.#used === 0) return;
+    this.filled.push(this.#buffer.subarray(0, this.#used));
+    this.#buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.#used = 0;
+  }
 }
+
+/** A field text at least this long is written on its own rather than joined into its line. */
+const LONG_FIELD = 256;
 
 export type CopyKind = 'scalar' | 'text[]' | 'json';
 
+type FieldText = (value: NonNullable<unknown>) => string;
+
 /**
- * One row in COPY text format: tab-separated, `\N` for null, backslash escapes; text[] as
- * an array literal; json values as JSON text (`raw` is already the API's own text).
+ * Rows in COPY text format, in 1 MiB buffers: tab-separated, `\N` for null, backslash
+ * escapes; text[] as an array literal; json values as JSON text (`raw` is already the API's
+ * own text). Each column's encoder is chosen once, not per value, and long texts (a unit's
+ * raw JSON) go into the buffer as they are instead of through a line string that would be
+ * copied again: this runs for every field of every unit and change.
  */
-export function copyLine(
-  row: Record<string, unknown>,
+export function* copyText(
+  rows: Iterable<Record<string, unknown>>,
   columns: readonly string[],
   kinds: Readonly<Record<string, CopyKind>>,
-): string {
-  let line = '';
-  for (let i = 0; i < columns.length; i++) {
-    const column = columns[i]!;
-    const value = row[column];
-    if (i > 0) line += '\t';
-    if (value === null || value === undefined) {
-      line += '\\N';
-      continue;
+): Generator<Buffer> {
+  const fields = columns.map((column) => fieldText(column, kinds[column] ?? 'scalar'));
+  const count = columns.length;
+  const out = new ChunkWriter();
+  for (const row of rows) {
+    let line = '';
+    for (let i = 0; i < count; i++) {
+      if (i > 0) line += '\t';
+      const value = row[columns[i]!];
+      if (value === null || value === undefined) {
+        line += '\\N';
+        continue;
+      }
+      const text = fields[i]!(value);
+      if (text.length < LONG_FIELD) {
+        line += text;
+      } else {
+        out.write(line);
+        out.write(text);
+        line = '';
+      }
     }
-    const kind = kinds[column] ?? 'scalar';
-    const text =
-      kind === 'text[]'
-        ? arrayLiteral(value as string[])
-        : kind === 'json'
-          ? jsonText(column, value)
-          : scalarText(value);
-    line += escapeCopy(text);
+    out.write(`${line}\n`);
+    if (out.filled.length > 0) yield* out.filled.splice(0);
   }
-  return `${line}\n`;
+  out.flush();
+  yield* out.filled;
 }
 
-function jsonText(column: string, value: unknown): string {
-  return column === 'raw' && typeof value === 'string' ? value : JSON.stringify(value);
+function fieldText(column: string, kind: CopyKind): FieldText {
+  if (kind === 'text[]') return (value) => escapeCopy(arrayLiteral(value as string[]));
+  if (kind === 'json') {
+    return column === 'raw'
+      ? (value) => escapeCopy(typeof value === 'string' ? value : JSON.stringify(value))
+      : (value) => escapeCopy(JSON.stringify(value));
+  }
+  return scalarText;
 }
 
-function scalarText(value: unknown): string {
-  if (typeof value === 'boolean') return value ? 't' : 'f';
-  if (typeof value === 'string') return value;
+function scalarText(value: NonNullable<unknown>): string {
+  if (typeof value === 'string') return escapeCopy(value);
   if (typeof value === 'number' || typeof value === 'bigint') return value.toString();
-  return JSON.stringify(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  return escapeCopy(JSON.stringify(value));
 }
+
+const ARRAY_SPECIALS = /[\\"]/;
 
 function arrayLiteral(items: readonly string[]): string {
-  return `{${items.map((item) => `"${item.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+  let literal = '{';
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (i > 0) literal += ',';
+    literal += ARRAY_SPECIALS.test(item)
+      ? `"${item.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`
+      : `"${item}"`;
+  }
+  return `${literal}}`;
 }
 
-const COPY_SPECIALS = /[\\\n\r\t]/g;
-const COPY_ESCAPES: Record<string, string> = {
-  '\\': '\\\\',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-};
-
+/** Escapes COPY's specials; each native scan and replace runs only when its character occurs. */
 function escapeCopy(text: string): string {
-  // Most values contain nothing to escape; four native scans beat one regular expression.
-  if (!text.includes('\\') && !text.includes('\n') && !text.includes('\t') && !text.includes('\r'))
-    return text;
-  return text.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]!);
+  let escaped = text;
+  if (escaped.includes('\\')) escaped = escaped.replaceAll('\\', '\\\\');
+  if (escaped.includes('\n')) escaped = escaped.replaceAll('\n', '\\n');
+  if (escaped.includes('\r')) escaped = escaped.replaceAll('\r', '\\r');
+  if (escaped.includes('\t')) escaped = escaped.replaceAll('\t', '\\t');
+  return escaped;
 }

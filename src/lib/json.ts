@@ -6,6 +6,12 @@
  * finds every integer literal outside strings that is too long to be exact and quotes it,
  * so it parses as its exact decimal string. The same scan records the text span of every
  * element of a top-level `results` array, so each record's `raw` is the API's own text.
+ *
+ * Quoting means building a second copy of the text, which costs as much as parsing it. A
+ * list page's big integers are nearly all direct fields of its records (a unit's id_hash
+ * and content_hash), so for those the scan also notes the record and the key, and after a
+ * plain parse the exact text is put back in place: only when every such value is found where
+ * the scan says, with the value a plain parse gives it; otherwise the text is quoted.
  */
 
 /** Integer literals with more digits than this may exceed Number.MAX_SAFE_INTEGER. */
@@ -25,6 +31,11 @@ export class JsonSyntaxError extends Error {
 interface Scan {
   bigInts: number[]; // start,end pairs of unsafe integer literals
   results: number[] | null; // start,end pairs of `results` elements
+  /**
+   * For each big integer that is a direct field of a `results` element: element index, key
+   * start, key end (the key's text without quotes); null once one is anywhere else.
+   */
+  fields: number[] | null;
 }
 
 const QUOTE = 0x22;
@@ -57,6 +68,9 @@ function scan(text: string): Scan {
   let resultsDepth = -1; // depth inside the `results` array while walking it
   let lastKey: string | null = null;
   let elementStart = -1;
+  let fields: number[] | null = [];
+  let keyStart = -1; // the last string at record depth: the key of a value that follows it
+  let keyEnd = -1;
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -64,6 +78,10 @@ function scan(text: string): Scan {
     if (c === QUOTE) {
       const end = skipString(text, i);
       if (depth === 1) lastKey = text.slice(i + 1, end - 1);
+      else if (depth === resultsDepth + 1) {
+        keyStart = i + 1;
+        keyEnd = end - 1;
+      }
       if (depth === resultsDepth && elementStart === -1) results?.push(i, end);
       i = end;
       continue;
@@ -92,7 +110,17 @@ function scan(text: string): Scan {
       let j = i + 1;
       while (j < n && isNumberChar(text.charCodeAt(j))) j++;
       if (depth === resultsDepth && elementStart === -1) results?.push(i, j);
-      if (j - i > SAFE_DIGITS && isPlainInteger(text, i, j)) bigInts.push(i, j);
+      if (j - i > SAFE_DIGITS && isPlainInteger(text, i, j)) {
+        bigInts.push(i, j);
+        if (
+          depth === resultsDepth + 1 &&
+          elementStart !== -1 &&
+          text.charCodeAt(elementStart) === 0x7b
+        ) {
+          // The element is in progress: its index is the number of elements completed.
+          fields?.push(results!.length / 2, keyStart, keyEnd);
+        } else fields = null;
+      }
       i = j;
       continue;
     } else if (depth === resultsDepth && elementStart === -1 && c > 0x20) {
@@ -105,7 +133,7 @@ function scan(text: string): Scan {
     }
     i++;
   }
-  return { bigInts, results };
+  return { bigInts, results, fields };
 }
 
 function isPlainInteger(text: string, start: number, end: number): boolean {
@@ -116,6 +144,29 @@ function isPlainInteger(text: string, start: number, end: number): boolean {
     else if (!(c === 0x2d && k === start)) return false;
   }
   return digits > SAFE_DIGITS;
+}
+
+/**
+ * Puts the exact text of each big integer back into the records of a plainly parsed page;
+ * false (the caller then quotes) unless each one is found where the scan located it.
+ */
+function restoreBigInts(value: unknown, text: string, found: Scan): boolean {
+  const { bigInts, fields, results } = found;
+  if (fields === null || results === null) return false;
+  const elements = (value as { results?: unknown }).results;
+  if (!Array.isArray(elements) || elements.length !== results.length / 2) return false;
+  for (let k = 0, f = 0; k < bigInts.length; k += 2, f += 3) {
+    const literal = text.slice(bigInts[k], bigInts[k + 1]);
+    const exact = Number(literal);
+    if (Number.isSafeInteger(exact)) continue;
+    const record = elements[fields[f]!] as Record<string, unknown>;
+    const quotedKey = text.slice(fields[f + 1], fields[f + 2]);
+    const key = quotedKey.includes('\\') ? (JSON.parse(`"${quotedKey}"`) as string) : quotedKey;
+    // A duplicate key or a misplaced value shows here: the plain parse did not read this literal.
+    if (record[key] !== exact) return false;
+    record[key] = literal;
+  }
+  return true;
 }
 
 function quoteBigInts(text: string, ranges: number[]): string {
@@ -142,7 +193,10 @@ export function parseJsonLossless(input: string): ParsedJson {
   let value: unknown;
   try {
     found = scan(text);
-    value = JSON.parse(quoteBigInts(text, found.bigInts));
+    value = JSON.parse(text);
+    if (found.bigInts.length > 0 && !restoreBigInts(value, text, found)) {
+      value = JSON.parse(quoteBigInts(text, found.bigInts));
+    }
   } catch (err) {
     if (err instanceof JsonSyntaxError) throw err;
     throw new JsonSyntaxError((err as Error).message);

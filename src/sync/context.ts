@@ -45,6 +45,12 @@ export interface SyncContext {
   /** Seconds each window reaches back before the previous high-water mark. */
   lookbackSeconds: number;
   lookup: Lookup;
+  /**
+   * Page transactions that may be open at once: 2 lets the next page's rows be written while
+   * the previous page commits (PostgreSQL); 1 writes page after page (the embedded database
+   * runs one transaction at a time).
+   */
+  pageWriters: number;
 }
 
 export function emptyLookup(): Lookup {

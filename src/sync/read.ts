@@ -2,6 +2,7 @@ import type { z } from 'zod';
 
 import type { RawJson } from '../db/database.ts';
 import type { Rejection } from '../db/queries/rejections.ts';
+import { fastParse } from '../weblate/fast-parse.ts';
 import { type ListPage, walkList } from '../weblate/pagination.ts';
 import { describeIssues } from '../weblate/schemas.ts';
 import type { SyncContext } from './context.ts';
@@ -122,8 +123,12 @@ function checkRecords<R>(
 type Validated<R> = { ok: true; record: R } | { ok: false; problem: string };
 
 function validate<R>(spec: ReadSpec<R>, value: unknown, text: string): Validated<R> {
-  const parsed = spec.schema.safeParse(value);
-  if (!parsed.success) return { ok: false, problem: describeIssues(parsed.error) };
+  let record = fastParse(spec.schema, value);
+  if (record === undefined) {
+    const parsed = spec.schema.safeParse(value);
+    if (!parsed.success) return { ok: false, problem: describeIssues(parsed.error) };
+    record = parsed.data;
+  }
   // PostgreSQL stores no U+0000 in text or jsonb; the escaped form is the only way JSON carries one.
   if (text.includes('\\u0000') && containsNul(value)) {
     return {
@@ -131,7 +136,7 @@ function validate<R>(spec: ReadSpec<R>, value: unknown, text: string): Validated
       problem: 'contains a NUL character (U+0000), which PostgreSQL cannot store',
     };
   }
-  return { ok: true, record: parsed.data };
+  return { ok: true, record };
 }
 
 function idLabel(value: unknown): string {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 
+import type { DatabaseKind } from '../db/client.ts';
 import type { Database } from '../db/database.ts';
 import { cascadeDeletions } from '../db/queries/deletions.ts';
 import { finishSyncRun, hasSucceededRun, startSyncRun } from '../db/queries/sync-runs.ts';
@@ -26,6 +27,13 @@ export interface SyncDeps {
   client: WeblateClient;
   log: Logger;
   scope: SyncScope;
+  /** See SyncContext.pageWriters; 1 when not given. */
+  pageWriters?: number;
+}
+
+/** Page transactions worth overlapping on a database of this kind (see SyncContext.pageWriters). */
+export function pageWritersFor(kind: DatabaseKind): number {
+  return kind === 'postgres' ? 2 : 1;
 }
 
 export interface SyncOptions {
@@ -74,6 +82,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
     windowEnd: '',
     lookbackSeconds: options.lookbackSeconds ?? 300,
     lookup: emptyLookup(),
+    pageWriters: deps.pageWriters ?? 1,
   };
   log.info(
     { weblate: deps.client.apiRoot.href, projects: deps.scope.projects ?? 'all' },

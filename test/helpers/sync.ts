@@ -3,9 +3,15 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { RunningSimulator } from '../../src/simulator/index.ts';
-import { runSync, type SyncOptions, type SyncResult } from '../../src/sync/run-sync.ts';
+import {
+  pageWritersFor,
+  runSync,
+  type SyncOptions,
+  type SyncResult,
+} from '../../src/sync/run-sync.ts';
 import type { WeblateClientOptions } from '../../src/weblate/client.ts';
 import { createTestClient } from './client.ts';
+import { DATABASE_KIND } from './database.ts';
 import { captureLogger } from './logs.ts';
 
 /** One sync of the simulator into `db`, with users that have subscriptions. */
@@ -16,6 +22,7 @@ export async function syncSimulator(
     client?: Partial<WeblateClientOptions>;
     projects?: string[] | null;
     log?: Logger;
+    pageWriters?: number;
   } = {},
 ): Promise<SyncResult> {
   const log = options.log ?? captureLogger('info').log;
@@ -23,7 +30,13 @@ export async function syncSimulator(
   const users = sim.instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
   try {
     return await runSync(
-      { db, client, log, scope: { projects: options.projects ?? null, users } },
+      {
+        db,
+        client,
+        log,
+        scope: { projects: options.projects ?? null, users },
+        pageWriters: options.pageWriters ?? pageWritersFor(DATABASE_KIND),
+      },
       options,
     );
   } finally {

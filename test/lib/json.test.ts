@@ -29,6 +29,54 @@ describe('parseJsonLossless', () => {
     expect(value.n).toBe('12345678901234567890');
   });
 
+  it('restores big integers in records wherever they sit, beside primitives, nested or duplicated', () => {
+    const page = (results: string) => `{"count": 9, "next": null, "results": [${results}]}`;
+    const cases: Array<[string, unknown[]]> = [
+      [
+        '"x", {"id": 1, "h": 12345678901234567890, "c": -9223372036854775808}, 7, {"h": 9223372036854775807}',
+        [
+          'x',
+          { id: 1, h: '12345678901234567890', c: '-9223372036854775808' },
+          7,
+          { h: '9223372036854775807' },
+        ],
+      ],
+      // nested below a record, an element itself, an escaped key
+      [
+        '{"d": {"n": 12345678901234567891}}, 12345678901234567892, {"k\\u00e9y": 12345678901234567893}',
+        [
+          { d: { n: '12345678901234567891' } },
+          '12345678901234567892',
+          { 'k\u00e9y': '12345678901234567893' },
+        ],
+      ],
+      ['{"k\\u00e9y": 12345678901234567895}', [{ 'k\u00e9y': '12345678901234567895' }]],
+      [
+        '{"k\u00e9y": 12345678901234567893, "s": "\\"h\\": 1", "h": 12345678901234567894}',
+        [{ kéy: '12345678901234567893', s: '"h": 1', h: '12345678901234567894' }],
+      ],
+      // duplicate keys: the last one wins, as in JSON.parse
+      ['{"a": 12345678901234567890, "a": 5}', [{ a: 5 }]],
+      ['{"a": 12345678901234567890, "a": 12345678901234567891}', [{ a: '12345678901234567891' }]],
+      ['{"a": 5, "a": 12345678901234567890}', [{ a: '12345678901234567890' }]],
+      // a safe 16-digit literal stays a number
+      [
+        '{"a": 9007199254740991, "b": 9007199254740993}',
+        [{ a: 9007199254740991, b: '9007199254740993' }],
+      ],
+    ];
+    for (const [results, expected] of cases) {
+      expect(
+        (parseJsonLossless(page(results)).value as { results: unknown }).results,
+        results,
+      ).toEqual(expected);
+    }
+    expect(parseJsonLossless('{"count": 12345678901234567890, "results": []}').value).toEqual({
+      count: '12345678901234567890',
+      results: [],
+    });
+  });
+
   it('returns the exact source text of every element of a top-level results array', () => {
     const a =
       '{"id": 1, "source": ["a\\nb", "😀 \\"q\\" \\\\"], "nested": {"results": [9]}, "h": -8750291558908954339}';

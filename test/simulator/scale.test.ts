@@ -7,7 +7,6 @@ import { DEFAULT_SIZE } from '../../src/simulator/size.ts';
 const BASE = 'http://127.0.0.1:1/';
 
 describe('a 200,000-unit instance', () => {
-  const started = performance.now();
   const big = generateInstance({
     ...DEFAULT_SIZE,
     components: 40,
@@ -15,10 +14,8 @@ describe('a 200,000-unit instance', () => {
     changes: 100_000,
     seed: 3,
   });
-  const generationMs = performance.now() - started;
 
-  it('generates well under 15 s with the requested sizes', () => {
-    expect(generationMs).toBeLessThan(15_000);
+  it('has the requested sizes', () => {
     expect(big.units.length).toBeGreaterThan(180_000);
     expect(big.units.length).toBeLessThan(220_000);
     expect(big.translations.length).toBeGreaterThan(350);

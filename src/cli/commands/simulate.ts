@@ -1,7 +1,14 @@
 import { once } from 'node:events';
 
 import { UsageError } from '../../errors.ts';
-import { DEFAULT_SIZE, type SimulatorSize, startSimulator } from '../../simulator/index.ts';
+import { startChurn } from '../../simulator/churn.ts';
+import { FAULT_KINDS, parseFaultSpec } from '../../simulator/faults.ts';
+import {
+  DEFAULT_SIZE,
+  type SimulatorOptions,
+  type SimulatorSize,
+  startSimulator,
+} from '../../simulator/index.ts';
 import type { Command, OptionSpec } from '../args.ts';
 import { print } from '../runtime.ts';
 
@@ -46,24 +53,119 @@ export function parseSizeFlags(
   return out;
 }
 
+/** A positive (or, with `allowZero`, non-negative) number from a flag, or a usage error. */
+function numberFlag(
+  values: Record<string, string | boolean | undefined>,
+  flag: string,
+  options: { allowZero?: boolean } = {},
+): number | undefined {
+  const raw = values[flag];
+  if (typeof raw !== 'string') return undefined;
+  const value = Number(raw);
+  if (
+    raw.trim() === '' ||
+    !Number.isFinite(value) ||
+    value < 0 ||
+    (value === 0 && !options.allowZero)
+  )
+    throw new UsageError(
+      `--${flag} must be a ${options.allowZero ? 'non-negative' : 'positive'} number, got "${raw}"`,
+    );
+  return value;
+}
+
+/** Reads the fault, rate-limit and latency flags into simulator options. */
+export function parseServerFlags(
+  values: Record<string, string | boolean | undefined>,
+): Pick<SimulatorOptions, 'faults' | 'rateLimit' | 'latencyMs'> {
+  const out: Pick<SimulatorOptions, 'faults' | 'rateLimit' | 'latencyMs'> = {};
+  const retryAfter = numberFlag(values, 'retry-after', { allowZero: true });
+  if (typeof values.faults === 'string') {
+    try {
+      out.faults = parseFaultSpec(values.faults);
+    } catch (err) {
+      throw new UsageError(
+        `--faults: ${(err as Error).message}: give a share such as 0.1, or kinds and a share such as 500,429:0.1 (kinds: ${FAULT_KINDS.join(', ')})`,
+      );
+    }
+    if (retryAfter !== undefined) out.faults.retryAfterSeconds = retryAfter;
+  } else if (retryAfter !== undefined) {
+    throw new UsageError('--retry-after goes with --faults');
+  }
+  if (typeof values['rate-limit'] === 'string') {
+    const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(values['rate-limit']);
+    const limit = match === null ? 0 : Number(match[1]);
+    const windowSeconds = match === null ? 0 : Number(match[2]);
+    if (limit < 1 || windowSeconds <= 0)
+      throw new UsageError(
+        `--rate-limit must be <requests>/<seconds>, e.g. 5000/3600, got "${values['rate-limit']}"`,
+      );
+    out.rateLimit = { limit, windowSeconds, headers: values['rate-limit-silent'] !== true };
+  } else if (values['rate-limit-silent'] === true) {
+    throw new UsageError('--rate-limit-silent goes with --rate-limit');
+  }
+  const latency = numberFlag(values, 'latency', { allowZero: true });
+  if (latency !== undefined) out.latencyMs = latency;
+  return out;
+}
+
 export const simulateCommand: Command = {
   name: 'simulate',
   summary:
     'Serve a generated, Weblate-compatible instance on 127.0.0.1 for trying the mirror without a Weblate.\n' +
-    'Prints its base URL and runs until interrupted (Ctrl-C).',
+    'Prints its base URL and runs until interrupted (Ctrl-C). It can misbehave on purpose (faults, a rate\n' +
+    'budget, latency) and change while it runs (--churn), to watch the mirror cope.',
   usage: 'simulate [options]',
-  options: { port: { type: 'string' }, seed: { type: 'string' }, ...SIZE_OPTIONS },
-  optionHelp: ['--port <n>             port on 127.0.0.1 (default: any free port)', ...SIZE_HELP],
+  options: {
+    port: { type: 'string' },
+    seed: { type: 'string' },
+    ...SIZE_OPTIONS,
+    faults: { type: 'string' },
+    'retry-after': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'rate-limit-silent': { type: 'boolean' },
+    latency: { type: 'string' },
+    churn: { type: 'string' },
+    'churn-seconds': { type: 'string' },
+  },
+  optionHelp: [
+    '--port <n>             port on 127.0.0.1 (default: any free port)',
+    ...SIZE_HELP,
+    `--faults <spec>        fail a share of API requests: 0.1 (every kind) or 500,429:0.1; kinds: ${FAULT_KINDS.join(', ')}`,
+    '--retry-after <s>      Retry-After of faulted 429 and 503 answers (default 1)',
+    '--rate-limit <n>/<s>   a budget of n requests per s seconds, with X-RateLimit-* headers and 429 beyond it',
+    '--rate-limit-silent    enforce the budget without advertising it (429 and Retry-After only)',
+    '--latency <ms>         delay before every answer',
+    '--churn <n>            every --churn-seconds, edit n translated strings and add one string',
+    '--churn-seconds <s>    seconds between churn ticks (default 60)',
+  ],
   async run(values) {
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new UsageError('--port must be a port number');
-    const simulator = await startSimulator({ ...parseSizeFlags(values), port });
+    const edits = numberFlag(values, 'churn');
+    if (edits !== undefined && !Number.isInteger(edits))
+      throw new UsageError(`--churn must be a whole number, got "${String(values.churn)}"`);
+    const everySeconds = numberFlag(values, 'churn-seconds') ?? 60;
+    const simulator = await startSimulator({
+      ...parseSizeFlags(values),
+      ...parseServerFlags(values),
+      port,
+    });
     print(simulator.url);
     process.stderr.write(
       `Weblate simulator listening. Try:\n  WEBLATE_URL=${simulator.url} npx weblate-mirror sync\nPress Ctrl-C to stop.\n`,
     );
+    const churn =
+      edits === undefined
+        ? null
+        : startChurn(simulator.instance, simulator.mutate, { edits, everySeconds }, (tick) =>
+            process.stderr.write(
+              `churn: ${tick.edited} strings edited, ${tick.added} added (${simulator.instance.units.length} units)\n`,
+            ),
+          );
     await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+    churn?.stop();
     await simulator.close();
     return 0;
   },

@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import { loadConfig } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
 import { createLogger } from '../../logger.ts';
-import { runSync, type SyncResult } from '../../sync/run-sync.ts';
+import { pageWritersFor, runSync, type SyncResult } from '../../sync/run-sync.ts';
 import { formatSummary } from '../../sync/summary.ts';
 import {
   type Command,
@@ -102,7 +102,13 @@ export async function syncOnce(
       : null;
     try {
       const result = await runSync(
-        { db: handle.db, client, log, scope: { projects: config.projects, users: config.users } },
+        {
+          db: handle.db,
+          client,
+          log,
+          scope: { projects: config.projects, users: config.users },
+          pageWriters: pageWritersFor(handle.kind),
+        },
         {
           signal: options.signal,
           full: options.full,

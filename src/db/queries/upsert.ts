@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 
-import { canCopy, copyIntoSession, type CopyKind, copyLine } from '../copy.ts';
+import { canCopy, copyIntoSession, type CopyKind, copyText } from '../copy.ts';
 import type { Database, RawJson } from '../database.ts';
 
 /** Every column of an insert present (null where the API sent nothing), so an update never keeps stale values. */
@@ -33,7 +33,11 @@ export function dedupeByKey<T extends Record<string, unknown>>(
   key: readonly string[],
 ): T[] {
   const byKey = new Map<string, T>();
-  for (const row of rows) byKey.set(key.map((k) => String(row[k])).join('\u0001'), row);
+  const keyOf =
+    key.length === 1
+      ? (row: T) => String(row[key[0]!])
+      : (row: T) => key.map((k) => String(row[k])).join('\u0001');
+  for (const row of rows) byKey.set(keyOf(row), row);
   return byKey.size === rows.length ? [...rows] : [...byKey.values()];
 }
 
@@ -116,11 +120,11 @@ async function stageByCopy(
   const stage = `stage_${table.replace('.', '_')}`;
   await sql`create temp table if not exists ${sql.table(stage)} (like ${sql.table(table)} including defaults)
     on commit delete rows`.execute(db);
-  const lines = (function* () {
-    for (const row of rows) yield copyLine(row, columns, kinds);
-  })();
   const quoted = columns.map((c) => `"${c}"`).join(', ');
-  return (await copyIntoSession(`copy ${stage} (${quoted}) from stdin`, lines))
+  return (await copyIntoSession(
+    `copy ${stage} (${quoted}) from stdin`,
+    copyText(rows, columns, kinds),
+  ))
     ? sql.table(stage)
     : null;
 }

@@ -45,13 +45,18 @@ async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<voi
     const checked = checkOwnUnits(ctx, ref, page.results, page.resultTexts, page.url);
     return { page, rejected: checked.rejected, rows: unitRows(ctx, checked.items) };
   };
-  await pipelined(pages, prepare, ({ page, rejected, rows }) =>
-    commitPage(ctx, 'units', rejected, async (trx) => {
-      const result = await writeUnitRows(trx, rows, page.url);
-      await markUnitsMissingInRange(trx, { translationId: ref.id }, page, page.ids);
-      await removePending(trx, 'unit', page.ids);
-      return result;
-    }),
+  // Pages cover disjoint id ranges and no cursor is written, so their commits may overlap.
+  await pipelined(
+    pages,
+    prepare,
+    ({ page, rejected, rows }) =>
+      commitPage(ctx, 'units', rejected, async (trx) => {
+        const result = await writeUnitRows(trx, rows, page.url);
+        await markUnitsMissingInRange(trx, { translationId: ref.id }, page, page.ids);
+        await removePending(trx, 'unit', page.ids);
+        return result;
+      }),
+    ctx.pageWriters,
   );
 }
 

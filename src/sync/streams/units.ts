@@ -98,23 +98,36 @@ async function walkScope(ctx: SyncContext, scope: Scope): Promise<boolean> {
         page.resultTexts,
         page.url,
       );
-      return { page, rejected: checked.rejected, rows: unitRows(ctx, checked.items) };
+      // Only what the commit needs: the parsed records are garbage once they are rows.
+      const { url, ids, after, through } = page;
+      return {
+        page: { url, ids, after, through },
+        rejected: checked.rejected,
+        rows: unitRows(ctx, checked.items),
+      };
     };
-    await pipelined(pages, prepare, async ({ page, rejected, rows }) => {
+    // Page k+1's rows are written while page k commits (ids are disjoint); its cursor waits
+    // for page k, so the cursor never claims a page that was not stored.
+    const commit = (
+      { page, rejected, rows }: ReturnType<typeof prepare>,
+      previous: Promise<void>,
+    ) => {
       maxId = maxOf(maxId, ...page.ids);
       const next: UnitCursor =
         page.through === null
           ? { mark: walk.end, maxId, walk: null }
           : { mark: cursor.mark, maxId, walk: { ...walk, after: page.through } };
-      await commitPage(ctx, 'units', rejected, async (trx) => {
+      return commitPage(ctx, 'units', rejected, async (trx) => {
         const result = await writeUnitRows(trx, rows, page.url);
         await removePending(trx, 'unit', page.ids);
         if (walk.full) await markUnitsMissingInRange(trx, deletionScope, page, page.ids);
+        await previous;
         if (walk.full && page.through === null) await clearPending(trx, 'unit');
         await writeCursor(trx, 'units', scope.key, next);
         return result;
       });
-    });
+    };
+    await pipelined(pages, prepare, commit, ctx.pageWriters);
   } catch (err) {
     if (isUnsupported(err)) {
       ctx.tally.warn(

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+
+import { parseServerFlags } from '../../src/cli/commands/simulate.ts';
+import { UsageError } from '../../src/errors.ts';
+import { churnTicker } from '../../src/simulator/churn.ts';
+import { generateInstance } from '../../src/simulator/generate.ts';
+import { createMutator } from '../../src/simulator/mutations.ts';
+import { type RunningCli, startCli } from '../helpers/cli.ts';
+
+const SMALL = ['--projects', '1', '--components', '1', '--languages', '2', '--units', '60'];
+
+/** Starts `simulate` with `args` and resolves with its base URL once it prints it. */
+async function simulate(args: string[]): Promise<{ cli: RunningCli; url: string }> {
+  const cli = startCli(['simulate', ...SMALL, ...args], {}, 60_000);
+  let stdout = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    cli.child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      const match = /^(http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    void cli.done.then((result) =>
+      reject(new Error(`simulate exited with ${String(result.code)}: ${result.stderr}`)),
+    );
+  });
+  return { cli, url };
+}
+
+async function stop(cli: RunningCli) {
+  cli.child.kill('SIGINT');
+  return cli.done;
+}
+
+describe('simulate flags', () => {
+  it('reads faults, a rate budget and latency', () => {
+    expect(
+      parseServerFlags({
+        faults: '500,429:0.25',
+        'retry-after': '0.5',
+        'rate-limit': '5000/3600',
+        latency: '20',
+      }),
+    ).toEqual({
+      faults: { rate: 0.25, kinds: ['500', '429'], retryAfterSeconds: 0.5 },
+      rateLimit: { limit: 5000, windowSeconds: 3600, headers: true },
+      latencyMs: 20,
+    });
+    expect(parseServerFlags({ 'rate-limit': '10/1', 'rate-limit-silent': true })).toEqual({
+      rateLimit: { limit: 10, windowSeconds: 1, headers: false },
+    });
+    expect(parseServerFlags({})).toEqual({});
+  });
+
+  it.each([
+    [{ faults: '1.5' }, /--faults: .*give a share such as 0.1/],
+    [{ faults: 'teapot:0.1' }, /--faults: .*kinds: 500, 502/],
+    [{ 'rate-limit': '5000' }, /--rate-limit must be <requests>\/<seconds>/],
+    [{ 'rate-limit': '0/60' }, /--rate-limit must be/],
+    [{ 'rate-limit-silent': true }, /goes with --rate-limit/],
+    [{ 'retry-after': '1' }, /goes with --faults/],
+    [{ latency: 'soon' }, /--latency must be a non-negative number/],
+  ])('refuses %o with a clear message', (values, message) => {
+    expect(() => parseServerFlags(values)).toThrow(UsageError);
+    expect(() => parseServerFlags(values)).toThrow(message);
+  });
+
+  it('churn edits translated strings and adds one per tick, deterministically', () => {
+    const size = { projects: 1, components: 2, languages: 2, units: 200, changes: 50, users: 1 };
+    const run = () => {
+      const instance = generateInstance({ seed: 4, ...size });
+      const mutate = createMutator(instance, () => Date.UTC(2026, 0, 1));
+      const units = instance.units.length;
+      const changes = instance.changes.length;
+      const tick = churnTicker(instance, mutate, { edits: 5, seed: 9 });
+      const ticks = [tick(), tick()];
+      return { instance, ticks, units, changes };
+    };
+    const a = run();
+    expect(a.ticks).toEqual([
+      { edited: 5, added: 1 },
+      { edited: 5, added: 1 },
+    ]);
+    // One new string in each translation of the component, per tick.
+    expect(a.instance.units.length).toBeGreaterThan(a.units);
+    expect(a.instance.changes.length).toBeGreaterThanOrEqual(a.changes + 10);
+    const b = run();
+    expect(b.instance.changes.map((c) => c.id)).toEqual(a.instance.changes.map((c) => c.id));
+    expect(b.instance.units.map((u) => [u.id, u.target])).toEqual(
+      a.instance.units.map((u) => [u.id, u.target]),
+    );
+  });
+
+  it('serves a rate budget with its headers and churns while running', async () => {
+    const { cli, url } = await simulate([
+      '--rate-limit',
+      '2/600',
+      '--churn',
+      '3',
+      '--churn-seconds',
+      '0.1',
+    ]);
+    try {
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await fetch(`${url}api/projects/`));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
+      expect(answers[0]!.headers.get('x-ratelimit-limit')).toBe('2');
+      expect(answers[1]!.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(Number(answers[2]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      const result = await waitForStderr(cli, /churn: 3 strings edited, 1 added/).then(() =>
+        stop(cli),
+      );
+      expect(result.code).toBe(0);
+    }
+  });
+
+  it('fails requests as asked', async () => {
+    const { cli, url } = await simulate(['--faults', 'html:1']);
+    try {
+      const answer = await fetch(`${url}api/projects/`);
+      expect(answer.headers.get('content-type')).toMatch(/text\/html/);
+    } finally {
+      expect((await stop(cli)).code).toBe(0);
+    }
+  });
+
+  it('exits 2 on a bad flag', async () => {
+    const result = await startCli(['simulate', '--rate-limit', 'lots'], {}, 30_000).done;
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--rate-limit must be <requests>/<seconds>');
+  });
+});
+
+/** Resolves once the child's stderr matches (bounded by the child's own timeout). */
+function waitForStderr(cli: RunningCli, pattern: RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    cli.child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      if (pattern.test(stderr)) resolve();
+    });
+    void cli.done.then(() => reject(new Error(`exited before ${String(pattern)}: ${stderr}`)));
+  });
+}
