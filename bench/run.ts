@@ -240,22 +240,23 @@ function report(large: Awaited<ReturnType<typeof benchLarge>>, small: Scenario) 
     `weblate-mirror benchmark: ${large.instance.units} units in ${large.instance.translations} translations, ${large.instance.changes} changes`,
     '',
     ['scenario', 'requests', 'unit requests', 'wall time', 'units/s', 'peak RSS']
-      .map((h, i) => (i === 0 ? h.padEnd(34) : h.padStart(13)))
+      .map((h, i) => (i === 0 ? h.padEnd(34) : h.padStart(15)))
       .join(''),
     ...[full, quiet, onePercent, small].map((s) =>
       [
         s.name.padEnd(34),
-        String(s.requests).padStart(13),
-        String(s.unitRequests).padStart(13),
-        `${(s.wallMs / 1000).toFixed(1)} s`.padStart(13),
-        (s.unitsPerSecond === null ? '' : String(s.unitsPerSecond)).padStart(13),
-        `${s.peakRssMb} MB`.padStart(13),
+        String(s.requests).padStart(15),
+        String(s.unitRequests).padStart(15),
+        `${(s.wallMs / 1000).toFixed(1)} s`.padStart(15),
+        (s.unitsPerSecond === null ? '' : String(s.unitsPerSecond)).padStart(15),
+        `${s.peakRssMb} MB`.padStart(15),
       ].join(''),
     ),
     '',
     `minimum requests (every list once, largest pages): ${large.minimum}`,
     `naive per-translation walk at page size 50:        ${large.naive} (${(large.naive / large.minimum).toFixed(1)} × the minimum)`,
     `COPY + one INSERT … ON CONFLICT of the same rows:  ${Math.round(large.ceiling.rowsPerSecond)} rows/s (${large.ceiling.rows} rows in ${(large.ceiling.ms / 1000).toFixed(1)} s)`,
+    `  the same into a table without the foreign key:   ${Math.round(large.ceiling.withoutForeignKey.rowsPerSecond)} rows/s (full sync at ${((full.unitsPerSecond ?? 0) / large.ceiling.withoutForeignKey.rowsPerSecond).toFixed(2)} of it)`,
     '',
     'targets:',
     ...checks.map(

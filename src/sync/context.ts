@@ -46,11 +46,11 @@ export interface SyncContext {
   lookbackSeconds: number;
   lookup: Lookup;
   /**
-   * Page transactions that may be open at once: 2 lets the next page's rows be written while
-   * the previous page commits (PostgreSQL); 1 writes page after page (the embedded database
-   * runs one transaction at a time).
+   * Whether the next page's rows may be written while the previous page commits, in a
+   * transaction of their own (PostgreSQL). The embedded database runs one transaction at a
+   * time, so there pages are written one after another.
    */
-  pageWriters: number;
+  overlapCommits: boolean;
 }
 
 export function emptyLookup(): Lookup {

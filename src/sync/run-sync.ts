@@ -27,13 +27,13 @@ export interface SyncDeps {
   client: WeblateClient;
   log: Logger;
   scope: SyncScope;
-  /** See SyncContext.pageWriters; 1 when not given. */
-  pageWriters?: number;
+  /** See SyncContext.overlapCommits; false when not given. */
+  overlapCommits?: boolean;
 }
 
-/** Page transactions worth overlapping on a database of this kind (see SyncContext.pageWriters). */
-export function pageWritersFor(kind: DatabaseKind): number {
-  return kind === 'postgres' ? 2 : 1;
+/** Whether page commits are worth overlapping on a database of this kind (see SyncContext). */
+export function overlapsCommits(kind: DatabaseKind): boolean {
+  return kind === 'postgres';
 }
 
 export interface SyncOptions {
@@ -82,7 +82,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
     windowEnd: '',
     lookbackSeconds: options.lookbackSeconds ?? 300,
     lookup: emptyLookup(),
-    pageWriters: deps.pageWriters ?? 1,
+    overlapCommits: deps.overlapCommits ?? false,
   };
   log.info(
     { weblate: deps.client.apiRoot.href, projects: deps.scope.projects ?? 'all' },

@@ -4,7 +4,7 @@ import type { Database } from '../../src/db/database.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { RunningSimulator } from '../../src/simulator/index.ts';
 import {
-  pageWritersFor,
+  overlapsCommits,
   runSync,
   type SyncOptions,
   type SyncResult,
@@ -22,7 +22,7 @@ export async function syncSimulator(
     client?: Partial<WeblateClientOptions>;
     projects?: string[] | null;
     log?: Logger;
-    pageWriters?: number;
+    overlapCommits?: boolean;
   } = {},
 ): Promise<SyncResult> {
   const log = options.log ?? captureLogger('info').log;
@@ -35,7 +35,7 @@ export async function syncSimulator(
         client,
         log,
         scope: { projects: options.projects ?? null, users },
-        pageWriters: options.pageWriters ?? pageWritersFor(DATABASE_KIND),
+        overlapCommits: options.overlapCommits ?? overlapsCommits(DATABASE_KIND),
       },
       options,
     );

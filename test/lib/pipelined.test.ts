@@ -60,7 +60,7 @@ function recorder(options: { ms?: (item: number) => number; failAt?: number } = 
 }
 
 describe('pipelined', () => {
-  it('commits every item once, in order, one at a time at depth 1', async () => {
+  it('commits every item once, in order, one at a time without overlap', async () => {
     const src = source(6);
     const rec = recorder();
     await pipelined(src.iterator, (i) => i, rec.commit);
@@ -85,20 +85,35 @@ describe('pipelined', () => {
     expect(prepared[1]).toBe('prepare 1 (1 events)');
   });
 
-  it('overlaps two commits at depth 2 and still finishes them in order', async () => {
+  it('overlaps two commits with overlap and still finishes them in order', async () => {
     const src = source(8);
     // Even items are slow, so an odd item would finish first if it did not await `previous`.
     const rec = recorder({ ms: (i) => (i % 2 === 0 ? 15 : 1) });
-    await pipelined(src.iterator, (i) => i, rec.commit, 2);
+    await pipelined(src.iterator, (i) => i, rec.commit, true);
     expect(rec.ordered).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(rec.maxRunning).toBe(2);
   });
 
-  it('never has more than depth commits in flight', async () => {
+  it.each([false, true])('never holds more than two items (overlap: %s)', async (overlap) => {
     const src = source(10);
-    const rec = recorder({ ms: () => 5 });
-    await pipelined(src.iterator, (i) => i, rec.commit, 2);
-    expect(rec.maxRunning).toBeLessThanOrEqual(2);
+    const rec = recorder({ ms: (i) => (i % 3 === 0 ? 12 : 3) });
+    let inHand = 0;
+    let maxInHand = 0;
+    const prepare = (i: number) => {
+      inHand++;
+      maxInHand = Math.max(maxInHand, inHand);
+      return i;
+    };
+    const commit = async (item: number, previous: Promise<void>) => {
+      try {
+        await rec.commit(item, previous);
+      } finally {
+        inHand--;
+      }
+    };
+    await pipelined(src.iterator, prepare, commit, overlap);
+    expect(maxInHand).toBe(2);
+    expect(rec.maxRunning).toBe(overlap ? 2 : 1);
     expect(src.pulled).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
@@ -114,7 +129,9 @@ describe('pipelined', () => {
         throw err;
       }
     };
-    await expect(pipelined(src.iterator, (i) => i, commit, 2)).rejects.toThrow('commit 3 failed');
+    await expect(pipelined(src.iterator, (i) => i, commit, true)).rejects.toThrow(
+      'commit 3 failed',
+    );
     // Item 4 ran beside item 3 but could not finish past it.
     expect(rec.ordered).toEqual([0, 1, 2]);
     expect(rec.events).toContain('start 4');
@@ -127,7 +144,7 @@ describe('pipelined', () => {
   it('lets the commits in flight settle before a source error is thrown', async () => {
     const src = source(5, 3);
     const rec = recorder({ ms: () => 10 });
-    await expect(pipelined(src.iterator, (i) => i, rec.commit, 2)).rejects.toThrow(
+    await expect(pipelined(src.iterator, (i) => i, rec.commit, true)).rejects.toThrow(
       'source failed at 3',
     );
     // Items 0..2 were committed: work done before a failure is kept.
@@ -142,7 +159,7 @@ describe('pipelined', () => {
       if (i === 2) throw new Error('prepare failed at 2');
       return i;
     };
-    await expect(pipelined(src.iterator, prepare, rec.commit, 2)).rejects.toThrow(
+    await expect(pipelined(src.iterator, prepare, rec.commit, true)).rejects.toThrow(
       'prepare failed at 2',
     );
     expect(rec.ordered).toEqual([0, 1]);
@@ -155,6 +172,8 @@ describe('pipelined', () => {
       await tick();
       if (item === 1) throw new Error('commit 1 failed');
     };
-    await expect(pipelined(src.iterator, (i) => i, commit, 2)).rejects.toThrow('commit 1 failed');
+    await expect(pipelined(src.iterator, (i) => i, commit, true)).rejects.toThrow(
+      'commit 1 failed',
+    );
   });
 });

@@ -26,7 +26,7 @@ export const EXAMPLE_QUERIES = [
     title: 'How far along is each language?',
     sql: `select language_code, sum(translated) as translated, sum(total) as strings,
        round(100.0 * sum(translated) / nullif(sum(total), 0), 1) as percent
-from weblate.translations where not is_source
+from weblate.translations where not is_source and deleted_at is null
 group by language_code order by percent desc`,
   },
   {

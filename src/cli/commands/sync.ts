@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import { loadConfig } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
 import { createLogger } from '../../logger.ts';
-import { pageWritersFor, runSync, type SyncResult } from '../../sync/run-sync.ts';
+import { overlapsCommits, runSync, type SyncResult } from '../../sync/run-sync.ts';
 import { formatSummary } from '../../sync/summary.ts';
 import {
   type Command,
@@ -107,7 +107,7 @@ export async function syncOnce(
           client,
           log,
           scope: { projects: config.projects, users: config.users },
-          pageWriters: pageWritersFor(handle.kind),
+          overlapCommits: overlapsCommits(handle.kind),
         },
         {
           signal: options.signal,

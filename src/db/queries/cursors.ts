@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
 
@@ -31,7 +31,8 @@ export async function writeCursor(
     .onConflict((oc) =>
       oc
         .columns(['stream', 'scope'])
-        .doUpdateSet({ value: json, updated_at: new Date().toISOString() }),
+        // The database's clock, as on insert.
+        .doUpdateSet({ value: json, updated_at: sql`now()` }),
     )
     .execute();
 }

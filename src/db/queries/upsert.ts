@@ -63,7 +63,8 @@ export async function upsertJsonRowsReturning(
   key: readonly string[],
   rows: readonly JsonRow[],
 ): Promise<string[]> {
-  return mergeRows(db, table, key, rows, null);
+  const written = await mergeRows(db, table, key, rows, null, true);
+  return written.keys;
 }
 
 /**
@@ -78,17 +79,19 @@ export async function upsertRowsByCopy(
   rows: readonly JsonRow[],
   kinds: Readonly<Record<string, CopyKind>>,
 ): Promise<number> {
-  return (await mergeRows(db, table, key, rows, kinds)).length;
+  return (await mergeRows(db, table, key, rows, kinds, false)).count;
 }
 
+/** One INSERT … ON CONFLICT of `rows`; the keys of the rows written only when asked for. */
 async function mergeRows(
   db: Kysely<Database>,
   table: string,
   key: readonly string[],
   rows: readonly JsonRow[],
   kinds: Readonly<Record<string, CopyKind>> | null,
-): Promise<string[]> {
-  if (rows.length === 0) return [];
+  returnKeys: boolean,
+): Promise<{ count: number; keys: string[] }> {
+  if (rows.length === 0) return { count: 0, keys: [] };
   const unique = dedupeByKey(rows, key);
   const columns = Object.keys(unique[0]!);
   const source =
@@ -103,9 +106,10 @@ async function mergeRows(
       set ${sql.join(changing.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}, updated_at = now()
       where (${sql.join(changing.map((c) => sql.ref(`t.${c}`)))})
         is distinct from (${sql.join(changing.map((c) => sql.ref(`excluded.${c}`)))})
-    returning t.${sql.ref(key[0]!)}::text as key
+    ${returnKeys ? sql`returning t.${sql.ref(key[0]!)}::text as key` : sql``}
   `.execute(db);
-  return result.rows.map((r) => r.key);
+  const keys = result.rows.map((r) => r.key);
+  return { count: returnKeys ? keys.length : Number(result.numAffectedRows ?? 0n), keys };
 }
 
 /** COPYs rows into a session-local staging table shaped like `table`; null when COPY is not available. */

@@ -88,7 +88,11 @@ export async function syncProjectChanges(ctx: SyncContext, project: ProjectRef):
     mark: null,
     window: null,
   };
-  const window = cursor.window ?? openWindow(ctx, cursor.mark);
+  // A window left unfinished by an earlier run resumes, unless it was incremental and this
+  // run must read everything (`sync --full`).
+  const resumable =
+    cursor.window !== null && (cursor.window.after === null || ctx.mode === 'incremental');
+  const window = resumable && cursor.window !== null ? cursor.window : openWindow(ctx, cursor.mark);
   ctx.tally.begin('changes');
   ctx.tally.expectPages(1);
   const walk = walkChangeWindow(ctx.client, project.changesUrl, {

@@ -56,7 +56,7 @@ async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<voi
         await removePending(trx, 'unit', page.ids);
         return result;
       }),
-    ctx.pageWriters,
+    ctx.overlapCommits,
   );
 }
 

@@ -68,7 +68,10 @@ async function walkScope(ctx: SyncContext, scope: Scope): Promise<boolean> {
     maxId: null,
     walk: null,
   };
-  const walk = cursor.walk ?? (await planWalk(ctx, scope, cursor));
+  // A walk left unfinished by an earlier run resumes, unless it was incremental and this run
+  // must read everything (`sync --full`).
+  const resumable = cursor.walk !== null && (cursor.walk.full || ctx.mode === 'incremental');
+  const walk = resumable ? cursor.walk : await planWalk(ctx, scope, cursor);
   if (walk === null) return true;
   const conditions = [
     walk.full ? null : changedQuery(walk),
@@ -122,12 +125,15 @@ async function walkScope(ctx: SyncContext, scope: Scope): Promise<boolean> {
         await removePending(trx, 'unit', page.ids);
         if (walk.full) await markUnitsMissingInRange(trx, deletionScope, page, page.ids);
         await previous;
-        if (walk.full && page.through === null) await clearPending(trx, 'unit');
+        // Pending units are not known by project: only a walk of every project covers them all.
+        if (walk.full && page.through === null && scope.projectSlug === null) {
+          await clearPending(trx, 'unit');
+        }
         await writeCursor(trx, 'units', scope.key, next);
         return result;
       });
     };
-    await pipelined(pages, prepare, commit, ctx.pageWriters);
+    await pipelined(pages, prepare, commit, ctx.overlapCommits);
   } catch (err) {
     if (isUnsupported(err)) {
       ctx.tally.warn(
@@ -165,9 +171,10 @@ async function planWalk(
   };
 }
 
+/** Changed or new units; parenthesised, because AND binds tighter than OR in Weblate's search. */
 function changedQuery(walk: NonNullable<UnitCursor['walk']>): string {
   const changed = `last_changed:>=${walk.since ?? '1970-01-01T00:00:00Z'}`;
-  return walk.maxIdBefore === null ? changed : `${changed} OR id:>${walk.maxIdBefore}`;
+  return walk.maxIdBefore === null ? changed : `(${changed} OR id:>${walk.maxIdBefore})`;
 }
 
 /** Units named by changes that the walk did not bring: read by id, 100 per request. */
