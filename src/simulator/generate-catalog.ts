@@ -72,7 +72,8 @@ export function buildProjects(count: number): SimProject[] {
   });
 }
 
-function formatPaths(
+/** The template, file mask and base file of a component of this format. */
+export function formatPaths(
   format: FileFormat,
   slug: string,
 ): Pick<SimComponent, 'template' | 'filemask' | 'newBase'> {

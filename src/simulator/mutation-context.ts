@@ -17,6 +17,8 @@ export interface MutationContext {
 }
 
 interface Sequences {
+  project: number;
+  component: number;
   unit: number;
   change: number;
   translation: number;
@@ -36,6 +38,8 @@ function sequencesOf(instance: SimInstance): Sequences {
   let found = sequences.get(instance);
   if (found === undefined) {
     found = {
+      project: maxId(instance.projects),
+      component: maxId(instance.components),
       unit: maxId(instance.units),
       change: maxId(instance.changes),
       translation: maxId(instance.translations),
@@ -46,7 +50,18 @@ function sequencesOf(instance: SimInstance): Sequences {
   return found;
 }
 
-export function nextId(instance: SimInstance, kind: 'unit' | 'change' | 'translation'): number {
+/**
+ * Starts the id sequences at the instance's current highest ids (once), so that an id a
+ * later deletion removes is never handed out again, even if nothing was added before it.
+ */
+export function startSequences(instance: SimInstance): void {
+  sequencesOf(instance);
+}
+
+export function nextId(
+  instance: SimInstance,
+  kind: 'project' | 'component' | 'unit' | 'change' | 'translation',
+): number {
   const state = sequencesOf(instance);
   state[kind] += 1;
   return state[kind];

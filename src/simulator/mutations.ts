@@ -12,6 +12,13 @@ import { ACTION_NAMES } from './actions.ts';
 import type { SimInstance } from './model.ts';
 import type { UnitState } from './model.ts';
 import {
+  addComponent,
+  type AddComponentOptions,
+  type AddComponentResult,
+  addProject,
+  type AddProjectResult,
+} from './mutate-additions.ts';
+import {
   addTranslation,
   type AddTranslationResult,
   addUnits,
@@ -40,12 +47,16 @@ import {
   nextEdit,
   realNow,
   recordChanges,
+  startSequences,
   translationScope,
 } from './mutation-context.ts';
 import { bumpRenderGeneration } from './render-cache.ts';
 import { COMMENT_TEXTS } from './text-bank.ts';
 
 export type {
+  AddComponentOptions,
+  AddComponentResult,
+  AddProjectResult,
   AddTranslationResult,
   AddUnitsResult,
   BulkEditResult,
@@ -56,6 +67,8 @@ export type {
   MutationContext,
 };
 export {
+  addComponent,
+  addProject,
   addTranslation,
   addUnits,
   bulkEditStates,
@@ -132,11 +145,14 @@ export interface Mutator {
     languageCode: string,
     options?: { user?: string | null },
   ): AddTranslationResult;
+  addProject(slug: string, options?: { name?: string; user?: string | null }): AddProjectResult;
+  addComponent(projectId: number, slug: string, options?: AddComponentOptions): AddComponentResult;
 }
 
 /** Binds every mutation to `instance`; `now` is epoch milliseconds (default real time). */
 export function createMutator(instance: SimInstance, now: () => number = realNow): Mutator {
   const context: MutationContext = { instance, now };
+  startSequences(instance);
   return bumpingAfterEach(instance, {
     editUnits: (unitIds, options) => editUnits(context, unitIds, options),
     bulkEditStates: (unitIds, state, options) => bulkEditStates(context, unitIds, state, options),
@@ -149,6 +165,8 @@ export function createMutator(instance: SimInstance, now: () => number = realNow
     deleteProject: (id) => deleteProject(context, id),
     addTranslation: (componentId, code, options) =>
       addTranslation(context, componentId, code, options),
+    addProject: (slug, options) => addProject(context, slug, options),
+    addComponent: (projectId, slug, options) => addComponent(context, projectId, slug, options),
   });
 }
 

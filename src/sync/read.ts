@@ -6,6 +6,7 @@ import { fastParse } from '../weblate/fast-parse.ts';
 import { type ListPage, walkList } from '../weblate/pagination.ts';
 import { describeIssues } from '../weblate/schemas.ts';
 import type { SyncContext } from './context.ts';
+import type { Listing } from './listing.ts';
 import type { Resource } from './tally.ts';
 
 /** A validated API record and its exact source text. */
@@ -38,12 +39,13 @@ export function pagesFor(count: number, pageSize: number): number {
 /**
  * Walks a list page by page (bounded memory: one page at a time), validating every record.
  * A record that does not fit is not stored but returned as a rejection naming the resource,
- * the page URL, the record's position and id, and the offending field.
+ * the page URL, the record's position and id, and the offending field. With a `listing`,
+ * the id of every record, rejected ones too, is noted there (to mark what the list lacks).
  */
 export async function* readPages<R>(
   ctx: SyncContext,
   url: string | URL,
-  spec: ReadSpec<R> & { pageSize: number },
+  spec: ReadSpec<R> & { pageSize: number; listing?: Listing },
 ): AsyncGenerator<Checked<R> & { page: ListPage }> {
   ctx.tally.begin(spec.resource);
   const announced = spec.announcedPages ?? 1;
@@ -59,6 +61,7 @@ export async function* readPages<R>(
     } else if (!page.isLast && ctx.tally.pagesKnown <= ctx.tally.pagesDone + 1) {
       ctx.tally.expectPages(1);
     }
+    spec.listing?.notePage(page.results, page.url);
     yield { page, ...checkPage(ctx, spec, page.results, page.resultTexts, page.url) };
   }
 }

@@ -289,6 +289,38 @@ describe('deleting and adding catalog objects', () => {
     expect(() => mutate.addTranslation(component.id, language.code)).toThrow(/already/);
     expectConsistent(instance);
   });
+
+  it('creates a project and a component under the slugs of deleted ones, with new ids', () => {
+    const project = instance.projects[instance.projects.length - 1]!;
+    const component = instance.components.find((c) => c.projectId === project.id)!;
+    const [code] = instance.languages.slice(1).map((l) => l.code);
+    mutate.deleteProject(project.id);
+    const created = mutate.addProject(project.slug);
+    // The deleted project had the highest id: a new one never takes it again.
+    expect(created.projectId).toBe(project.id + 1);
+    expect(get(instance, `api/projects/${project.slug}/`).body).toMatchObject({
+      id: created.projectId,
+      slug: project.slug,
+    });
+    expect(get(instance, `api/changes/${created.changeIds[0]!}/`).body).toMatchObject({
+      action: 50,
+    });
+    const added = mutate.addComponent(created.projectId, component.slug, {
+      strings: 4,
+      languages: [code!],
+    });
+    expect(added.componentId).toBeGreaterThan(Math.max(...pristine.components.map((c) => c.id)));
+    expect(added.translationIds).toHaveLength(2);
+    expect(added.unitIds).toHaveLength(8);
+    const listed = walk(instance, `api/projects/${project.slug}/components/`).results;
+    expect(listed.map((c) => c.id)).toEqual([added.componentId]);
+    expect(
+      get(instance, `api/translations/${project.slug}/${component.slug}/${code!}/`).body,
+    ).toMatchObject({ id: added.translationIds[1], total: 4, translated: 0 });
+    expect(() => mutate.addProject(project.slug)).toThrow(/taken/);
+    expect(() => mutate.addComponent(created.projectId, component.slug)).toThrow(/taken/);
+    expectConsistent(instance);
+  });
 });
 
 describe('cost', () => {

@@ -8,7 +8,8 @@ export type SoftDeletedTable =
 
 /**
  * After a complete listing: sets deleted_at on live rows of `table` within `scope` (a
- * column equal to a value, or everything) whose id the listing did not contain.
+ * column equal to a value, or everything) whose id the listing did not contain, in one
+ * transaction with the pending statistics of the languages of translations deleted so.
  */
 export async function markMissingDeleted(
   db: Kysely<Database>,
@@ -17,12 +18,63 @@ export async function markMissingDeleted(
   seenIds: readonly number[],
 ): Promise<number[]> {
   const where = scope === null ? sql`true` : sql`${sql.ref(scope.column)} = ${scope.value}`;
+  return db.transaction().execute(async (trx) => {
+    const result = await sql<{ id: number }>`
+      update ${sql.table(`weblate.${table}`)} set deleted_at = now()
+      where deleted_at is null and ${where}
+        and not (id = any(${`{${seenIds.join(',')}}`}::bigint[]))
+      returning id`.execute(trx);
+    const gone = result.rows.map((r) => Number(r.id));
+    if (table === 'translations')
+      await addPending(trx, 'language', await languagesOfTranslations(trx, gone));
+    return gone;
+  });
+}
+
+/** Columns Weblate keeps unique among live objects (the partial unique indexes of migration 0002). */
+const NATURAL_KEYS = {
+  projects: ['slug'],
+  components: ['project_slug', 'slug'],
+  translations: ['project_slug', 'component_slug', 'language_code'],
+} as const;
+
+export type NaturallyKeyedTable = keyof typeof NATURAL_KEYS;
+
+/**
+ * Before a page of `table` is upserted, in its transaction: a live row with the natural key
+ * of an incoming record but another id is an object Weblate deleted and then created
+ * again under the same key (natural keys are unique among live objects upstream), so it is
+ * marked deleted, with what it contains. Otherwise the new object would clash with it on the
+ * live-key index and be rejected until a complete listing marked the old one. Rows of the
+ * page itself are left alone (their keys may be trading places within it).
+ */
+export async function retireReplaced(
+  trx: Kysely<Database>,
+  table: NaturallyKeyedTable,
+  rows: ReadonlyArray<{ id: number } & Record<string, unknown>>,
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const columns = NATURAL_KEYS[table];
+  const incoming = rows.map((row) =>
+    Object.fromEntries([['id', row.id], ...columns.map((c): [string, unknown] => [c, row[c]])]),
+  );
+  const sameKey = sql.join(
+    columns.map((c) => sql`t.${sql.ref(c)} = i.${sql.ref(c)}`),
+    sql` and `,
+  );
   const result = await sql<{ id: number }>`
-    update ${sql.table(`weblate.${table}`)} set deleted_at = now()
-    where deleted_at is null and ${where}
-      and not (id = any(${`{${seenIds.join(',')}}`}::bigint[]))
-    returning id`.execute(db);
-  return result.rows.map((r) => Number(r.id));
+    update ${sql.table(`weblate.${table}`)} as t set deleted_at = now()
+    from jsonb_to_recordset(${JSON.stringify(incoming)}::jsonb)
+      as i(id bigint, ${sql.join(columns.map((c) => sql`${sql.ref(c)} text`))})
+    where t.deleted_at is null and ${sameKey} and t.id <> i.id
+      and not (t.id = any(${`{${rows.map((r) => r.id).join(',')}}`}::bigint[]))
+    returning t.id`.execute(trx);
+  const replaced = result.rows.map((r) => Number(r.id));
+  if (replaced.length === 0) return replaced;
+  if (table === 'translations')
+    await addPending(trx, 'language', await languagesOfTranslations(trx, replaced));
+  await cascade(trx);
+  return replaced;
 }
 
 /** Ids of the languages of these translations (to refresh their language statistics). */

@@ -1,11 +1,13 @@
 import type { RawJson } from '../../db/database.ts';
-import { markMissingDeleted } from '../../db/queries/deletions.ts';
+import { retireReplaced } from '../../db/queries/deletions.ts';
 import { type ComponentRow, upsertComponents } from '../../db/queries/records.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateComponent, weblateComponent } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
 import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
+import { type Listed, unlessGone } from '../gone.ts';
+import { Listing, markUnlisted } from '../listing.ts';
 import { type Item, PAGE_SIZE, readPages } from '../read.ts';
 import type { ProjectRef } from './projects.ts';
 
@@ -114,7 +116,8 @@ function toRef(record: WeblateComponent, project: ProjectRef): ComponentRef {
 /**
  * Mirrors the components in scope: the global /api/components/ when every project is in
  * scope (one request per 1000 components), else each project's list. A complete listing
- * marks the components it no longer has as deleted.
+ * marks the components it no longer has as deleted; a project whose list answers 404 was
+ * deleted meanwhile (marked so, with its components).
  */
 export async function syncComponents(
   ctx: SyncContext,
@@ -122,43 +125,53 @@ export async function syncComponents(
 ): Promise<ComponentRef[]> {
   const byId = new Map(projects.map((p) => [p.id, p]));
   if (ctx.scope.projects === null) {
+    const listing = new Listing();
     const refs = await readComponents(
       ctx,
       'components/',
       (item) => byId.get(item.record.project?.id ?? -1) ?? null,
+      listing,
     );
-    await markMissingDeleted(
-      ctx.db,
-      'components',
-      null,
-      refs.map((r) => r.id),
-    );
+    await markUnlisted(ctx, listing, 'components', null);
     return refs;
   }
   const refs: ComponentRef[] = [];
   for (const project of projects) {
-    const found = await readComponents(ctx, project.componentsUrl, () => project);
-    await markMissingDeleted(
-      ctx.db,
-      'components',
-      { column: 'project_slug', value: project.slug },
-      found.map((r) => r.id),
+    const found = await unlessGone(ctx, projectListed(project), () =>
+      syncProjectComponents(ctx, project),
     );
-    refs.push(...found);
+    refs.push(...(found ?? []));
   }
   return refs;
+}
+
+function projectListed(project: ProjectRef): Listed {
+  return { table: 'projects', id: project.id, label: `project ${project.slug}` };
+}
+
+/** One project's components, from its own list; those it no longer has are marked deleted. */
+async function syncProjectComponents(
+  ctx: SyncContext,
+  project: ProjectRef,
+): Promise<ComponentRef[]> {
+  const listing = new Listing();
+  const found = await readComponents(ctx, project.componentsUrl, () => project, listing);
+  await markUnlisted(ctx, listing, 'components', { column: 'project_slug', value: project.slug });
+  return found;
 }
 
 async function readComponents(
   ctx: SyncContext,
   url: string,
   projectOf: (item: Item<WeblateComponent>) => ProjectRef | null,
+  listing: Listing,
 ): Promise<ComponentRef[]> {
   const refs: ComponentRef[] = [];
   const spec = {
     resource: 'components',
     schema: weblateComponent,
     pageSize: PAGE_SIZE.standard,
+    listing,
   } as const;
   for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
     const rows: ComponentRow[] = [];
@@ -166,7 +179,7 @@ async function readComponents(
       const project = projectOf(item);
       if (project === null) {
         ctx.tally.warn(
-          `component ${item.record.slug} belongs to a project that appeared during this sync; the next sync mirrors it`,
+          `component ${item.record.slug} belongs to a project this sync did not store (it appeared during the sync, or its record was rejected): not mirrored in this run`,
         );
         continue;
       }
@@ -176,12 +189,13 @@ async function readComponents(
       if (ref.url !== null) ctx.lookup.componentsByUrl.set(urlKey(ref.url), ref);
       rows.push(toComponentRow(item.record, item.raw, project));
     }
-    await commitPage(ctx, 'components', rejected, (trx) =>
-      upsertIsolating(trx, rows, upsertComponents, () => ({
+    await commitPage(ctx, 'components', rejected, async (trx) => {
+      await retireReplaced(trx, 'components', rows);
+      return upsertIsolating(trx, rows, upsertComponents, () => ({
         resource: 'components',
         url: page.url,
-      })),
-    );
+      }));
+    });
   }
   return refs;
 }

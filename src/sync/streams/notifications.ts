@@ -1,10 +1,10 @@
 import type { RawJson } from '../../db/database.ts';
-import { markMissingDeleted } from '../../db/queries/deletions.ts';
 import { type SubscriptionRow, upsertSubscriptions } from '../../db/queries/records.ts';
 import { HttpError, SyncError } from '../../errors.ts';
 import { type WeblateSubscription, weblateSubscription } from '../../weblate/schemas.ts';
 import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
+import { Listing, markUnlisted } from '../listing.ts';
 import { PAGE_SIZE, readPages } from '../read.ts';
 
 type Ref = WeblateSubscription['project'];
@@ -46,12 +46,11 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
     resource: 'notification_subscriptions',
     schema: weblateSubscription,
     pageSize: PAGE_SIZE.standard,
+    listing: new Listing(),
   } as const;
-  const seen: number[] = [];
   try {
     for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
       const rows = items.map((i) => toSubscriptionRow(i.record, i.raw, username));
-      seen.push(...rows.map((r) => r.id));
       await commitPage(ctx, 'notification_subscriptions', rejected, (trx) =>
         upsertIsolating(trx, rows, upsertSubscriptions, () => ({
           resource: 'notification_subscriptions',
@@ -69,10 +68,8 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
     }
     throw err;
   }
-  await markMissingDeleted(
-    ctx.db,
-    'notification_subscriptions',
-    { column: 'username', value: username },
-    seen,
-  );
+  await markUnlisted(ctx, spec.listing, 'notification_subscriptions', {
+    column: 'username',
+    value: username,
+  });
 }

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 
 import type { RawJson } from '../../db/database.ts';
-import { markDeleted, markMissingDeleted } from '../../db/queries/deletions.ts';
+import { markDeleted, retireReplaced } from '../../db/queries/deletions.ts';
 import { type ProjectRow, upsertProjects } from '../../db/queries/records.ts';
 import { HttpError, SyncError } from '../../errors.ts';
 import { type WeblateProject, weblateProject } from '../../weblate/schemas.ts';
 import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
+import { Listing, markUnlisted } from '../listing.ts';
 import { type Checked, PAGE_SIZE, readObject, readPages } from '../read.ts';
 
 export interface ProjectRef {
@@ -59,9 +60,10 @@ async function store(
   url: string,
 ): Promise<ProjectRef[]> {
   const rows = checked.items.map((i) => toProjectRow(i.record, i.raw));
-  await commitPage(ctx, 'projects', checked.rejected, (trx) =>
-    upsertIsolating(trx, rows, upsertProjects, () => ({ resource: 'projects', url })),
-  );
+  await commitPage(ctx, 'projects', checked.rejected, async (trx) => {
+    await retireReplaced(trx, 'projects', rows);
+    return upsertIsolating(trx, rows, upsertProjects, () => ({ resource: 'projects', url }));
+  });
   return checked.items.map((i) => toRef(i.record));
 }
 
@@ -73,19 +75,16 @@ async function store(
 export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
   const refs: ProjectRef[] = [];
   if (ctx.scope.projects === null) {
+    const listing = new Listing();
     const spec = {
       resource: 'projects',
       schema: weblateProject,
       pageSize: PAGE_SIZE.standard,
+      listing,
     } as const;
     for await (const page of readPages(ctx, 'projects/', spec))
       refs.push(...(await store(ctx, page, page.page.url)));
-    await markMissingDeleted(
-      ctx.db,
-      'projects',
-      null,
-      refs.map((r) => r.id),
-    );
+    await markUnlisted(ctx, listing, 'projects', null);
     return refs;
   }
   for (const slug of ctx.scope.projects) {

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 
 import type { Database, RawJson } from '../../db/database.ts';
-import { languagesOfTranslations, markMissingDeleted } from '../../db/queries/deletions.ts';
+import { retireReplaced } from '../../db/queries/deletions.ts';
 import { addPending } from '../../db/queries/pending.ts';
 import { type TranslationRow, upsertTranslations } from '../../db/queries/records.ts';
 import { pickNullable } from '../../lib/pick.ts';
@@ -9,6 +9,8 @@ import { type WeblateTranslation, weblateTranslation } from '../../weblate/schem
 import { urlKey } from '../../weblate/urls.ts';
 import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
+import { type Listed, unlessGone } from '../gone.ts';
+import { Listing, markUnlisted } from '../listing.ts';
 import { type Item, PAGE_SIZE, readPages } from '../read.ts';
 import type { ComponentRef } from './components.ts';
 
@@ -92,56 +94,71 @@ function toRef(record: WeblateTranslation, component: ComponentRef): Translation
 /**
  * Mirrors the translations in scope from their lists (the global /api/translations/ when
  * every project is in scope, else each component's list): no request per translation. A
- * translation whose record moved (or every one, in a full sync) is noted as pending.
+ * translation whose record moved (or every one, in a full sync) is noted as pending. A
+ * complete listing marks the translations it lacks as deleted; a component whose list
+ * answers 404 was deleted meanwhile (marked so, with its translations).
  */
 export async function syncTranslations(
   ctx: SyncContext,
   components: ComponentRef[],
 ): Promise<TranslationRef[]> {
   if (ctx.scope.projects === null) {
+    const listing = new Listing();
     const refs = await readTranslations(
       ctx,
       'translations/',
       (item) => ctx.lookup.componentsById.get(item.record.component?.id ?? -1) ?? null,
+      listing,
     );
-    await markTranslationsGone(
-      ctx.db,
-      null,
-      refs.map((r) => r.id),
-    );
+    await markUnlisted(ctx, listing, 'translations', null);
     return refs;
   }
   const found: TranslationRef[] = [];
   for (const component of components) {
-    const listed = await readTranslations(ctx, component.translationsUrl, () => component);
-    const scope = { column: 'component_id', value: String(component.id) };
-    await markTranslationsGone(
-      ctx.db,
-      scope,
-      listed.map((r) => r.id),
+    const listed = await unlessGone(ctx, componentListed(component), () =>
+      syncComponentTranslations(ctx, component),
     );
-    found.push(...listed);
+    found.push(...(listed ?? []));
   }
   return found;
+}
+
+function componentListed(component: ComponentRef): Listed {
+  const label = `component ${component.projectSlug}/${component.slug}`;
+  return { table: 'components', id: component.id, label };
+}
+
+/** One component's translations, from its own list; those it no longer has are marked deleted. */
+async function syncComponentTranslations(
+  ctx: SyncContext,
+  component: ComponentRef,
+): Promise<TranslationRef[]> {
+  const listing = new Listing();
+  const listed = await readTranslations(ctx, component.translationsUrl, () => component, listing);
+  const scope = { column: 'component_id', value: String(component.id) };
+  await markUnlisted(ctx, listing, 'translations', scope);
+  return listed;
 }
 
 async function readTranslations(
   ctx: SyncContext,
   url: string,
   componentOf: (item: Item<WeblateTranslation>) => ComponentRef | null,
+  listing: Listing,
 ): Promise<TranslationRef[]> {
   const found: TranslationRef[] = [];
   const spec = {
     resource: 'translations',
     schema: weblateTranslation,
     pageSize: PAGE_SIZE.standard,
+    listing,
   } as const;
   for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
     const placed = items.flatMap((item) => {
       const component = componentOf(item);
       if (component !== null) return [{ item, component }];
       ctx.tally.warn(
-        `translation ${item.record.url} belongs to a component that appeared during this sync; the next sync mirrors it`,
+        `translation ${item.record.url} belongs to a component this sync did not store (it appeared during the sync, or its record was rejected): not mirrored in this run`,
       );
       return [];
     });
@@ -159,7 +176,8 @@ async function readTranslations(
  * the rows it writes are exactly the translations whose list record moved (last_change,
  * total, revision, counts, comments, suggestions…): those, or all in a full sync, are
  * noted as pending in the same transaction so their units and statistics are read even if
- * the run stops before that.
+ * the run stops before that. A live row the page's translations replace is marked deleted
+ * first (see retireReplaced).
  */
 async function storeTranslations(
   ctx: SyncContext,
@@ -170,6 +188,7 @@ async function storeTranslations(
   const rows = placed.map(({ item, component }) =>
     toTranslationRow(item.record, item.raw, component),
   );
+  await retireReplaced(trx, 'translations', rows);
   const moved: number[] = [];
   const upsert = async (db: Kysely<Database>, batch: TranslationRow[]) => {
     const written = await upsertTranslations(db, batch);
@@ -182,18 +201,6 @@ async function storeTranslations(
   }));
   await addPending(trx, 'translation', ctx.mode === 'full' ? rows.map((r) => r.id) : moved);
   return result;
-}
-
-/** Marks translations a complete listing lacks as deleted; their languages' statistics are due. */
-export async function markTranslationsGone(
-  db: Kysely<Database>,
-  scope: { column: string; value: string } | null,
-  seenIds: readonly number[],
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const gone = await markMissingDeleted(trx, 'translations', scope, seenIds);
-    await addPending(trx, 'language', await languagesOfTranslations(trx, gone));
-  });
 }
 
 function remember(ctx: SyncContext, ref: TranslationRef): TranslationRef {
