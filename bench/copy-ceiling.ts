@@ -15,7 +15,7 @@ export interface CopyCeiling {
  * COPY text, so no client-side encoding is timed) loaded with COPY into a staging table and
  * merged with one INSERT … ON CONFLICT into an empty table shaped like weblate.units,
  * including its foreign key to weblate.translations (checked for every row, as in the
- * mirror). `withoutForeignKey` is the same load into a table without that key, for scale.
+ * mirror), the faster of two loads. `withoutForeignKey` is the same without that key, for scale.
  */
 export async function measureCopyCeiling(
   databaseUrl: string,
@@ -38,8 +38,15 @@ export async function measureCopyCeiling(
         `select column_name as name from information_schema.columns where table_schema = 'weblate' and table_name = 'units' order by ordinal_position`,
       )
     ).rows.map((r) => `"${r.name}"`);
-    const withoutForeignKey = await load(client, chunks, columns, false);
-    const ceiling = await load(client, chunks, columns, true);
+    // Each load twice, keeping the faster: the ceiling is the best the database can do, and
+    // the first load after a sync can meet that sync's checkpoint.
+    const best = async (foreignKey: boolean) => {
+      const a = await load(client, chunks, columns, foreignKey);
+      const b = await load(client, chunks, columns, foreignKey);
+      return a.rowsPerSecond >= b.rowsPerSecond ? a : b;
+    };
+    const withoutForeignKey = await best(false);
+    const ceiling = await best(true);
     return { ...ceiling, withoutForeignKey };
   } finally {
     await client.end();
