@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -6,6 +8,29 @@ import { databaseEnv, runCli } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 const databases: TestDatabase[] = [];
+
+/** Every migration in migrations/, by name, in the order they apply. */
+const MIGRATIONS = readdirSync(new URL('../../migrations', import.meta.url))
+  .filter((f) => /^\d{4}_\w+\.ts$/.test(f))
+  .map((f) => f.replace(/\.ts$/, ''))
+  .sort();
+
+/** The reporting views of 0003_add_reporting_views. */
+const VIEWS = [
+  'activity_daily',
+  'completion_forecast',
+  'component_progress',
+  'component_progress_daily',
+  'contributors',
+  'language_completion_forecast',
+  'language_progress',
+  'language_progress_daily',
+  'project_progress',
+  'project_progress_daily',
+  'stalled_translations',
+  'translation_progress',
+  'translation_progress_daily',
+];
 
 async function freshDatabase(): Promise<TestDatabase> {
   const database = await createTestDatabase();
@@ -20,8 +45,21 @@ afterEach(async () => {
 async function weblateTables(handle: Awaited<ReturnType<TestDatabase['open']>>): Promise<string[]> {
   const result = await sql<{ name: string }>`
     select table_name as name from information_schema.tables
-    where table_schema = 'weblate' and table_name not like 'kysely%' order by 1`.execute(handle.db);
+    where table_schema = 'weblate' and table_type = 'BASE TABLE' and table_name not like 'kysely%'
+    order by 1`.execute(handle.db);
   return result.rows.map((r) => r.name);
+}
+
+/** Views and functions of the schema. */
+async function weblateViewsAndFunctions(
+  handle: Awaited<ReturnType<TestDatabase['open']>>,
+): Promise<string[]> {
+  const result = await sql<{ name: string }>`
+    select table_name as name from information_schema.views where table_schema = 'weblate'
+    union all
+    select p.proname || '()' from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname = 'weblate'`.execute(handle.db);
+  return result.rows.map((r) => r.name).sort();
 }
 
 describe('migrations', () => {
@@ -30,7 +68,12 @@ describe('migrations', () => {
     const handle = await database.open();
     expect(await pendingMigrations(handle)).toContain('0001_create_weblate_schema');
     const first = await migrateToLatest(handle);
-    expect(first.applied).toEqual(['0001_create_weblate_schema', '0002_add_incremental_state']);
+    expect(MIGRATIONS.slice(0, 3)).toEqual([
+      '0001_create_weblate_schema',
+      '0002_add_incremental_state',
+      '0003_add_reporting_views',
+    ]);
+    expect(first.applied).toEqual(MIGRATIONS);
     expect(await weblateTables(handle)).toEqual([
       'change_actions',
       'changes',
@@ -53,10 +96,15 @@ describe('migrations', () => {
       name: string;
     }>`select state, name from weblate.unit_states order by state`.execute(handle.db);
     expect(states.rows.map((r) => r.state)).toEqual([0, 10, 11, 12, 20, 30, 100]);
+    expect(await weblateViewsAndFunctions(handle)).toEqual(
+      [...VIEWS, 'truncated_percent()'].sort(),
+    );
     await migrateDownToZero(handle);
     expect(await weblateTables(handle)).toEqual([]);
+    expect(await weblateViewsAndFunctions(handle)).toEqual([]);
     await migrateToLatest(handle);
     expect(await weblateTables(handle)).toHaveLength(15);
+    expect(await weblateViewsAndFunctions(handle)).toHaveLength(VIEWS.length + 1);
     expect((await migrateToLatest(handle)).applied).toEqual([]);
     expect(await pendingMigrations(handle)).toEqual([]);
   });
@@ -79,6 +127,6 @@ describe('migrations', () => {
     const applied = await sql<{
       n: number;
     }>`select count(*)::int as n from weblate.kysely_migration`.execute(handle.db);
-    expect(applied.rows[0]?.n).toBe(2);
+    expect(applied.rows[0]?.n).toBe(MIGRATIONS.length);
   });
 });

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { DbHandle } from '../../src/db/client.ts';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { syncSimulator } from '../helpers/sync.ts';
+
+const DEPLOY = new URL('../../deploy/', import.meta.url);
+
+interface Target {
+  refId: string;
+  format: 'time_series' | 'table';
+  rawSql: string;
+  datasource: { type: string; uid: string };
+}
+
+interface Panel {
+  id: number;
+  title: string;
+  type: string;
+  datasource: { type: string; uid: string };
+  targets: Target[];
+}
+
+const dashboard = JSON.parse(
+  readFileSync(new URL('grafana/dashboards/weblate-mirror.json', DEPLOY), 'utf8'),
+) as { uid: string; panels: Panel[] };
+const datasource = readFileSync(
+  new URL('grafana/provisioning/datasources/weblate-mirror.yml', DEPLOY),
+  'utf8',
+);
+
+/**
+ * Grafana's time macro, expanded as Grafana does for a range reaching back over all the
+ * simulated history (which is older than the dashboard's default 90 days).
+ */
+function expandMacros(text: string): string {
+  return text.replace(
+    /\$__timeFilter\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g,
+    (_, column: string) => `${column} between '2000-01-01T00:00:00Z'::timestamptz and now()`,
+  );
+}
+
+let sim: RunningSimulator;
+let database: TestDatabase;
+let handle: DbHandle;
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    seed: 12,
+    projects: 2,
+    components: 3,
+    languages: 3,
+    units: 600,
+    changes: 400,
+    users: 1,
+  });
+  database = await createTestDatabase();
+  handle = await database.migrated();
+  const result = await syncSimulator(sim, handle.db);
+  expect(result.status).toBe('succeeded');
+});
+
+afterAll(async () => {
+  await sim.close();
+  await database.drop();
+});
+
+describe('the Grafana dashboard', () => {
+  it('reads only the provisioned data source', () => {
+    expect(datasource).toMatch(/uid: weblate-mirror\b/);
+    expect(datasource).toMatch(/type: grafana-postgresql-datasource\b/);
+    expect(datasource).toMatch(/user: grafana\b/);
+    expect(dashboard.panels.length).toBeGreaterThanOrEqual(6);
+    for (const panel of dashboard.panels) {
+      expect(panel.datasource.uid, panel.title).toBe('weblate-mirror');
+      for (const target of panel.targets) expect(target.datasource.uid).toBe('weblate-mirror');
+    }
+  });
+
+  it('answers every panel query with data, as the read-only role', async () => {
+    const queries = dashboard.panels.flatMap((panel) =>
+      panel.targets.map((target) => ({ panel, target })),
+    );
+    for (const { panel, target } of queries) {
+      const rows = await handle.db.transaction().execute(async (trx) => {
+        // What Grafana's login holds: weblate_reader only.
+        await sql`set local role weblate_reader`.execute(trx);
+        return (await sql.raw<Record<string, unknown>>(expandMacros(target.rawSql)).execute(trx))
+          .rows;
+      });
+      expect(rows.length, panel.title).toBeGreaterThan(0);
+      if (target.format === 'time_series') {
+        expect(Object.keys(rows[0]!), panel.title).toContain('time');
+        expect(
+          rows.every((row) => row.time !== null),
+          panel.title,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it('cannot write through the read-only role', async () => {
+    await expect(
+      handle.db.transaction().execute(async (trx) => {
+        await sql`set local role weblate_reader`.execute(trx);
+        await sql`delete from weblate.sync_runs`.execute(trx);
+      }),
+    ).rejects.toThrow(/permission denied/);
+  });
+});
