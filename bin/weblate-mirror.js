@@ -14,6 +14,7 @@ const built = `${root}dist/src/cli/main.js`;
 
 function newestSource(dir) {
   let newest = 0;
+  if (!existsSync(dir)) return newest;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
@@ -25,7 +26,7 @@ function newestSource(dir) {
 const isBuildCurrent =
   existsSync(built) &&
   statSync(built).mtimeMs >=
-    Math.max(newestSource(`${root}src`), newestSource(`${root}migrations`));
+    Math.max(...['src', 'jobs', 'migrations'].map((dir) => newestSource(`${root}${dir}`)));
 let entry = built;
 if (!isBuildCurrent) {
   const { register } = await import('tsx/esm/api');

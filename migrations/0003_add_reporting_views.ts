@@ -478,6 +478,10 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       exception
         when dependent_objects_still_exist or insufficient_privilege or undefined_object then
           null; -- still used elsewhere on the server, or not ours to drop
+        when others then
+          -- e.g. "cache lookup failed for database" while another database of the server is
+          -- being dropped: the role stays, which harms nothing; the rollback goes on.
+          raise warning 'weblate_reader kept: %', sqlerrm;
       end;
     end
     $$`.execute(db);

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 
+import { validateDetailed as validateCron } from 'node-cron';
+
 import { ConfigError } from './errors.ts';
 
 /**
@@ -35,7 +37,27 @@ export interface Config {
   /** How far before the last high-water mark a change window starts again. */
   lookbackSeconds: number;
   allowHttp: boolean;
+  /**
+   * Cron expressions of the worker's jobs, by variable: absent when unset (the job's own
+   * default applies), null when set to `off` (the job is not scheduled).
+   */
+  cron: Partial<Record<CronVariable, string | null>>;
+  /** IANA time zone the cron expressions are read in. */
+  timezone: string;
+  /** Port of the worker's /healthz and /metrics server; null for no server. */
+  httpPort: number | null;
+  httpHost: string;
+  /** /healthz answers 503 when the last successful sync finished longer ago than this. */
+  healthMaxAgeSeconds: number;
 }
+
+/** Variables holding the cron expression of a worker job (see jobs/). */
+export const CRON_VARIABLES = [
+  'WORKER_SYNC_CRON',
+  'WORKER_STATISTICS_CRON',
+  'WORKER_RECONCILE_CRON',
+] as const;
+export type CronVariable = (typeof CRON_VARIABLES)[number];
 
 /** Variable name → description, for help texts and the README. */
 export const CONFIG_VARIABLES = {
@@ -55,6 +77,17 @@ export const CONFIG_VARIABLES = {
     'longest wait for the rate budget before a run stops and leaves the rest to the next (default 900)',
   WEBLATE_LOOKBACK_SECONDS: 'overlap of each change window with the previous one (default 300)',
   WEBLATE_ALLOW_HTTP: 'set to 1 to allow plain http:// to a non-loopback host',
+  WORKER_SYNC_CRON:
+    'cron expression of the worker\'s incremental sync, or "off" (default */15 * * * *)',
+  WORKER_STATISTICS_CRON:
+    'cron expression of the worker\'s statistics snapshot, or "off" (default 0 * * * *)',
+  WORKER_RECONCILE_CRON:
+    'cron expression of the worker\'s full reconcile sweep, or "off" (default 30 3 * * *)',
+  WORKER_TIMEZONE: 'IANA time zone of the cron expressions (default UTC)',
+  WORKER_HTTP_PORT: "port of the worker's /healthz and /metrics server (default: no server)",
+  WORKER_HTTP_HOST: 'address that server listens on (default 127.0.0.1; 0.0.0.0 in a container)',
+  WORKER_HEALTH_MAX_AGE_SECONDS:
+    '/healthz fails when the last successful sync is older than this (default 3600)',
 } as const;
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
 export type ConfigSource = Partial<Record<ConfigVariable, string | undefined>>;
@@ -121,6 +154,20 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
     ),
     lookbackSeconds: check('WEBLATE_LOOKBACK_SECONDS', (raw) => parseNumber(raw, 0, 86_400), 300),
     allowHttp,
+    cron: Object.fromEntries(
+      CRON_VARIABLES.flatMap((name) => {
+        const value = check(name, parseCron, undefined);
+        return value === undefined ? [] : [[name, value]];
+      }),
+    ),
+    timezone: check('WORKER_TIMEZONE', parseTimezone, 'UTC'),
+    httpPort: check('WORKER_HTTP_PORT', (raw) => parseInteger(raw, 0, 65_535), null),
+    httpHost: check('WORKER_HTTP_HOST', parseHost, '127.0.0.1'),
+    healthMaxAgeSeconds: check(
+      'WORKER_HEALTH_MAX_AGE_SECONDS',
+      (raw) => parseNumber(raw, 1, 365 * 86_400),
+      3600,
+    ),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -205,6 +252,35 @@ function parseFlag(raw: string): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
   throw new Error('must be 1 or 0');
+}
+
+/**
+ * A node-cron expression (5 fields, or 6 with seconds first), or `off` (null) to disable
+ * the job. node-cron's own validation decides, so what passes here also schedules.
+ */
+function parseCron(raw: string): string | null {
+  if (raw.toLowerCase() === 'off') return null;
+  const result = validateCron(raw);
+  if (result.valid) return raw;
+  const detail = result.errors.map((e) => e.message).join('; ');
+  throw new Error(
+    `not a valid cron expression (${detail}); use 5 fields (minute hour day-of-month month day-of-week), ` +
+      '6 with seconds first, or "off" to disable the job',
+  );
+}
+
+function parseTimezone(raw: string): string {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: raw });
+  } catch {
+    throw new Error('not a time zone this Node.js knows (use an IANA name such as Europe/Berlin)');
+  }
+  return raw;
+}
+
+function parseHost(raw: string): string {
+  if (!/^[\w.:[\]-]+$/.test(raw)) throw new Error('must be an IP address or a host name');
+  return raw;
 }
 
 function parseNumber(raw: string, min: number, max: number): number {

@@ -119,4 +119,64 @@ describe('loadConfig', () => {
     });
     expect(config.databaseUrl).toBeNull();
   });
+
+  it('reads the worker settings: cron expressions or off, time zone, HTTP server and health age', () => {
+    const defaults = loadConfig({ env: {}, ...noFile });
+    expect(defaults).toMatchObject({
+      cron: {},
+      timezone: 'UTC',
+      httpPort: null,
+      httpHost: '127.0.0.1',
+      healthMaxAgeSeconds: 3600,
+    });
+    const config = loadConfig({
+      env: {
+        WORKER_SYNC_CRON: '*/2 * * * * *',
+        WORKER_STATISTICS_CRON: 'OFF',
+        WORKER_TIMEZONE: 'Europe/Prague',
+        WORKER_HTTP_PORT: '9464',
+        WORKER_HTTP_HOST: '0.0.0.0',
+        WORKER_HEALTH_MAX_AGE_SECONDS: '900',
+      },
+      ...noFile,
+    });
+    expect(config).toMatchObject({
+      cron: { WORKER_SYNC_CRON: '*/2 * * * * *', WORKER_STATISTICS_CRON: null },
+      timezone: 'Europe/Prague',
+      httpPort: 9464,
+      httpHost: '0.0.0.0',
+      healthMaxAgeSeconds: 900,
+    });
+    expect('WORKER_RECONCILE_CRON' in config.cron).toBe(false);
+  });
+
+  it('names every bad worker setting at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        env: {
+          WORKER_SYNC_CRON: '61 * * * *',
+          WORKER_RECONCILE_CRON: 'nightly',
+          WORKER_TIMEZONE: 'Mars/Olympus',
+          WORKER_HTTP_PORT: '70000',
+          WORKER_HEALTH_MAX_AGE_SECONDS: '0',
+        },
+        ...noFile,
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(
+        /^WORKER_SYNC_CRON="61 \* \* \* \*": not a valid cron expression \(61 is a invalid expression for minute\); use 5 fields/,
+      ),
+      expect.stringMatching(
+        /^WORKER_RECONCILE_CRON="nightly": not a valid cron expression .*or "off" to disable the job$/,
+      ),
+      expect.stringMatching(/^WORKER_TIMEZONE="Mars\/Olympus": not a time zone/),
+      'WORKER_HTTP_PORT="70000": must be a number from 0 to 65535',
+      'WORKER_HEALTH_MAX_AGE_SECONDS="0": must be a number from 1 to 31536000',
+    ]);
+  });
 });

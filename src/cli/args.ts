@@ -79,3 +79,29 @@ export const DATABASE_FLAGS = {
   'data-dir': 'WEBLATE_MIRROR_DATA_DIR',
   'log-level': 'LOG_LEVEL',
 } as const;
+
+/** Options that choose the Weblate instance, the scope and the request rate (sync, run, worker). */
+export const WEBLATE_OPTIONS: OptionSpec = {
+  url: { type: 'string' },
+  projects: { type: 'string' },
+  users: { type: 'string' },
+  concurrency: { type: 'string' },
+  'max-rps': { type: 'string' },
+};
+
+export const WEBLATE_HELP = [
+  '--url <url>            Weblate instance (env WEBLATE_URL); the token comes from WEBLATE_TOKEN only',
+  '--projects <slugs>     comma-separated project slugs (env WEBLATE_PROJECTS); default: all',
+  '--users <names>        usernames whose notification subscriptions to mirror (env WEBLATE_USERS)',
+  '--concurrency <n>      requests in flight (env WEBLATE_CONCURRENCY, default 4)',
+  '--max-rps <n>          requests per second, 0 for no limit (env WEBLATE_MAX_RPS)',
+];
+
+export const WEBLATE_FLAGS = {
+  ...DATABASE_FLAGS,
+  url: 'WEBLATE_URL',
+  projects: 'WEBLATE_PROJECTS',
+  users: 'WEBLATE_USERS',
+  concurrency: 'WEBLATE_CONCURRENCY',
+  'max-rps': 'WEBLATE_MAX_RPS',
+} as const;

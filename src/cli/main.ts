@@ -5,15 +5,21 @@ import { type Command, commandHelp, parseCommandArgs } from './args.ts';
 import { demoCommand } from './commands/demo.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { queryCommand } from './commands/query.ts';
+import { reportCommand } from './commands/report.ts';
+import { runJobCommand } from './commands/run-job.ts';
 import { simulateCommand } from './commands/simulate.ts';
 import { statusCommand } from './commands/status.ts';
 import { syncCommand } from './commands/sync.ts';
+import { workerCommand } from './commands/worker.ts';
 
 const COMMANDS: Command[] = [
   syncCommand,
+  workerCommand,
+  runJobCommand,
   migrateCommand,
   statusCommand,
   queryCommand,
+  reportCommand,
   demoCommand,
   simulateCommand,
 ];

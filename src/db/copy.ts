@@ -14,11 +14,25 @@ import { from as copyFrom } from 'pg-copy-streams';
  */
 const sessions = new AsyncLocalStorage<{ client: pg.PoolClient | null }>();
 
-/** The pool Kysely is given: records clients checked out inside a session. */
+/** Clients that already have the listener below. */
+const guarded = new WeakSet<pg.PoolClient>();
+
+/**
+ * The pool Kysely is given: records clients checked out inside a session. A checked-out
+ * client whose connection dies (a server restart, pg_terminate_backend) emits `error`, and
+ * the pool listens only to idle clients: unheard, that event would crash the process. The
+ * failure reaches whoever uses the client through its query anyway, and the pool drops the
+ * client when it comes back (it is no longer queryable). Lock sessions hold one client for
+ * a whole job, so this is not rare.
+ */
 export function trackingPool(pool: pg.Pool) {
   return {
     async connect(): Promise<pg.PoolClient> {
       const client = await pool.connect();
+      if (!guarded.has(client)) {
+        guarded.add(client);
+        client.on('error', () => undefined);
+      }
       const session = sessions.getStore();
       if (session !== undefined && session.client === null) session.client = client;
       return client;

@@ -21,10 +21,11 @@ type Bookkeeping = {
 
 export interface SyncRunsTable {
   id: Generated<number>;
+  /** `full`, `incremental` or `statistics` (a statistics snapshot run). */
   kind: Generated<string>;
   started_at: GeneratedTimestamp;
   finished_at: Timestamp | null;
-  status: Generated<'running' | 'succeeded' | 'failed'>;
+  status: Generated<'running' | 'succeeded' | 'failed' | 'interrupted'>;
   weblate_url: string;
   requests: Generated<number>;
   rows_written: ColumnType<string, number | string | undefined, number | string>;

@@ -7,6 +7,16 @@ import type { ComponentRef } from './streams/components.ts';
 import type { TranslationRef } from './streams/translations.ts';
 import type { SyncTally } from './tally.ts';
 
+/** What a run needs from outside: the database, the Weblate client, a logger and the scope. */
+export interface SyncDeps {
+  db: Kysely<Database>;
+  client: WeblateClient;
+  log: Logger;
+  scope: SyncScope;
+  /** See SyncContext.overlapCommits; false when not given. */
+  overlapCommits?: boolean;
+}
+
 export interface SyncScope {
   /** Project slugs to mirror, or null for every project the token can see. */
   projects: string[] | null;

@@ -27,6 +27,11 @@ export interface WeblateClientOptions {
   retryCapMs?: number;
   random?: () => number;
   now?: () => number;
+  /**
+   * Hears every answer (status 0 when none came: a network error or timeout), e.g. for
+   * metrics. It must not throw.
+   */
+  onResponse?: (response: { resource: string; status: number }) => void;
 }
 
 export interface JsonResponse {
@@ -51,9 +56,10 @@ export class WeblateClient {
   readonly stats = new RequestStats();
   readonly gate: RateGate;
   readonly #options: Required<
-    Omit<WeblateClientOptions, 'token' | 'connectTimeoutMs' | 'maxWaitMs'>
+    Omit<WeblateClientOptions, 'token' | 'connectTimeoutMs' | 'maxWaitMs' | 'onResponse'>
   > & {
     token: string | null;
+    onResponse?: WeblateClientOptions['onResponse'];
   };
   readonly #pool: Pool;
   /** The least upper bound seen of the server's clock minus ours (see serverNow). */
@@ -169,9 +175,11 @@ export class WeblateClient {
     } catch (err) {
       // A request that failed before a complete answer (reset, timeout) still counts.
       this.stats.recordResponse(resource, status, 0, this.#options.now() - started);
+      this.#options.onResponse?.({ resource, status });
       throw err;
     }
     this.stats.recordResponse(resource, status, text.length, this.#options.now() - started);
+    this.#options.onResponse?.({ resource, status });
     this.#options.log.trace({ resource, url: url.href, status }, 'request');
     this.#noteServerClock(responseHeaders, started);
     this.#applyRateLimitHeaders(status, responseHeaders);

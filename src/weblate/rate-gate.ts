@@ -76,6 +76,15 @@ export class RateGate {
     return this.#pausedUntil;
   }
 
+  /**
+   * Requests the server's advertised budget still allows until it resets (minus those in
+   * flight), or null when the server sent no budget or its reset time has passed.
+   */
+  get budgetRemaining(): number | null {
+    if (this.#budget === null || this.#budgetResetAt <= this.#now()) return null;
+    return Math.max(0, this.#budget);
+  }
+
   /** Records the budget a response advertised; call it while that request still counts as in flight. */
   noteBudget(remaining: number, resetSeconds: number): void {
     this.#budget = remaining - (this.#inFlight - 1);

@@ -1,10 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { databaseEnv, runCli, runCliAndSignal } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
-const COMMANDS = ['sync', 'migrate', 'status', 'query', 'demo', 'simulate'];
+const COMMANDS = [
+  'sync',
+  'worker',
+  'run',
+  'migrate',
+  'status',
+  'query',
+  'report',
+  'demo',
+  'simulate',
+];
 let sim: RunningSimulator;
 let database: TestDatabase;
 
@@ -151,7 +164,7 @@ describe('weblate-mirror CLI', () => {
       expect(interrupted.code).toBe(1);
       expect(interrupted.stdout).toContain('error: interrupted by SIGINT');
       const status = await runCli(['status'], databaseEnv(other));
-      expect(status.stdout).toMatch(/^1\s+full\s+failed\s.*interrupted by SIGINT/m);
+      expect(status.stdout).toMatch(/^1\s+full\s+interrupted\s.*interrupted by SIGINT/m);
       const again = await runCli(['sync'], { ...env, LOG_LEVEL: 'warn' });
       expect(again.code).toBe(0);
       const count = await runCli(
@@ -176,5 +189,10 @@ describe('weblate-mirror CLI', () => {
     expect(result.stdout).toMatch(/^weblate\.units\s+\d+$/m);
     expect(result.stdout).toContain('How far along is each language?');
     expect(result.stdout).toContain(`npx weblate-mirror query --data-dir ${dir}`);
+    const report = /^Report written to (.+)$/m.exec(result.stdout);
+    expect(report?.[1]).toBe(join(dir, 'report.html'));
+    expect(readFileSync(report![1]!, 'utf8')).toMatch(
+      /^<!doctype html>[\s\S]*<svg class="chart line-chart"/,
+    );
   });
 });

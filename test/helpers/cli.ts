@@ -51,12 +51,36 @@ function spawnCli(
       resolve({ ...result, code, signal });
     });
   });
-  return { child, done };
+  const waitFor = async (pattern: RegExp, waitMs: number, stream: 'stdout' | 'stderr') => {
+    const deadline = Date.now() + waitMs;
+    let exited = false;
+    void done.then(() => (exited = true));
+    for (;;) {
+      const match = pattern.exec(result[stream]);
+      if (match) return match;
+      if (exited || Date.now() >= deadline) {
+        throw new Error(
+          `${exited ? 'exited' : `no match within ${waitMs} ms`} before ${stream} matched ${String(pattern)}; stderr:\n${result.stderr.slice(-3000)}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return {
+    child,
+    done,
+    output: result,
+    waitForStderr: (pattern, waitMs = 30_000) => waitFor(pattern, waitMs, 'stderr'),
+  };
 }
 
 export interface RunningCli {
   child: ChildProcess;
   done: Promise<CliResult>;
+  /** What it wrote so far (live). */
+  output: Readonly<CliResult>;
+  /** Resolves with the first match of `pattern` in stderr; rejects after `waitMs` or on exit. */
+  waitForStderr(pattern: RegExp, waitMs?: number): Promise<RegExpExecArray>;
 }
 
 /** Starts the CLI and returns the child (to kill it) and its eventual result. */

@@ -21,3 +21,11 @@ export function captureLogger(level: 'trace' | 'debug' | 'info' | 'warn' = 'trac
   });
   return { log: createLogger({ level, pretty: false, destination }), lines };
 }
+
+/** The JSON log lines of a process's stderr, parsed (other lines are skipped). */
+export function parseLogLines(text: string): Array<Record<string, unknown>> {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}

@@ -6,6 +6,7 @@ import { loadConfig } from '../../config.ts';
 import { createDb } from '../../db/client.ts';
 import { countRows } from '../../db/queries/status.ts';
 import { createLogger } from '../../logger.ts';
+import { writeHtmlReport } from '../../report/write-html.ts';
 import { startSimulator } from '../../simulator/index.ts';
 import { formatTable } from '../../sync/summary.ts';
 import {
@@ -75,6 +76,7 @@ export const demoCommand: Command = {
       const result = await syncOnce(config, log);
       if (result.status !== 'succeeded') return 1;
       await showWhatLanded(config, dataDir);
+      await writeDemoReport(config, dataDir);
       return 0;
     } finally {
       await simulator.close();
@@ -112,5 +114,28 @@ async function showWhatLanded(
     print();
     print(`  # ${query.title}`);
     print(`  npx weblate-mirror query ${target} "${query.sql.replace(/\s*\n\s*/g, ' ')}"`);
+  }
+}
+
+/** Ends the demo with the HTML report of what landed, in the demo's folder. */
+async function writeDemoReport(
+  config: ReturnType<typeof loadConfig>,
+  dataDir: string,
+): Promise<void> {
+  const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const { path } = await writeHtmlReport(handle.db, join(dataDir, 'report.html'), {
+      projects: [],
+      language: null,
+      since: null,
+      limit: 10,
+    });
+    const target =
+      config.databaseUrl === null ? `--data-dir ${dataDir}` : '--database-url <your DATABASE_URL>';
+    print();
+    print(`Report written to ${path}`);
+    print(`  open it in a browser, or print it as tables: npx weblate-mirror report ${target}`);
+  } finally {
+    await handle.close();
   }
 }

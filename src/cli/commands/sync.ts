@@ -1,27 +1,24 @@
 import type { Config } from '../../config.ts';
 import { loadConfig } from '../../config.ts';
+import { withLockSession } from '../../db/advisory-lock.ts';
 import type { Logger } from '../../logger.ts';
 import { createLogger } from '../../logger.ts';
+import type { RunResult } from '../../sync/run-record.ts';
 import { overlapsCommits, runSync, type SyncResult } from '../../sync/run-sync.ts';
 import { formatSummary } from '../../sync/summary.ts';
+import { WRITER_LOCK } from '../../worker/job-runner.ts';
 import {
   type Command,
-  DATABASE_FLAGS,
   DATABASE_HELP,
   DATABASE_OPTIONS,
   flagOverrides,
+  WEBLATE_FLAGS,
+  WEBLATE_HELP,
+  WEBLATE_OPTIONS,
 } from '../args.ts';
+import { withInterruption } from '../interruption.ts';
 import { ProgressLine } from '../progress.ts';
 import { createClient, print, withDatabase } from '../runtime.ts';
-
-const SYNC_FLAGS = {
-  ...DATABASE_FLAGS,
-  url: 'WEBLATE_URL',
-  projects: 'WEBLATE_PROJECTS',
-  users: 'WEBLATE_USERS',
-  concurrency: 'WEBLATE_CONCURRENCY',
-  'max-rps': 'WEBLATE_MAX_RPS',
-} as const;
 
 export const syncCommand: Command = {
   name: 'sync',
@@ -29,29 +26,17 @@ export const syncCommand: Command = {
     'Mirror everything in scope from Weblate into the database (migrates first when needed), then print what\n' +
     'was read and written per resource. The first sync reads everything; later ones read what changed.\n' +
     'Exit code 0 when the sync succeeded (records that could not be stored are kept in\n' +
-    'weblate.rejected_records and counted), 1 when it failed.',
+    'weblate.rejected_records and counted), 1 when it failed or was interrupted (SIGINT/SIGTERM).',
   usage: 'sync [options]',
-  options: {
-    ...DATABASE_OPTIONS,
-    url: { type: 'string' },
-    projects: { type: 'string' },
-    users: { type: 'string' },
-    concurrency: { type: 'string' },
-    'max-rps': { type: 'string' },
-    full: { type: 'boolean' },
-  },
+  options: { ...DATABASE_OPTIONS, ...WEBLATE_OPTIONS, full: { type: 'boolean' } },
   optionHelp: [
     '--full                 read every list completely and mark what vanished upstream as deleted',
-    '--url <url>            Weblate instance (env WEBLATE_URL); the token comes from WEBLATE_TOKEN only',
-    '--projects <slugs>     comma-separated project slugs (env WEBLATE_PROJECTS); default: all',
-    '--users <names>        usernames whose notification subscriptions to mirror (env WEBLATE_USERS)',
-    '--concurrency <n>      requests in flight (env WEBLATE_CONCURRENCY, default 4)',
-    '--max-rps <n>          requests per second, 0 for no limit (env WEBLATE_MAX_RPS)',
+    ...WEBLATE_HELP,
     ...DATABASE_HELP,
   ],
   async run(values) {
     const config = loadConfig({
-      overrides: flagOverrides(values, SYNC_FLAGS),
+      overrides: flagOverrides(values, WEBLATE_FLAGS),
       required: ['WEBLATE_URL'],
     });
     const log = createLogger({ level: config.logLevel });
@@ -60,34 +45,6 @@ export const syncCommand: Command = {
     return result.status === 'succeeded' ? 0 : 1;
   },
 };
-
-/**
- * Runs `task` with a signal that the first SIGINT or SIGTERM aborts: the sync stops after
- * the statements in flight, records the run and closes the database cleanly (the embedded
- * database must not be cut off mid-write). A second signal exits at once.
- */
-export async function withInterruption<T>(
-  log: Logger,
-  task: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
-  const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(130);
-    log.warn(
-      { signal },
-      'stopping after the work in flight; send the signal again to exit at once',
-    );
-    controller.abort(new Error(signal));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    return await task(controller.signal);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-}
 
 /** Migrates, runs one sync with a progress line on a terminal, and prints its summary. */
 export async function syncOnce(
@@ -101,21 +58,29 @@ export async function syncOnce(
       ? new ProgressLine(process.stdout)
       : null;
     try {
-      const result = await runSync(
-        {
-          db: handle.db,
-          client,
-          log,
-          scope: { projects: config.projects, users: config.users },
-          overlapCommits: overlapsCommits(handle.kind),
-        },
-        {
+      // The lock every worker job that writes the mirror holds: a sync by hand never
+      // interleaves its writes with a worker's run (it waits for it instead).
+      const result = await withLockSession(handle, async (session) => {
+        await session.waitLock(WRITER_LOCK, {
           signal: options.signal,
-          full: options.full,
-          lookbackSeconds: config.lookbackSeconds,
-          onStart: (tally) => progress?.attach(tally),
-        },
-      );
+          onWait: () => log.info('waiting for a worker job that writes the mirror'),
+        });
+        return runSync(
+          {
+            db: handle.db,
+            client,
+            log,
+            scope: { projects: config.projects, users: config.users },
+            overlapCommits: overlapsCommits(handle.kind),
+          },
+          {
+            signal: options.signal,
+            full: options.full,
+            lookbackSeconds: config.lookbackSeconds,
+            onStart: (tally) => progress?.attach(tally),
+          },
+        );
+      });
       progress?.stop();
       printResult(result, config, handle.location);
       return result;
@@ -126,9 +91,11 @@ export async function syncOnce(
   });
 }
 
-function printResult(result: SyncResult, config: Config, database: string): void {
+/** The outcome of a run and its summary table, on stdout. */
+export function printResult(result: RunResult, config: Config, database: string): void {
+  const what = result.kind === 'statistics' ? 'statistics snapshot' : `${result.kind} sync`;
   print(
-    `${result.mode} sync run ${result.runId} of ${config.weblateUrl?.href ?? '?'} into ${database}: ${result.status}` +
+    `${what} run ${result.runId} of ${config.weblateUrl?.href ?? '?'} into ${database}: ${result.status}` +
       (result.summary.rejected > 0
         ? ` (${result.summary.rejected} records rejected, see weblate.rejected_records)`
         : ''),
@@ -141,6 +108,8 @@ function printResult(result: SyncResult, config: Config, database: string): void
   if (result.error !== null) {
     print();
     print(`error: ${result.error.message}`);
-    print('What was committed before the failure stays; the next sync picks it up again.');
+    print(
+      `What was committed before the ${result.status === 'interrupted' ? 'interruption' : 'failure'} stays; the next run picks it up again.`,
+    );
   }
 }

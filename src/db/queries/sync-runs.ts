@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
+import { toUtcMicros } from '../../lib/timestamps.ts';
 import type { Database, SyncRunRow } from '../database.ts';
 
 /** Opens a `running` row for a sync and returns its id. */
@@ -16,7 +17,8 @@ export async function startSyncRun(
 }
 
 export interface RunOutcome {
-  status: 'succeeded' | 'failed';
+  /** `interrupted`: stopped by SIGINT/SIGTERM after the work in flight; the next run resumes. */
+  status: 'succeeded' | 'failed' | 'interrupted';
   requests: number;
   rowsWritten: number;
   rejected: number;
@@ -45,15 +47,34 @@ export async function finishSyncRun(
     .execute();
 }
 
+/** Kinds of run that sync the mirror (a `statistics` run only snapshots statistics). */
+const SYNC_KINDS = ['full', 'incremental'];
+
 /** Whether any sync of this mirror has succeeded (later runs can be incremental). */
 export async function hasSucceededRun(db: Kysely<Database>): Promise<boolean> {
   const row = await db
     .selectFrom('weblate.sync_runs')
     .select('id')
     .where('status', '=', 'succeeded')
+    .where('kind', 'in', SYNC_KINDS)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * When the newest successful sync (full or incremental) finished, in canonical ISO form
+ * (`2026-03-01T10:34:56.123456Z`), or null if none has.
+ */
+export async function lastSucceededSyncAt(db: Kysely<Database>): Promise<string | null> {
+  const row = await db
+    .selectFrom('weblate.sync_runs')
+    .select((eb) => eb.fn.max('finished_at').as('finished_at'))
+    .where('status', '=', 'succeeded')
+    .where('kind', 'in', SYNC_KINDS)
+    .executeTakeFirst();
+  const at = row?.finished_at ?? null;
+  return at === null ? null : toUtcMicros(at);
 }
 
 /** The most recent runs, newest first. */

@@ -26,3 +26,46 @@ export async function findUnitCountMismatches(
     order by t.id`.execute(db);
   return result.rows;
 }
+
+/** A live translation with what a statistics snapshot needs of it, its component and language. */
+export interface LiveTranslation {
+  id: number;
+  url: string | null;
+  language_code: string;
+  /** Code of the translation's language record, when it is mirrored. */
+  language: string | null;
+  total: number | null;
+  units_list_url: string | null;
+  statistics_url: string | null;
+  language_statistics_url: string | null;
+  component_id: number;
+  component_slug: string;
+  component_url: string | null;
+  component_translations_url: string | null;
+  component_statistics_url: string | null;
+  project_id: number;
+  project_slug: string;
+}
+
+/** Live translations of live components in scope (every project when `projectSlugs` is null), by id. */
+export async function listLiveTranslations(
+  db: Kysely<Database>,
+  projectSlugs: readonly string[] | null,
+): Promise<LiveTranslation[]> {
+  const scope =
+    projectSlugs === null
+      ? sql`true`
+      : sql`t.project_slug = any(${`{${projectSlugs.join(',')}}`}::text[])`;
+  const result = await sql<LiveTranslation>`
+    select t.id, t.url, t.language_code, l.code as language, t.total, t.units_list_url,
+      t.statistics_url, l.statistics_url as language_statistics_url,
+      c.id as component_id, c.slug as component_slug, c.url as component_url,
+      c.translations_url as component_translations_url,
+      c.statistics_url as component_statistics_url, c.project_id, c.project_slug
+    from weblate.translations t
+    join weblate.components c on c.id = t.component_id and c.deleted_at is null
+    left join weblate.languages l on l.id = t.language_id
+    where t.deleted_at is null and ${scope}
+    order by t.id`.execute(db);
+  return result.rows;
+}

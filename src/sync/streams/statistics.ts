@@ -72,9 +72,8 @@ export function toLanguageStatisticsRow(
 
 /**
  * Snapshots the statistics of every pending translation (one that moved, or all of them
- * in a full sync) and of their languages. A component's statistics list gives all its
- * translations in one request (up to 10,000); each translation leaves the pending list in
- * the transaction that records its snapshot.
+ * in a full sync) and of their languages. Each translation leaves the pending list in the
+ * transaction that records its snapshot.
  */
 export async function syncStatistics(
   ctx: SyncContext,
@@ -90,10 +89,7 @@ export async function syncStatistics(
     'translation',
     pending.filter((id) => !ctx.lookup.translationsById.has(id)),
   );
-  const byComponent = new Map<ComponentRef, TranslationRef[]>();
-  for (const t of known) byComponent.set(t.component, [...(byComponent.get(t.component) ?? []), t]);
-  for (const [component, translations] of byComponent)
-    await snapshotComponent(ctx, component, translations);
+  await snapshotTranslations(ctx, known, { settlesPending: true });
   const languages = new Set(known.map((t) => t.language));
   const pendingLanguages = (await listPending(ctx.db, 'language')).map(Number);
   for (const code of await languageCodes(ctx, pendingLanguages)) languages.add(code);
@@ -102,6 +98,32 @@ export async function syncStatistics(
     new Map([...languages].map((code) => [code, languageUrls.get(code) ?? null])),
   );
   await removePending(ctx.db, 'language', pendingLanguages);
+}
+
+export interface SnapshotOptions {
+  /**
+   * Whether each snapshot also takes its translation off the pending list. Only a sync may:
+   * the pending list also tells its unit stage which translations moved, so a snapshot
+   * outside a sync leaves it alone.
+   */
+  settlesPending: boolean;
+}
+
+/**
+ * Snapshots the statistics of the given translations: a component's statistics list gives
+ * all its translations in one request (up to 10,000); a translation it lacks is read on its
+ * own. A snapshot row is appended only where a value changed (see recordSnapshots).
+ */
+export async function snapshotTranslations(
+  ctx: SyncContext,
+  translations: readonly TranslationRef[],
+  options: SnapshotOptions,
+): Promise<void> {
+  const byComponent = new Map<ComponentRef, TranslationRef[]>();
+  for (const t of translations)
+    byComponent.set(t.component, [...(byComponent.get(t.component) ?? []), t]);
+  for (const [component, ofComponent] of byComponent)
+    await snapshotComponent(ctx, component, ofComponent, options);
 }
 
 async function languageCodes(ctx: SyncContext, ids: number[]): Promise<string[]> {
@@ -118,6 +140,7 @@ async function snapshotComponent(
   ctx: SyncContext,
   component: ComponentRef,
   translations: TranslationRef[],
+  options: SnapshotOptions,
 ): Promise<void> {
   const byLanguage = new Map(translations.map((t) => [t.language, t]));
   const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
@@ -137,11 +160,13 @@ async function snapshotComponent(
           toTranslationStatisticsRow(item.record, item.raw, translation, capture),
         );
         const result = await recordTranslationStatistics(trx, rows);
-        await removePending(
-          trx,
-          'translation',
-          matched.map((m) => m.translation.id),
-        );
+        if (options.settlesPending) {
+          await removePending(
+            trx,
+            'translation',
+            matched.map((m) => m.translation.id),
+          );
+        }
         return { written: result.appended };
       });
       for (const { translation } of matched) byLanguage.delete(translation.language);
@@ -151,27 +176,31 @@ async function snapshotComponent(
     // An older server without component statistics lists: one request per translation.
   }
   for (const translation of byLanguage.values())
-    await snapshotTranslation(ctx, translation, capture);
+    await snapshotTranslation(ctx, translation, { capture, ...options });
 }
 
 async function snapshotTranslation(
   ctx: SyncContext,
   translation: TranslationRef,
-  capture: Capture,
+  options: SnapshotOptions & { capture: Capture },
 ): Promise<void> {
+  const { capture } = options;
   const spec = { resource: 'translation_statistics', schema: weblateStatistics } as const;
   const listed = { table: 'translations', id: translation.id, label: translation.url } as const;
   const read = await unlessGone(ctx, listed, () =>
     readObject(ctx, translation.statisticsUrl, spec),
   );
-  if (read === null) return removePending(ctx.db, 'translation', [translation.id]);
+  if (read === null) {
+    if (options.settlesPending) await removePending(ctx.db, 'translation', [translation.id]);
+    return;
+  }
   const { items, rejected } = read;
   await commitPage(ctx, 'translation_statistics', rejected, async (trx) => {
     const rows = items.map((item: Item<WeblateStatistics>) =>
       toTranslationStatisticsRow(item.record, item.raw, translation, capture),
     );
     const result = await recordTranslationStatistics(trx, rows);
-    await removePending(trx, 'translation', [translation.id]);
+    if (options.settlesPending) await removePending(trx, 'translation', [translation.id]);
     return { written: result.appended };
   });
 }

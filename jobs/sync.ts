@@ -1,0 +1,11 @@
+import { runSync } from '../src/sync/run-sync.ts';
+import type { JobDefinition } from '../src/worker/job.ts';
+
+/** Reads what changed since the last sync (everything, the first time). */
+export const syncJob: JobDefinition = {
+  name: 'sync',
+  description: 'incremental sync: reads what changed since the last sync (full the first time)',
+  defaultCron: '*/15 * * * *',
+  cronVariable: 'WORKER_SYNC_CRON',
+  run: (ctx) => runSync(ctx.deps, { signal: ctx.signal, lookbackSeconds: ctx.lookbackSeconds }),
+};

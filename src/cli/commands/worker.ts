@@ -1,0 +1,73 @@
+import { JOBS } from '../../../jobs/index.ts';
+import { loadConfig } from '../../config.ts';
+import { createLogger } from '../../logger.ts';
+import { runWorker } from '../../worker/worker.ts';
+import {
+  type Command,
+  DATABASE_HELP,
+  DATABASE_OPTIONS,
+  flagOverrides,
+  WEBLATE_FLAGS,
+  WEBLATE_HELP,
+  WEBLATE_OPTIONS,
+} from '../args.ts';
+import { SERVICE_SHUTDOWN_DEADLINE_MS, withInterruption } from '../interruption.ts';
+import { withDatabase } from '../runtime.ts';
+
+/**
+ * How long the worker waits for another process to release the embedded database: past a
+ * restart (the old process exits within its 10 s deadline), but a second worker on the same
+ * folder is told soon that it cannot run.
+ */
+const EMBEDDED_LOCK_WAIT_MS = 15_000;
+
+const WORKER_FLAGS = {
+  ...WEBLATE_FLAGS,
+  'http-port': 'WORKER_HTTP_PORT',
+  'http-host': 'WORKER_HTTP_HOST',
+} as const;
+
+export const workerCommand: Command = {
+  name: 'worker',
+  summary:
+    'Run the scheduled jobs until SIGTERM or SIGINT (migrates first when needed):\n' +
+    JOBS.map((j) => `  ${j.name.padEnd(10)} ${j.defaultCron.padEnd(13)} ${j.description}`).join(
+      '\n',
+    ) +
+    '\nSchedules come from ' +
+    JOBS.map((j) => j.cronVariable).join(', ') +
+    ' (a cron expression, or "off"),\n' +
+    'read in WORKER_TIMEZONE (default UTC). A run of a job never overlaps another run of it, in this process or in\n' +
+    'any other sharing the PostgreSQL database: that tick is skipped. With --http-port, serves /healthz and\n' +
+    '/metrics. SIGTERM/SIGINT stops scheduling, lets the statements in flight finish, records the run as\n' +
+    'interrupted and exits 0 within 10 s; a second signal exits at once.',
+  usage: 'worker [options]',
+  options: {
+    ...DATABASE_OPTIONS,
+    ...WEBLATE_OPTIONS,
+    'http-port': { type: 'string' },
+    'http-host': { type: 'string' },
+  },
+  optionHelp: [
+    '--http-port <port>     serve /healthz and /metrics on this port (env WORKER_HTTP_PORT); default: none',
+    '--http-host <addr>     address to listen on (env WORKER_HTTP_HOST, default 127.0.0.1)',
+    ...WEBLATE_HELP,
+    ...DATABASE_HELP,
+  ],
+  async run(values) {
+    const config = loadConfig({
+      overrides: flagOverrides(values, WORKER_FLAGS),
+      required: ['WEBLATE_URL'],
+    });
+    const log = createLogger({ level: config.logLevel });
+    await withInterruption(
+      log,
+      (signal) =>
+        withDatabase(config, log, { migrate: true, lockWaitMs: EMBEDDED_LOCK_WAIT_MS }, (handle) =>
+          runWorker({ handle, config, log, signal, jobs: JOBS }),
+        ),
+      { deadlineMs: SERVICE_SHUTDOWN_DEADLINE_MS },
+    );
+    return 0;
+  },
+};

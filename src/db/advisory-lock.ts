@@ -1,0 +1,123 @@
+import { type Kysely, sql } from 'kysely';
+
+import { sleep } from '../lib/sleep.ts';
+import type { DbHandle } from './client.ts';
+import type { Database } from './database.ts';
+
+/**
+ * Named locks that keep two runs of the same job (or two jobs that write the mirror) apart,
+ * within a process and across processes sharing one database.
+ *
+ * - Within a process, a registry of held names per database.
+ * - On PostgreSQL, also session-level advisory locks, taken on one pooled connection that
+ *   the session keeps for as long as it holds them. The server releases them when the
+ *   connection ends, so a process that is killed leaves no lock behind.
+ * - On the embedded database (PGlite) the registry alone suffices: only one process can open
+ *   its folder (see directory-lock.ts), and its single connection cannot hold a lock for a
+ *   session apart from the queries of the job (every query would queue behind it).
+ */
+
+/** First key of every advisory lock of weblate-mirror (the two-key form; "WMJB"). */
+export const LOCK_NAMESPACE = 0x574d4a42;
+
+export interface LockSession {
+  /** Takes the lock if it is free and returns true; false when another session holds it. */
+  tryLock(name: string): Promise<boolean>;
+  /**
+   * Waits until the lock is free and takes it, trying every `pollMs`. Rejects with the
+   * signal's reason when it aborts first. `onWait` is called once, if the lock was taken.
+   */
+  waitLock(
+    name: string,
+    options: { signal?: AbortSignal; pollMs?: number; onWait?: () => void },
+  ): Promise<void>;
+}
+
+/** Names held in this process, per database (by its Kysely instance). */
+const heldInProcess = new WeakMap<Kysely<Database>, Set<string>>();
+
+/** The second key of a lock name: its 32-bit FNV-1a hash, as a signed int4. */
+export function lockKey(name: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(name, 'utf8')) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash | 0;
+}
+
+/**
+ * Runs `work` with a lock session; every lock it took is released when `work` settles (on
+ * PostgreSQL before its connection goes back to the pool).
+ */
+export async function withLockSession<T>(
+  handle: DbHandle,
+  work: (session: LockSession) => Promise<T>,
+): Promise<T> {
+  if (handle.kind === 'pglite') return runSession(handle.db, null, work);
+  return handle.db.connection().execute((conn) => runSession(handle.db, conn, work));
+}
+
+async function runSession<T>(
+  db: Kysely<Database>,
+  conn: Kysely<Database> | null,
+  work: (session: LockSession) => Promise<T>,
+): Promise<T> {
+  let registry = heldInProcess.get(db);
+  if (registry === undefined) {
+    registry = new Set();
+    heldInProcess.set(db, registry);
+  }
+  const local = registry;
+  const mine: string[] = [];
+  const tryLock = async (name: string): Promise<boolean> => {
+    if (mine.includes(name)) return true;
+    if (local.has(name)) return false;
+    local.add(name);
+    try {
+      if (conn !== null && !(await tryAdvisoryLock(conn, name))) {
+        local.delete(name);
+        return false;
+      }
+    } catch (err) {
+      local.delete(name);
+      throw err;
+    }
+    mine.push(name);
+    return true;
+  };
+  const session: LockSession = {
+    tryLock,
+    async waitLock(name, options) {
+      let waited = false;
+      while (!(await tryLock(name))) {
+        if (!waited) options.onWait?.();
+        waited = true;
+        await sleep(options.pollMs ?? 1000, options.signal);
+      }
+    },
+  };
+  try {
+    return await work(session);
+  } finally {
+    for (const name of mine.reverse()) {
+      // A connection that broke has lost its locks with it; nothing more to release.
+      if (conn !== null) await advisoryUnlock(conn, name).catch(() => undefined);
+      local.delete(name);
+    }
+  }
+}
+
+async function tryAdvisoryLock(conn: Kysely<Database>, name: string): Promise<boolean> {
+  const result = await sql<{ locked: boolean }>`
+    select pg_try_advisory_lock(${LOCK_NAMESPACE}::int4, ${lockKey(name)}::int4) as locked`.execute(
+    conn,
+  );
+  return result.rows[0]?.locked === true;
+}
+
+async function advisoryUnlock(conn: Kysely<Database>, name: string): Promise<void> {
+  await sql`select pg_advisory_unlock(${LOCK_NAMESPACE}::int4, ${lockKey(name)}::int4)`.execute(
+    conn,
+  );
+}

@@ -1,0 +1,182 @@
+import type { Kysely } from 'kysely';
+
+import type { Database } from '../db/database.ts';
+import {
+  listActivityDays,
+  listContributorSection,
+  listMovers,
+  listStalledSection,
+} from '../db/queries/report-activity.ts';
+import {
+  listComponentSection,
+  listLanguageDays,
+  listLanguageSection,
+  listProjectSection,
+  type SummedProgressRow,
+} from '../db/queries/report-progress.ts';
+import { type DayRange, readReportClock, type ReportScope } from '../db/queries/report-scope.ts';
+import { addDays, daysBetween } from './days.ts';
+import type {
+  ActivityDay,
+  MoverWindow,
+  Progress,
+  RankedList,
+  Report,
+  ReportFilters,
+} from './model.ts';
+
+export interface ReportOptions extends ReportFilters {
+  /** Rows per ranked list (movers, contributors, stalled translations). */
+  limit: number;
+}
+
+/** The movers' windows without --since, in days (today included). */
+export const DEFAULT_MOVER_DAYS = [7, 30] as const;
+/** The activity window without --since, in days (today included). */
+export const DEFAULT_ACTIVITY_DAYS = 30;
+
+function toNumber(value: string | number): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+function toNumberOrNull(value: string | number | null): number | null {
+  return value === null ? null : toNumber(value);
+}
+
+function toProgress(row: SummedProgressRow): Progress {
+  return {
+    translations: toNumber(row.translations),
+    total: toNumber(row.total),
+    translated: toNumber(row.translated),
+    translated_percent: toNumberOrNull(row.translated_percent),
+    total_words: toNumber(row.total_words),
+    translated_words: toNumber(row.translated_words),
+    translated_words_percent: toNumberOrNull(row.translated_words_percent),
+    fuzzy: toNumber(row.fuzzy),
+    approved: toNumber(row.approved),
+    failing: toNumber(row.failing),
+    untranslated: toNumber(row.untranslated),
+    untranslated_words: toNumber(row.untranslated_words),
+    last_change: row.last_change,
+  };
+}
+
+function ranked<Row extends { matching: string }, Out>(
+  rows: Row[],
+  map: (row: Row) => Out,
+): RankedList<Out> {
+  return { matching: rows.length === 0 ? 0 : toNumber(rows[0]!.matching), rows: rows.map(map) };
+}
+
+async function buildMovers(
+  db: Kysely<Database>,
+  scope: ReportScope,
+  options: ReportOptions,
+  today: string,
+): Promise<MoverWindow[]> {
+  const windows =
+    options.since === null
+      ? DEFAULT_MOVER_DAYS.map((days) => ({ name: `${days}d`, from: addDays(today, 1 - days) }))
+      : [{ name: 'since', from: options.since }];
+  const result: MoverWindow[] = [];
+  for (const { name, from } of windows) {
+    const baselineDay = addDays(from, -1);
+    const rows = await listMovers(db, scope, { baselineDay, today, limit: options.limit });
+    result.push({
+      name,
+      from,
+      to: today,
+      baseline_day: baselineDay,
+      ...ranked(rows, ({ matching: _, ...row }) => ({
+        ...row,
+        translated_percent_before: toNumberOrNull(row.translated_percent_before),
+        translated_percent_now: toNumberOrNull(row.translated_percent_now),
+        translated_percent_change: toNumberOrNull(row.translated_percent_change),
+      })),
+    });
+  }
+  return result;
+}
+
+async function buildActivity(
+  db: Kysely<Database>,
+  scope: ReportScope,
+  range: DayRange,
+): Promise<ActivityDay[]> {
+  const byDay = new Map((await listActivityDays(db, scope, range)).map((r) => [r.day, r]));
+  return daysBetween(range).map((day) => {
+    const row = byDay.get(day);
+    return {
+      day,
+      changes: row ? toNumber(row.changes) : 0,
+      words: row ? toNumber(row.words) : 0,
+      authors: row ? toNumber(row.authors) : 0,
+    };
+  });
+}
+
+/**
+ * Reads every section of the report. `today` is the database's UTC date, as in the views;
+ * the activity window starts at `since`, or DEFAULT_ACTIVITY_DAYS before today.
+ */
+export async function buildReport(db: Kysely<Database>, options: ReportOptions): Promise<Report> {
+  const { now, today } = await readReportClock(db);
+  const scope: ReportScope = { projects: options.projects, language: options.language };
+  const window = { from: options.since ?? addDays(today, 1 - DEFAULT_ACTIVITY_DAYS), to: today };
+  const limit = options.limit;
+  // One query after the other: PGlite serves one at a time anyway.
+  const projects = await listProjectSection(db, scope);
+  const languages = await listLanguageSection(db, scope);
+  const components = await listComponentSection(db, scope);
+  const movers = await buildMovers(db, scope, options, today);
+  const contributors = await listContributorSection(db, scope, { ...window, limit });
+  const stalled = await listStalledSection(db, scope, { since: window.from, limit });
+  const history = await listLanguageDays(db, scope, window);
+  return {
+    generated_at: now,
+    filters: { projects: [...options.projects], language: options.language, since: options.since },
+    window,
+    projects: projects.map((r) => ({
+      ...toProgress(r),
+      project_slug: r.project_slug,
+      project_name: r.project_name,
+      components: toNumber(r.components),
+    })),
+    languages: languages.map((r) => ({
+      ...toProgress(r),
+      language_code: r.language_code,
+      language_name: r.language_name,
+      projects: toNumber(r.projects),
+      components: toNumber(r.components),
+    })),
+    components: components.map((r) => ({
+      ...toProgress(r),
+      project_slug: r.project_slug,
+      component_slug: r.component_slug,
+      component_name: r.component_name,
+    })),
+    movers,
+    contributors: ranked(contributors, (r) => ({
+      author_name: r.author_name,
+      changes: toNumber(r.changes),
+      words: toNumber(r.words),
+      languages: r.languages,
+      last_day: r.last_day,
+    })),
+    stalled: ranked(stalled, ({ matching: _, ...r }) => ({
+      ...r,
+      translated_percent: toNumberOrNull(r.translated_percent),
+    })),
+    language_history: history.map((r) => ({
+      day: r.day,
+      language_code: r.language_code,
+      translations: toNumber(r.translations),
+      total: toNumber(r.total),
+      translated: toNumber(r.translated),
+      translated_percent: toNumberOrNull(r.translated_percent),
+      total_words: toNumber(r.total_words),
+      translated_words: toNumber(r.translated_words),
+      translated_words_percent: toNumberOrNull(r.translated_words_percent),
+    })),
+    activity: await buildActivity(db, scope, window),
+  };
+}

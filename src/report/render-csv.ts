@@ -1,0 +1,150 @@
+import type {
+  ActivityDay,
+  ComponentProgress,
+  Contributor,
+  LanguageDay,
+  LanguageProgress,
+  Mover,
+  Progress,
+  ProjectProgress,
+  Report,
+  StalledTranslation,
+} from './model.ts';
+
+/**
+ * The report as CSV, one table per section (RFC 4180: CRLF line ends; a field holding a
+ * comma, a quote or a line break is quoted, its quotes doubled). Each section is a line
+ * `# <name>`, a header row and the rows, and ends with a blank line. Sections: report
+ * (one row: when, filters, window), projects, languages, components, movers_7d and
+ * movers_30d (movers_since with --since), contributors, stalled, language_history and
+ * activity. An empty cell is a null; a list (a contributor's languages) is space-separated.
+ */
+export function renderCsv(report: Report): string {
+  const meta = {
+    generated_at: report.generated_at,
+    projects: report.filters.projects,
+    language: report.filters.language,
+    since: report.filters.since,
+    window_from: report.window.from,
+    window_to: report.window.to,
+  };
+  return [
+    formatSection('report', Object.keys(meta) as (keyof typeof meta)[], [meta]),
+    formatSection('projects', PROJECT_COLUMNS, report.projects),
+    formatSection('languages', LANGUAGE_COLUMNS, report.languages),
+    formatSection('components', COMPONENT_COLUMNS, report.components),
+    ...report.movers.map((w) => formatSection(`movers_${w.name}`, MOVER_COLUMNS, w.rows)),
+    formatSection('contributors', CONTRIBUTOR_COLUMNS, report.contributors.rows),
+    formatSection('stalled', STALLED_COLUMNS, report.stalled.rows),
+    formatSection('language_history', LANGUAGE_DAY_COLUMNS, report.language_history),
+    formatSection('activity', ACTIVITY_COLUMNS, report.activity),
+  ].join('\r\n');
+}
+
+const PROGRESS_COLUMNS = [
+  'translations',
+  'total',
+  'translated',
+  'translated_percent',
+  'total_words',
+  'translated_words',
+  'translated_words_percent',
+  'fuzzy',
+  'approved',
+  'failing',
+  'untranslated',
+  'untranslated_words',
+  'last_change',
+] as const satisfies readonly (keyof Progress)[];
+
+const PROJECT_COLUMNS = [
+  'project_slug',
+  'project_name',
+  'components',
+  ...PROGRESS_COLUMNS,
+] as const satisfies readonly (keyof ProjectProgress)[];
+
+const LANGUAGE_COLUMNS = [
+  'language_code',
+  'language_name',
+  'projects',
+  'components',
+  ...PROGRESS_COLUMNS,
+] as const satisfies readonly (keyof LanguageProgress)[];
+
+const COMPONENT_COLUMNS = [
+  'project_slug',
+  'component_slug',
+  'component_name',
+  ...PROGRESS_COLUMNS,
+] as const satisfies readonly (keyof ComponentProgress)[];
+
+const MOVER_COLUMNS = [
+  'project_slug',
+  'component_slug',
+  'language_code',
+  'from_day',
+  'translated_percent_before',
+  'translated_percent_now',
+  'translated_percent_change',
+  'translated_words_before',
+  'translated_words_now',
+  'translated_words_change',
+] as const satisfies readonly (keyof Mover)[];
+
+const CONTRIBUTOR_COLUMNS = [
+  'author_name',
+  'changes',
+  'words',
+  'languages',
+  'last_day',
+] as const satisfies readonly (keyof Contributor)[];
+
+const STALLED_COLUMNS = [
+  'project_slug',
+  'component_slug',
+  'language_code',
+  'total',
+  'untranslated',
+  'untranslated_words',
+  'translated_percent',
+  'idle_since',
+  'days_since_last_change',
+  'last_author',
+] as const satisfies readonly (keyof StalledTranslation)[];
+
+const LANGUAGE_DAY_COLUMNS = [
+  'day',
+  'language_code',
+  'translations',
+  'total',
+  'translated',
+  'translated_percent',
+  'total_words',
+  'translated_words',
+  'translated_words_percent',
+] as const satisfies readonly (keyof LanguageDay)[];
+
+const ACTIVITY_COLUMNS = [
+  'day',
+  'changes',
+  'words',
+  'authors',
+] as const satisfies readonly (keyof ActivityDay)[];
+
+function formatSection<Row>(name: string, columns: readonly (keyof Row)[], rows: Row[]): string {
+  const lines = [`# ${name}`, columns.map((c) => csvField(c)).join(',')];
+  for (const row of rows) lines.push(columns.map((c) => csvField(row[c])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** One RFC 4180 field. */
+export function csvField(value: unknown): string {
+  let text: string;
+  if (value === null || value === undefined) text = '';
+  else if (Array.isArray(value)) text = value.map(String).join(' ');
+  else if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
+  else text = JSON.stringify(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

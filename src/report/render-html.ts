@@ -1,0 +1,302 @@
+import { daysBetween } from './days.ts';
+import {
+  describeCut,
+  describeScope,
+  formatChange,
+  formatCount,
+  formatInstant,
+  formatPercent,
+  formatRange,
+  moverTitle,
+} from './format.ts';
+import { REPORT_STYLE } from './html-style.ts';
+import type {
+  ComponentProgress,
+  Contributor,
+  LanguageProgress,
+  Mover,
+  ProjectProgress,
+  Report,
+  StalledTranslation,
+} from './model.ts';
+import {
+  type Bar,
+  escapeHtml,
+  type LineSeries,
+  renderBarChart,
+  renderLineChart,
+  renderSwatch,
+  seriesStyle,
+} from './svg-chart.ts';
+
+// One self-contained page: inline CSS and SVG, no script, no external resource (the
+// Content-Security-Policy forbids loading any). Every interpolated text goes through
+// escapeHtml; numbers and days are formatted here.
+
+function e(text: string | null | undefined): string {
+  return escapeHtml(text ?? '');
+}
+
+interface Column<Row> {
+  header: string;
+  isNumber?: boolean;
+  /** Already escaped HTML. */
+  cell: (row: Row) => string;
+}
+
+function num<Row>(header: string, cell: (row: Row) => string): Column<Row> {
+  return { header, isNumber: true, cell };
+}
+
+function renderTable<Row>(
+  columns: Column<Row>[],
+  rows: Row[],
+  options: { empty: string; rowAttributes?: (row: Row) => string; className?: string },
+): string {
+  if (rows.length === 0) return `<p class="empty-text">${e(options.empty)}</p>`;
+  const head = columns
+    .map((c) => `<th${c.isNumber === true ? ' class="n"' : ''}>${e(c.header)}</th>`)
+    .join('');
+  const body = rows
+    .map((row) => {
+      const cells = columns
+        .map((c) => `<td${c.isNumber === true ? ' class="n"' : ''}>${c.cell(row)}</td>`)
+        .join('');
+      return `<tr${options.rowAttributes?.(row) ?? ''}>${cells}</tr>`;
+    })
+    .join('\n');
+  const cls = options.className === undefined ? '' : ` class="${options.className}"`;
+  return `<table${cls}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+/** A horizontal bar of a translated percentage, with its figure. */
+function percentBar(percent: number | null): string {
+  const width = percent === null ? 0 : Math.max(0, Math.min(100, percent));
+  return (
+    `<span class="bar-track"><span class="bar-fill" style="width:${width}%"></span></span>` +
+    `<span class="bar-label">${formatPercent(percent)}%</span>`
+  );
+}
+
+function progressColumns<
+  Row extends ComponentProgress | LanguageProgress | ProjectProgress,
+>(): Column<Row>[] {
+  return [
+    num('translations', (r) => formatCount(r.translations)),
+    num('strings', (r) => formatCount(r.total)),
+    num('translated', (r) => formatCount(r.translated)),
+    { header: 'translated strings', cell: (r) => percentBar(r.translated_percent) },
+    num('words %', (r) => formatPercent(r.translated_words_percent)),
+    num('fuzzy', (r) => formatCount(r.fuzzy)),
+    num('failing', (r) => formatCount(r.failing)),
+  ];
+}
+
+function change(value: number | null, decimals = 1): string {
+  const cls = value === null || value === 0 ? '' : value > 0 ? ' class="up"' : ' class="down"';
+  return `<span${cls}>${formatChange(value, decimals)}</span>`;
+}
+
+function cutNote(list: { matching: number; rows: unknown[] }): string {
+  const cut = describeCut(list);
+  return cut === null ? '' : `<p class="note">${e(cut)}</p>`;
+}
+
+function renderSummary(report: Report): string {
+  const total = report.languages.reduce(
+    (sum, l) => ({ done: sum.done + l.translated, all: sum.all + l.total }),
+    { done: 0, all: 0 },
+  );
+  const changes = report.activity.reduce((sum, d) => sum + d.changes, 0);
+  const words = report.activity.reduce((sum, d) => sum + d.words, 0);
+  const cards: Array<[string, string]> = [
+    [`${total.done} / ${total.all}`, 'strings translated'],
+    [formatCount(report.languages.length), 'languages'],
+    [formatCount(report.components.length), 'components'],
+    [formatCount(changes), 'changes in the window'],
+    [formatCount(words), 'words translated'],
+    [formatCount(report.contributors.matching), 'contributors'],
+  ];
+  return `<div class="cards">${cards.map(([v, l]) => `<div class="card"><b>${e(v)}</b><span>${e(l)}</span></div>`).join('')}</div>`;
+}
+
+function renderLanguageChart(report: Report, days: string[]): string {
+  const names = new Map(report.languages.map((l) => [l.language_code, l.language_name]));
+  const codes = [...new Set(report.language_history.map((r) => r.language_code))];
+  const series: LineSeries[] = codes.map((code, i) => ({
+    key: code,
+    label: names.get(code) ? `${names.get(code)!} (${code})` : code,
+    style: seriesStyle(i),
+    points: report.language_history
+      .filter((r) => r.language_code === code && r.translated_percent !== null)
+      .map((r) => ({ day: r.day, value: r.translated_percent! })),
+  }));
+  const legend = series
+    .map((s) => {
+      const last = s.points.at(-1);
+      const value = last === undefined ? '' : ` ${formatPercent(last.value)}%`;
+      return `<li data-series="${e(s.key)}">${renderSwatch(s.style)}${e(s.label)}${e(value)}</li>`;
+    })
+    .join('');
+  return [
+    '<section id="language-chart"><h2>Translated strings over time, by language</h2>',
+    renderLineChart(
+      'Translated strings (%) at the end of each day, by language',
+      days,
+      series,
+      'No statistics history in this window yet: each sync adds a day.',
+    ),
+    `<ul class="legend">${legend}</ul>`,
+    historyNote(report, days),
+    '</section>',
+  ].join('\n');
+}
+
+/** Says why the lines start late when the statistics history is younger than the window. */
+function historyNote(report: Report, days: string[]): string {
+  const first = report.language_history.reduce<string | null>(
+    (min, r) => (min === null || r.day < min ? r.day : min),
+    null,
+  );
+  if (first === null || first <= days[0]!) return '';
+  return `<p class="note">The mirror's statistics history starts on ${e(first)}: every day with a sync adds a point.</p>`;
+}
+
+function renderActivityChart(report: Report): string {
+  const bars: Bar[] = report.activity.map((d) => ({
+    day: d.day,
+    value: d.changes,
+    data: { words: d.words, authors: d.authors },
+    title: `${d.day}: ${d.changes} changes, ${d.words} words translated, ${d.authors} authors`,
+  }));
+  return [
+    '<section id="activity-chart"><h2>Changes per day</h2>',
+    renderBarChart('Changes per day', bars, 'No changes in this window.'),
+    '</section>',
+  ].join('\n');
+}
+
+function renderProgressTables(report: Report): string {
+  const components = renderTable<ComponentProgress>(
+    [
+      { header: 'project', cell: (r) => e(r.project_slug) },
+      { header: 'component', cell: (r) => e(r.component_name) },
+      ...progressColumns<ComponentProgress>(),
+    ],
+    report.components,
+    {
+      empty: 'No components.',
+      className: 'components',
+      rowAttributes: (r) =>
+        ` data-project="${e(r.project_slug)}" data-component="${e(r.component_slug)}"` +
+        ` data-translated="${r.translated}" data-total="${r.total}" data-percent="${formatPercent(r.translated_percent)}"`,
+    },
+  );
+  const languages = renderTable<LanguageProgress>(
+    [
+      { header: 'language', cell: (r) => e(r.language_code) },
+      { header: 'name', cell: (r) => e(r.language_name) },
+      ...progressColumns<LanguageProgress>(),
+    ],
+    report.languages,
+    { empty: 'No translations.', className: 'languages' },
+  );
+  const projects = renderTable<ProjectProgress>(
+    [
+      { header: 'project', cell: (r) => e(r.project_slug) },
+      { header: 'name', cell: (r) => e(r.project_name) },
+      num('components', (r) => formatCount(r.components)),
+      ...progressColumns<ProjectProgress>(),
+    ],
+    report.projects,
+    { empty: 'No projects.', className: 'projects' },
+  );
+  return [
+    `<section id="components"><h2>Progress by component</h2>${components}</section>`,
+    `<section id="languages"><h2>Progress by language</h2>${languages}</section>`,
+    `<section id="projects"><h2>Progress by project</h2>${projects}</section>`,
+  ].join('\n');
+}
+
+function renderPeople(report: Report): string {
+  const movers = report.movers.map((w) => {
+    const table = renderTable<Mover>(
+      [
+        { header: 'project', cell: (r) => e(r.project_slug) },
+        { header: 'component', cell: (r) => e(r.component_slug) },
+        { header: 'language', cell: (r) => e(r.language_code) },
+        { header: 'from end of', cell: (r) => e(r.from_day) },
+        num('% then', (r) => formatPercent(r.translated_percent_before)),
+        num('% now', (r) => formatPercent(r.translated_percent_now)),
+        num('% change', (r) => change(r.translated_percent_change)),
+        num('words change', (r) => change(r.translated_words_change, 0)),
+      ],
+      w.rows,
+      { empty: 'Nothing moved.', className: `movers movers-${w.name}` },
+    );
+    return `<section class="movers"><h2>${e(moverTitle(w))}</h2>${table}${cutNote(w)}</section>`;
+  });
+  const contributors = renderTable<Contributor>(
+    [
+      { header: 'author', cell: (r) => e(r.author_name) },
+      num('changes', (r) => formatCount(r.changes)),
+      num('words translated', (r) => formatCount(r.words)),
+      { header: 'languages', cell: (r) => e(r.languages.join(' ')) },
+      { header: 'last active', cell: (r) => e(r.last_day) },
+    ],
+    report.contributors.rows,
+    { empty: 'No changes with an author in this window.', className: 'contributors' },
+  );
+  const stalled = renderTable<StalledTranslation>(
+    [
+      { header: 'project', cell: (r) => e(r.project_slug) },
+      { header: 'component', cell: (r) => e(r.component_slug) },
+      { header: 'language', cell: (r) => e(r.language_code) },
+      num('strings left', (r) => formatCount(r.untranslated)),
+      num('words left', (r) => formatCount(r.untranslated_words)),
+      num('%', (r) => formatPercent(r.translated_percent)),
+      { header: 'idle since', cell: (r) => e(r.idle_since.slice(0, 10)) },
+      num('days', (r) => formatCount(r.days_since_last_change)),
+      { header: 'last author', cell: (r) => e(r.last_author) },
+    ],
+    report.stalled.rows,
+    { empty: 'None.', className: 'stalled' },
+  );
+  return [
+    ...movers,
+    `<section id="contributors"><h2>Top contributors, ${e(formatRange(report.window))}</h2>${contributors}${cutNote(report.contributors)}</section>`,
+    `<section id="stalled"><h2>Stalled translations: strings left, no change since ${e(report.window.from)}</h2>${stalled}${cutNote(report.stalled)}</section>`,
+  ].join('\n');
+}
+
+/** The report as one self-contained HTML page. */
+export function renderHtml(report: Report): string {
+  const days = daysBetween(report.window);
+  const title = `Translation report, ${report.window.to}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="generator" content="weblate-mirror">
+<title>${e(title)}</title>
+<style>${REPORT_STYLE}</style>
+</head>
+<body>
+<header>
+<h1>${e(title)}</h1>
+<p class="meta">Generated ${e(formatInstant(report.generated_at))} from the mirror. Scope: ${e(describeScope(report))}. Window: ${e(formatRange(report.window))}.</p>
+${renderSummary(report)}
+</header>
+<main>
+${renderLanguageChart(report, days)}
+${renderActivityChart(report)}
+${renderProgressTables(report)}
+${renderPeople(report)}
+</main>
+<footer>Percentages are truncated to one decimal and computed from summed counts, as Weblate does; source-language translations are left out. Days are UTC.</footer>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,201 @@
+import {
+  describeCut,
+  describeScope,
+  formatChange,
+  formatCount,
+  formatInstant,
+  formatPercent,
+  formatRange,
+  moverTitle,
+} from './format.ts';
+import type {
+  ComponentProgress,
+  Contributor,
+  LanguageProgress,
+  Mover,
+  Progress,
+  ProjectProgress,
+  RankedList,
+  Report,
+  StalledTranslation,
+} from './model.ts';
+
+/** A column of a text table: numbers align right, text left. */
+interface Column<Row> {
+  header: string;
+  align?: 'left' | 'right';
+  cell: (row: Row) => string;
+}
+
+const MAX_TEXT = 60;
+
+/** One line, no control characters (a name must not steer the terminal), at most MAX_TEXT. */
+function clean(text: string): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ').trim();
+  return flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT - 1)}…` : flat;
+}
+
+/** An aligned text table; the empty text when there are no rows. */
+export function formatColumns<Row>(columns: Column<Row>[], rows: Row[], empty: string): string {
+  if (rows.length === 0) return empty;
+  const cells = rows.map((row) => columns.map((c) => clean(c.cell(row))));
+  const widths = columns.map((c, i) =>
+    Math.max(c.header.length, ...cells.map((r) => r[i]!.length)),
+  );
+  const line = (values: string[]) =>
+    values
+      .map((v, i) =>
+        columns[i]!.align === 'right' ? v.padStart(widths[i]!) : v.padEnd(widths[i]!),
+      )
+      .join('  ')
+      .trimEnd();
+  return [
+    line(columns.map((c) => c.header)),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...cells.map(line),
+  ].join('\n');
+}
+
+function num<Row>(header: string, cell: (row: Row) => string): Column<Row> {
+  return { header, align: 'right', cell };
+}
+
+/** The progress columns shared by the project, language and component tables. */
+function progressColumns<Row extends Progress>(): Column<Row>[] {
+  return [
+    num('translations', (r) => formatCount(r.translations)),
+    num('strings', (r) => formatCount(r.total)),
+    num('translated', (r) => formatCount(r.translated)),
+    num('%', (r) => formatPercent(r.translated_percent)),
+    num('words %', (r) => formatPercent(r.translated_words_percent)),
+    num('fuzzy', (r) => formatCount(r.fuzzy)),
+    num('failing', (r) => formatCount(r.failing)),
+  ];
+}
+
+function section(title: string, body: string, list?: RankedList<unknown>): string {
+  const cut = list === undefined ? null : describeCut(list);
+  return [title, '', body, ...(cut === null ? [] : [`(${cut})`])].join('\n');
+}
+
+function progressSections(report: Report): string[] {
+  return [
+    section(
+      'Progress by project',
+      formatColumns<ProjectProgress>(
+        [
+          { header: 'project', cell: (r) => r.project_slug },
+          { header: 'name', cell: (r) => r.project_name },
+          num('components', (r) => formatCount(r.components)),
+          ...progressColumns(),
+        ],
+        report.projects,
+        '(no projects)',
+      ),
+    ),
+    section(
+      'Progress by language',
+      formatColumns<LanguageProgress>(
+        [
+          { header: 'language', cell: (r) => r.language_code },
+          { header: 'name', cell: (r) => r.language_name ?? '' },
+          num('projects', (r) => formatCount(r.projects)),
+          num('components', (r) => formatCount(r.components)),
+          ...progressColumns(),
+        ],
+        report.languages,
+        '(no translations)',
+      ),
+    ),
+    section(
+      'Progress by component',
+      formatColumns<ComponentProgress>(
+        [
+          { header: 'project', cell: (r) => r.project_slug },
+          { header: 'component', cell: (r) => r.component_slug },
+          ...progressColumns(),
+        ],
+        report.components,
+        '(no components)',
+      ),
+    ),
+  ];
+}
+
+function moverSections(report: Report): string[] {
+  return report.movers.map((window) =>
+    section(
+      moverTitle(window),
+      formatColumns<Mover>(
+        [
+          { header: 'project', cell: (r) => r.project_slug },
+          { header: 'component', cell: (r) => r.component_slug },
+          { header: 'language', cell: (r) => r.language_code },
+          { header: 'from end of', cell: (r) => r.from_day },
+          num('% then', (r) => formatPercent(r.translated_percent_before)),
+          num('% now', (r) => formatPercent(r.translated_percent_now)),
+          num('% change', (r) => formatChange(r.translated_percent_change)),
+          num('words change', (r) => formatChange(r.translated_words_change, 0)),
+        ],
+        window.rows,
+        '(nothing moved)',
+      ),
+      window,
+    ),
+  );
+}
+
+function peopleSections(report: Report): string[] {
+  return [
+    section(
+      `Top contributors, ${formatRange(report.window)}`,
+      formatColumns<Contributor>(
+        [
+          { header: 'author', cell: (r) => r.author_name },
+          num('changes', (r) => formatCount(r.changes)),
+          num('words translated', (r) => formatCount(r.words)),
+          { header: 'languages', cell: (r) => r.languages.join(' ') },
+          { header: 'last active', cell: (r) => r.last_day },
+        ],
+        report.contributors.rows,
+        '(no changes with an author)',
+      ),
+      report.contributors,
+    ),
+    section(
+      `Stalled translations: strings left, no change since ${report.window.from}`,
+      formatColumns<StalledTranslation>(
+        [
+          { header: 'project', cell: (r) => r.project_slug },
+          { header: 'component', cell: (r) => r.component_slug },
+          { header: 'language', cell: (r) => r.language_code },
+          num('strings left', (r) => formatCount(r.untranslated)),
+          num('words left', (r) => formatCount(r.untranslated_words)),
+          num('%', (r) => formatPercent(r.translated_percent)),
+          { header: 'idle since', cell: (r) => r.idle_since.slice(0, 10) },
+          num('days', (r) => formatCount(r.days_since_last_change)),
+          { header: 'last author', cell: (r) => r.last_author ?? '' },
+        ],
+        report.stalled.rows,
+        '(none)',
+      ),
+      report.stalled,
+    ),
+  ];
+}
+
+/** The report as aligned text tables with section titles, for a terminal. */
+export function renderTable(report: Report): string {
+  const changes = report.activity.reduce((sum, d) => sum + d.changes, 0);
+  const words = report.activity.reduce((sum, d) => sum + d.words, 0);
+  const header = [
+    `Weblate mirror report, ${formatInstant(report.generated_at)}`,
+    `Scope: ${describeScope(report)}. Window: ${formatRange(report.window)}, ${changes} changes, ${words} words translated.`,
+  ].join('\n');
+  return [
+    header,
+    ...progressSections(report),
+    ...moverSections(report),
+    ...peopleSections(report),
+  ].join('\n\n');
+}

@@ -1,0 +1,134 @@
+import { finishSyncRun, startSyncRun } from '../db/queries/sync-runs.ts';
+import { HttpError, ResponseError, SyncError, toError, TransformError } from '../errors.ts';
+import { emptyLookup, type SyncContext, type SyncDeps, type SyncMode } from './context.ts';
+import { buildSummary, type SyncSummary } from './summary.ts';
+import { SyncTally } from './tally.ts';
+
+/** `sync_runs.kind`: a sync (full or incremental), or a statistics snapshot. */
+export type RunKind = SyncMode | 'statistics';
+
+/**
+ * `interrupted`: the caller's signal stopped the run (SIGINT/SIGTERM) after the statements
+ * in flight; what it committed stays and the next run resumes from the cursors.
+ */
+export type RunStatus = 'succeeded' | 'failed' | 'interrupted';
+
+export interface RunOptions {
+  /** How far each window reaches back before the previous mark (default 300 s). */
+  lookbackSeconds?: number;
+  now?: () => Date;
+  signal?: AbortSignal;
+  /** Receives the tally as soon as the run starts (for a progress display). */
+  onStart?: (tally: SyncTally) => void;
+}
+
+export interface RunResult {
+  runId: number;
+  kind: RunKind;
+  status: RunStatus;
+  error: Error | null;
+  summary: SyncSummary;
+}
+
+/** The stages of a run, given its context and the controller that stops them all. */
+export type RunBody = (ctx: SyncContext, controller: AbortController) => Promise<void>;
+
+/**
+ * Runs `body` as one run recorded in weblate.sync_runs (started, then finished with its
+ * status, counts and summary). Never throws for a failed body: the result says what
+ * happened. `mode` is what the stages read in `ctx.mode`.
+ */
+export async function recordRun(
+  deps: SyncDeps,
+  run: { kind: RunKind; mode: SyncMode },
+  options: RunOptions,
+  body: RunBody,
+): Promise<RunResult> {
+  const started = Date.now();
+  const runId = await startSyncRun(deps.db, {
+    kind: run.kind,
+    weblateUrl: deps.client.apiRoot.href,
+  });
+  const log = deps.log.child({ runId, mode: run.mode, kind: run.kind });
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const tally = new SyncTally();
+  options.onStart?.(tally);
+  const ctx: SyncContext = {
+    ...deps,
+    log,
+    runId,
+    tally,
+    mode: run.mode,
+    signal: controller.signal,
+    now: options.now ?? (() => new Date()),
+    windowEnd: '',
+    lookbackSeconds: options.lookbackSeconds ?? 300,
+    lookup: emptyLookup(),
+    overlapCommits: deps.overlapCommits ?? false,
+  };
+  log.info(
+    { weblate: deps.client.apiRoot.href, projects: deps.scope.projects ?? 'all' },
+    'sync started',
+  );
+  let error: Error | null = null;
+  let status: RunStatus = 'succeeded';
+  try {
+    await body(ctx, controller);
+  } catch (err) {
+    error = toError(err);
+    status = 'failed';
+    if (options.signal?.aborted) {
+      status = 'interrupted';
+      error = new SyncError(`interrupted by ${toError(options.signal.reason).message}`, {
+        cause: error,
+      });
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  return finish(ctx, { kind: run.kind, started, status, error });
+}
+
+async function finish(
+  ctx: SyncContext,
+  outcome: { kind: RunKind; started: number; status: RunStatus; error: Error | null },
+): Promise<RunResult> {
+  const { error, status } = outcome;
+  const summary = buildSummary(
+    ctx.tally,
+    ctx.client.stats,
+    Date.now() - outcome.started,
+    outcome.kind,
+  );
+  await finishSyncRun(ctx.db, ctx.runId, {
+    status,
+    requests: summary.requests,
+    rowsWritten: summary.rowsWritten,
+    rejected: summary.rejected,
+    error: error?.message ?? null,
+    summary,
+  });
+  const counts = {
+    requests: summary.requests,
+    rows: summary.rowsWritten,
+    rejected: summary.rejected,
+  };
+  if (error === null) ctx.log.info({ ...counts, ms: summary.durationMs }, 'sync succeeded');
+  else if (status === 'interrupted')
+    ctx.log.warn({ error: error.message, ...counts }, 'sync interrupted');
+  else ctx.log.error({ ...describeFailure(error), ...counts }, 'sync failed');
+  return { runId: ctx.runId, kind: outcome.kind, status, error, summary };
+}
+
+/**
+ * Failures the mirror raises on purpose (a server answer, a bad record, a setting) are
+ * logged by message; anything else is a bug and keeps its stack for the report.
+ */
+function describeFailure(error: Error): Record<string, unknown> {
+  const expected = [HttpError, ResponseError, TransformError, SyncError].some(
+    (type) => error instanceof type,
+  );
+  return expected ? { error: error.message } : { err: error };
+}

@@ -1,0 +1,83 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Registry } from 'prom-client';
+
+import { toError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { HealthReport } from './health.ts';
+
+export interface HttpServerOptions {
+  host: string;
+  /** 0 for a free port. */
+  port: number;
+  health: () => Promise<HealthReport>;
+  registry: Registry;
+  log: Logger;
+}
+
+export interface RunningHttpServer {
+  /** e.g. http://127.0.0.1:9464/ */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves GET /healthz (200 or 503, JSON) and GET /metrics (Prometheus text format). */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const server = createServer((req, res) => {
+    handle(options, req, res).catch((err: unknown) => {
+      options.log.error({ err: toError(err), path: req.url }, 'http request failed');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('internal error\n');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections of scrapers would hold close() open.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(
+  options: HttpServerOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' });
+    res.end('method not allowed\n');
+    return;
+  }
+  if (path === '/healthz') {
+    const { healthy, ...report } = await options.health();
+    const body = JSON.stringify({ status: healthy ? 'ok' : 'unhealthy', ...report });
+    res.writeHead(healthy ? 200 : 503, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+    });
+    res.end(req.method === 'HEAD' ? undefined : `${body}\n`);
+    return;
+  }
+  if (path === '/metrics') {
+    const text = await options.registry.metrics();
+    res.writeHead(200, { 'content-type': options.registry.contentType });
+    res.end(req.method === 'HEAD' ? undefined : text);
+    return;
+  }
+  res.writeHead(404, { 'content-type': 'text/plain' });
+  res.end('not found: try /healthz or /metrics\n');
+}

@@ -1,0 +1,142 @@
+import type { Config } from '../config.ts';
+import { withLockSession } from '../db/advisory-lock.ts';
+import type { DbHandle } from '../db/client.ts';
+import { toError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { RunResult, RunStatus } from '../sync/run-record.ts';
+import { overlapsCommits } from '../sync/run-sync.ts';
+import { createClient } from '../weblate/from-config.ts';
+import type { JobDefinition } from './job.ts';
+import type { SkipReason, WorkerMetrics } from './metrics.ts';
+
+/**
+ * Every job that writes the mirror holds this lock while it runs, so that a sync, a
+ * reconcile sweep and a statistics snapshot never interleave their writes (their cursors,
+ * pending work and statistics history assume one writer). A job waits for it, unlike its own
+ * lock: a sync due at 03:30 runs after the reconcile sweep of 03:30 rather than not at all.
+ */
+export const WRITER_LOCK = 'mirror-writer';
+
+/** Name of the lock that keeps two runs of one job apart. */
+export function jobLockName(job: string): string {
+  return `job:${job}`;
+}
+
+export type JobRunReport =
+  | { job: string; status: RunStatus; result: RunResult }
+  /** The run did not start (see SkipReason). */
+  | { job: string; status: 'skipped'; reason: SkipReason }
+  /** The run could not start or could not be recorded (the database failed). */
+  | { job: string; status: 'failed'; result: null; error: Error };
+
+export interface JobRunnerOptions {
+  handle: DbHandle;
+  config: Config;
+  log: Logger;
+  /** Aborted at shutdown: runs stop after the work in flight and end `interrupted`. */
+  signal: AbortSignal;
+  metrics?: WorkerMetrics | null;
+  /** How often a job waiting for the writer lock tries again (default 1 s). */
+  lockPollMs?: number;
+}
+
+/**
+ * Runs jobs under their locks (see advisory-lock.ts): a job whose lock another run holds, in
+ * this process or another, is skipped; then it waits for the writer lock. Each run gets a
+ * Weblate client of its own (its request counts are the run's summary). Never throws.
+ */
+export class JobRunner {
+  readonly #options: JobRunnerOptions;
+  readonly #inFlight = new Set<Promise<JobRunReport>>();
+
+  constructor(options: JobRunnerOptions) {
+    this.#options = options;
+  }
+
+  /** Runs `job` once, unless it is running elsewhere or shutdown began; says what happened. */
+  run(job: JobDefinition): Promise<JobRunReport> {
+    const running = this.#run(job);
+    this.#inFlight.add(running);
+    void running.finally(() => this.#inFlight.delete(running));
+    return running;
+  }
+
+  /** Resolves when every run in flight has ended (and released its locks). */
+  async settle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async #run(job: JobDefinition): Promise<JobRunReport> {
+    const { handle, signal, metrics } = this.#options;
+    const log = this.#options.log.child({ job: job.name });
+    const started = Date.now();
+    let report: JobRunReport;
+    try {
+      report = signal.aborted
+        ? { job: job.name, status: 'skipped', reason: 'stopping' }
+        : await withLockSession(handle, async (session) => {
+            if (!(await session.tryLock(jobLockName(job.name)))) {
+              return { job: job.name, status: 'skipped', reason: 'locked' } as const;
+            }
+            try {
+              await session.waitLock(WRITER_LOCK, {
+                signal,
+                pollMs: this.#options.lockPollMs,
+                onWait: () => log.info('waiting for another job that writes the mirror'),
+              });
+            } catch (err) {
+              if (signal.aborted)
+                return { job: job.name, status: 'skipped', reason: 'stopping' } as const;
+              throw err;
+            }
+            log.info('job started');
+            return this.#execute(job, log);
+          });
+    } catch (err) {
+      report = { job: job.name, status: 'failed', result: null, error: toError(err) };
+    }
+    this.#report(report, log, Date.now() - started);
+    if (report.status === 'skipped') metrics?.recordSkip(job.name, report.reason);
+    else metrics?.recordRun(job.name, report.result, new Date());
+    return report;
+  }
+
+  async #execute(job: JobDefinition, log: Logger): Promise<JobRunReport> {
+    const { handle, config, signal, metrics } = this.#options;
+    const client = createClient(config, log, {
+      onResponse: metrics ? ({ status }) => metrics.observeResponse(status) : undefined,
+    });
+    metrics?.watchGate(client.gate);
+    try {
+      const deps = {
+        db: handle.db,
+        client,
+        log,
+        scope: { projects: config.projects, users: config.users },
+        overlapCommits: overlapsCommits(handle.kind),
+      };
+      const result = await job.run({ deps, signal, lookbackSeconds: config.lookbackSeconds });
+      return { job: job.name, status: result.status, result };
+    } finally {
+      await client.close();
+    }
+  }
+
+  #report(report: JobRunReport, log: Logger, ms: number): void {
+    if (report.status === 'skipped') {
+      if (report.reason === 'locked')
+        log.info({ reason: report.reason }, 'job skipped: its lock is held by another run');
+      else log.info({ reason: report.reason }, 'job skipped: shutting down');
+      return;
+    }
+    if (report.result === null) {
+      log.error({ err: report.error, ms }, 'job could not run');
+      return;
+    }
+    const { runId, kind, status } = report.result;
+    const fields = { runId, kind, status, ms };
+    if (status === 'failed') log.error(fields, 'job finished');
+    else if (status === 'interrupted') log.warn(fields, 'job finished');
+    else log.info(fields, 'job finished');
+  }
+}

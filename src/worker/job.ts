@@ -1,0 +1,28 @@
+import type { CronVariable } from '../config.ts';
+import type { SyncDeps } from '../sync/context.ts';
+import type { RunResult } from '../sync/run-record.ts';
+
+/** What a job's run receives. */
+export interface JobContext {
+  /** The database, a Weblate client of this run's own, a logger naming the job, the scope. */
+  deps: SyncDeps;
+  /** Aborted by SIGINT/SIGTERM: the run stops after the work in flight, recorded `interrupted`. */
+  signal: AbortSignal;
+  lookbackSeconds: number;
+}
+
+/**
+ * A scheduled job, declared in `jobs/<name>.ts`: what it is called, when it runs by default
+ * and which variable changes that, and the call into src/ that does the work (recorded in
+ * weblate.sync_runs, never throwing for a failed run).
+ */
+export interface JobDefinition {
+  /** Lower-case name, as in `weblate-mirror run <name>`, logs and metrics. */
+  name: string;
+  /** One line for --help and the README. */
+  description: string;
+  /** node-cron expression used when `cronVariable` is unset. */
+  defaultCron: string;
+  cronVariable: CronVariable;
+  run(ctx: JobContext): Promise<RunResult>;
+}

@@ -1,0 +1,86 @@
+import type { Config } from '../config.ts';
+import type { DbHandle } from '../db/client.ts';
+import { lastSucceededSyncAt } from '../db/queries/sync-runs.ts';
+import { ConfigError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { checkHealth } from './health.ts';
+import { startHttpServer } from './http-server.ts';
+import type { JobDefinition } from './job.ts';
+import { JobRunner } from './job-runner.ts';
+import { createMetrics } from './metrics.ts';
+import { planSchedule, startScheduler } from './scheduler.ts';
+
+export interface WorkerOptions {
+  /** An open, migrated database; the caller closes it after the worker returns. */
+  handle: DbHandle;
+  config: Config;
+  log: Logger;
+  /** The first SIGINT/SIGTERM: the worker stops (see runWorker). */
+  signal: AbortSignal;
+  jobs: readonly JobDefinition[];
+  /** How often a job waiting for the writer lock tries again (default 1 s). */
+  lockPollMs?: number;
+}
+
+/**
+ * Schedules the jobs and serves /healthz and /metrics (when a port is configured) until
+ * `signal` aborts. Then no run starts any more; runs in flight stop after the statements in
+ * flight and are recorded `interrupted`; their locks are released; the server closes.
+ */
+export async function runWorker(options: WorkerOptions): Promise<void> {
+  const { handle, config, log, signal } = options;
+  const plan = planSchedule(options.jobs, config);
+  if (plan.length === 0) {
+    throw new ConfigError([
+      `every job is off (${options.jobs.map((j) => j.cronVariable).join(', ')}): the worker would have nothing to do`,
+    ]);
+  }
+  const metrics = createMetrics({
+    jobs: plan.map((p) => p.job.name),
+    lastSyncAt: () => lastSucceededSyncAt(handle.db),
+  });
+  const runner = new JobRunner({
+    handle,
+    config,
+    log,
+    signal,
+    metrics,
+    lockPollMs: options.lockPollMs,
+  });
+  const server =
+    config.httpPort === null
+      ? null
+      : await startHttpServer({
+          host: config.httpHost,
+          port: config.httpPort,
+          health: () => checkHealth(handle.db, { maxAgeSeconds: config.healthMaxAgeSeconds }),
+          registry: metrics.registry,
+          log,
+        });
+  try {
+    if (signal.aborted) return;
+    const scheduler = startScheduler(plan, {
+      timezone: config.timezone,
+      log,
+      run: (job) => runner.run(job),
+      onOverlap: (job) => metrics.recordSkip(job.name, 'overlap'),
+    });
+    // Synchronously, in the abort itself: no tick may start a run after the signal.
+    signal.addEventListener('abort', () => scheduler.stop(), { once: true });
+    log.info(
+      {
+        jobs: Object.fromEntries(plan.map((p) => [p.job.name, p.expression])),
+        timezone: config.timezone,
+        http: server?.url ?? null,
+        database: handle.location,
+      },
+      'worker started',
+    );
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+    log.info('worker stopping: no new runs; runs in flight stop after their current statements');
+    await runner.settle();
+  } finally {
+    await server?.close();
+  }
+  log.info('worker stopped');
+}

@@ -1,0 +1,105 @@
+import { type Kysely, sql } from 'kysely';
+
+import type { Database } from '../../src/db/database.ts';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import { syncSimulator } from './sync.ts';
+
+/** A project name that must come out escaped in HTML and quoted in CSV. */
+export const HOSTILE_NAME = `<script>document.title="pwned"</script> & "Friends", Ltd`;
+
+export interface ReportFixture {
+  sim: RunningSimulator;
+  database: TestDatabase;
+  /** Slug of the project renamed to HOSTILE_NAME. */
+  hostileProject: string;
+}
+
+/**
+ * A small simulated instance synced into a fresh database, plus history the simulator
+ * cannot give (its changes are from 2024–2025 and every statistics row is from the sync):
+ * statistics snapshots on days 40, 20, 9 and 3 before today with fewer strings translated
+ * (a few translations with more, so that some move down), and copies of 150 changes
+ * spread unevenly over the last 26 days. Leaves the database closed, so a CLI process can open it.
+ */
+export async function createReportFixture(): Promise<ReportFixture> {
+  const sim = await startSimulator({
+    seed: 11,
+    projects: 2,
+    components: 3,
+    languages: 4,
+    units: 500,
+    changes: 400,
+    users: 3,
+  });
+  const database = await createTestDatabase();
+  const handle = await database.migrated();
+  try {
+    const result = await syncSimulator(sim, handle.db);
+    if (result.status !== 'succeeded')
+      throw new Error(`sync ${result.status}`, { cause: result.error });
+    await insertHistory(handle.db);
+    await insertRecentChanges(handle.db);
+    const hostileProject = await renameProject(handle.db, HOSTILE_NAME);
+    return { sim, database, hostileProject };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function insertHistory(db: Kysely<Database>): Promise<void> {
+  // (days ago, strings fewer than today per unit of translation_id % 3).
+  await sql`
+    with latest as (
+      select distinct on (s.translation_id) s.*
+      from weblate.translation_statistics s
+      order by s.translation_id, s.captured_at desc
+    )
+    insert into weblate.translation_statistics (translation_id, captured_at, last_seen_at,
+      project_slug, component_slug, language_code, total, total_words, translated,
+      translated_words, fuzzy, approved, approved_words, failing, raw)
+    select s.translation_id, c.at, c.at, s.project_slug, s.component_slug, s.language_code,
+           s.total, s.total_words, p.translated,
+           least(s.total_words, greatest(0, s.translated_words + (p.translated - s.translated) * 3)),
+           s.fuzzy, s.approved, s.approved_words, s.failing, '{}'::jsonb
+    from latest s
+    cross join (values (40, 6), (20, 4), (9, 3), (3, 1)) as h(days_ago, step)
+    cross join lateral (
+      select ((now() at time zone 'UTC')::date - h.days_ago)::timestamp at time zone 'UTC'
+             + interval '10 hours' as at
+    ) c
+    cross join lateral (
+      select least(s.total, greatest(0, s.translated
+        - h.step * (s.translation_id % 3)
+        + case when s.translation_id % 5 = 0 then h.step else 0 end)) as translated
+    ) p
+    where s.total is not null and s.translated is not null`.execute(db);
+}
+
+async function insertRecentChanges(db: Kysely<Database>): Promise<void> {
+  await sql`
+    insert into weblate.changes (id, action, unit_id, translation_id, component_id, project_slug,
+      component_slug, language_code, author_name, user_name, timestamp, raw)
+    select c.id + 100000000, c.action, c.unit_id, c.translation_id, c.component_id, c.project_slug,
+           c.component_slug, c.language_code, c.author_name, c.user_name,
+           ((now() at time zone 'UTC')::date - (c.n * c.n) % 26)::timestamp at time zone 'UTC'
+             + interval '1 hour' * (c.n % 20),
+           '{}'::jsonb
+    from (
+      select ch.*, row_number() over (order by ch.id)::integer as n
+      from weblate.changes ch
+      order by ch.id
+      limit 150
+    ) c`.execute(db);
+}
+
+async function renameProject(db: Kysely<Database>, name: string): Promise<string> {
+  const project = await db
+    .selectFrom('weblate.projects')
+    .select('slug')
+    .where('deleted_at', 'is', null)
+    .orderBy('slug')
+    .executeTakeFirstOrThrow();
+  await db.updateTable('weblate.projects').set({ name }).where('slug', '=', project.slug).execute();
+  return project.slug;
+}

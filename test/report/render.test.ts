@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+
+import { addDays, daysBetween, isIsoDay } from '../../src/report/days.ts';
+import type { Report } from '../../src/report/model.ts';
+import { csvField, renderCsv } from '../../src/report/render-csv.ts';
+import { renderHtml } from '../../src/report/render-html.ts';
+import { renderJson } from '../../src/report/render-json.ts';
+import { renderTable } from '../../src/report/render-table.ts';
+import { escapeHtml, niceCeiling, percentRange } from '../../src/report/svg-chart.ts';
+
+const EVIL = `<script>alert("x")</script> & 'co'`;
+
+const FIGURES = {
+  translations: 1,
+  total: 10,
+  translated: 5,
+  translated_percent: 50,
+  total_words: 30,
+  translated_words: 12,
+  translated_words_percent: 40,
+  fuzzy: 1,
+  approved: 0,
+  failing: 2,
+  untranslated: 5,
+  untranslated_words: 18,
+  last_change: '2026-11-20T10:00:00.000000Z',
+};
+
+/** A report whose every text field holds markup, quotes and an ampersand. */
+function hostileReport(): Report {
+  return {
+    generated_at: '2026-11-22T12:00:00.000000Z',
+    filters: { projects: [], language: null, since: null },
+    window: { from: '2026-11-20', to: '2026-11-22' },
+    projects: [{ ...FIGURES, project_slug: 'p', project_name: EVIL, components: 1 }],
+    languages: [
+      { ...FIGURES, language_code: 'de', language_name: EVIL, projects: 1, components: 1 },
+    ],
+    components: [{ ...FIGURES, project_slug: 'p', component_slug: 'c', component_name: EVIL }],
+    movers: [
+      {
+        name: '7d',
+        from: '2026-11-16',
+        to: '2026-11-22',
+        baseline_day: '2026-11-15',
+        matching: 1,
+        rows: [
+          {
+            project_slug: 'p',
+            component_slug: 'c',
+            language_code: 'de',
+            from_day: '2026-11-15',
+            translated_percent_before: 40,
+            translated_percent_now: 50,
+            translated_percent_change: 10,
+            translated_words_before: 8,
+            translated_words_now: 12,
+            translated_words_change: 4,
+          },
+        ],
+      },
+    ],
+    contributors: {
+      matching: 2,
+      rows: [
+        { author_name: EVIL, changes: 3, words: 4, languages: ['de'], last_day: '2026-11-21' },
+      ],
+    },
+    stalled: {
+      matching: 1,
+      rows: [
+        {
+          project_slug: 'p',
+          component_slug: 'c',
+          language_code: 'de',
+          total: 10,
+          untranslated: 5,
+          untranslated_words: 18,
+          translated_percent: 50,
+          idle_since: '2026-01-01T00:00:00.000000Z',
+          days_since_last_change: 325,
+          last_author: EVIL,
+        },
+      ],
+    },
+    language_history: ['2026-11-20', '2026-11-21', '2026-11-22'].map((day, i) => ({
+      day,
+      language_code: 'de',
+      translations: 1,
+      total: 10,
+      translated: 3 + i,
+      translated_percent: 30 + 10 * i,
+      total_words: 30,
+      translated_words: 10 + i,
+      translated_words_percent: 33.3,
+    })),
+    activity: [
+      { day: '2026-11-20', changes: 0, words: 0, authors: 0 },
+      { day: '2026-11-21', changes: 3, words: 4, authors: 1 },
+      { day: '2026-11-22', changes: 0, words: 0, authors: 0 },
+    ],
+  };
+}
+
+describe('renderHtml', () => {
+  it('escapes every name, so markup in the data stays text', () => {
+    const html = renderHtml(hostileReport());
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain(`'co'`);
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;');
+    // Names appear in the project, language, component, contributor and stalled tables.
+    expect(html.split('&lt;script&gt;').length - 1).toBeGreaterThanOrEqual(5);
+  });
+
+  it('loads nothing: no script, no link, no url() and a policy that forbids them', () => {
+    const html = renderHtml(hostileReport());
+    expect(html).not.toMatch(/<(script|link|img|iframe)\b/i);
+    expect(html).not.toMatch(/url\(|@import|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+  });
+
+  it('draws a point per day and a bar per day with their values', () => {
+    const html = renderHtml(hostileReport());
+    expect(html.match(/<circle [^>]*data-day="2026-11-2\d" data-value="\d+"/g)).toHaveLength(3);
+    expect(html).toContain('data-day="2026-11-22" data-value="50"');
+    expect(html.match(/<rect [^>]*data-day=/g)).toHaveLength(3);
+    expect(html).toContain('data-day="2026-11-21" data-value="3" data-words="4" data-authors="1"');
+  });
+
+  it('says so when there is nothing to draw', () => {
+    const empty: Report = {
+      ...hostileReport(),
+      projects: [],
+      languages: [],
+      components: [],
+      movers: [],
+      contributors: { matching: 0, rows: [] },
+      stalled: { matching: 0, rows: [] },
+      language_history: [],
+      activity: hostileReport().activity.map((d) => ({ ...d, changes: 0, words: 0, authors: 0 })),
+    };
+    const html = renderHtml(empty);
+    expect(html).toContain('No statistics history in this window yet');
+    expect(html).toContain('No changes in this window.');
+    expect(html).toContain('No components.');
+    expect(html).not.toContain('NaN');
+  });
+});
+
+describe('renderCsv and renderJson', () => {
+  it('quotes fields as RFC 4180 asks', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField(null)).toBe('');
+    expect(csvField(['de', 'fr'])).toBe('de fr');
+    expect(csvField(12.5)).toBe('12.5');
+  });
+
+  it('keeps a header row for an empty section', () => {
+    const csv = renderCsv({ ...hostileReport(), stalled: { matching: 0, rows: [] } });
+    expect(csv).toContain(
+      '# stalled\r\nproject_slug,component_slug,language_code,total,untranslated,untranslated_words,translated_percent,idle_since,days_since_last_change,last_author\r\n\r\n# language_history',
+    );
+  });
+
+  it('prints the model as one JSON object', () => {
+    expect(JSON.parse(renderJson(hostileReport()))).toEqual(hostileReport());
+  });
+});
+
+describe('renderTable', () => {
+  it('keeps each row on one line and drops control characters', () => {
+    const report = hostileReport();
+    report.projects[0]!.project_name = 'two\nlines\u001b[31m red';
+    const table = renderTable(report);
+    expect(table).toMatch(/^p\s+two lines \[31m red\s+1\s+1\s+10\s+5\s+50\.0\s+40\.0\s+1\s+2$/m);
+    expect(table).not.toContain('\u001b');
+    expect(table).toContain('(showing 1 of 2; --limit shows more)');
+  });
+});
+
+describe('chart and day helpers', () => {
+  it('zooms the percentage axis to whole tens around the data', () => {
+    expect(percentRange([])).toEqual({ min: 0, max: 100 });
+    expect(percentRange([45.7, 51.8])).toEqual({ min: 40, max: 60 });
+    expect(percentRange([50])).toEqual({ min: 50, max: 60 });
+    expect(percentRange([100])).toEqual({ min: 90, max: 100 });
+    expect(percentRange([0, 100])).toEqual({ min: 0, max: 100 });
+  });
+
+  it('rounds bar heights up to 1, 2 or 5 times a power of ten', () => {
+    expect([0, 1, 3, 7, 10, 11, 180, 501].map(niceCeiling)).toEqual([
+      1, 1, 5, 10, 10, 20, 200, 1000,
+    ]);
+  });
+
+  it('counts UTC days and checks dates', () => {
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(daysBetween({ from: '2026-12-30', to: '2027-01-02' })).toEqual([
+      '2026-12-30',
+      '2026-12-31',
+      '2027-01-01',
+      '2027-01-02',
+    ]);
+    expect(['2026-02-28', '2024-02-29'].every(isIsoDay)).toBe(true);
+    expect(['2026-02-29', '2026-13-01', '26-01-01', '2026-1-1', ''].some(isIsoDay)).toBe(false);
+    expect(escapeHtml(`<a href="x">&'</a>`)).toBe(
+      '&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;',
+    );
+  });
+});

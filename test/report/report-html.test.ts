@@ -1,0 +1,261 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { sql } from 'kysely';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { DbHandle } from '../../src/db/client.ts';
+import { daysBetween } from '../../src/report/days.ts';
+import { databaseEnv, runCli } from '../helpers/cli.ts';
+import {
+  createReportFixture,
+  HOSTILE_NAME,
+  type ReportFixture,
+} from '../helpers/report-fixture.ts';
+
+/**
+ * The HTML report opened in a real browser: Debian's Chromium through playwright-core,
+ * offline (file:// only). The charts' data points must be the database's figures.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+
+if (!HAS_CHROMIUM) {
+  process.stderr.write(
+    `report-html.test.ts: skipped, ${CHROMIUM} is not installed (apt-get install -y chromium; .ci/run does it)\n`,
+  );
+}
+
+interface PageData {
+  title: string;
+  scripts: number;
+  lines: Array<{
+    series: string;
+    hasPolyline: boolean;
+    points: Array<{ day: string; value: number }>;
+  }>;
+  legend: string[];
+  bars: Array<{ day: string; value: number; words: number; height: number }>;
+  components: Array<{
+    project: string;
+    component: string;
+    percent: string;
+    translated: number;
+    total: number;
+    text: string;
+  }>;
+  circlesInside: boolean;
+  chartHeights: number[];
+  projectsText: string;
+}
+
+describe.skipIf(!HAS_CHROMIUM)(`report --html in Chromium (needs ${CHROMIUM})`, () => {
+  let fixture: ReportFixture;
+  let handle: DbHandle;
+  let browser: Browser;
+  let file: string;
+  let stdout: string;
+  const requests: string[] = [];
+  let data: PageData;
+
+  beforeAll(async () => {
+    fixture = await createReportFixture();
+    file = join(fixture.database.dataDir, 'out', 'report.html');
+    const result = await runCli(['report', '--html', file], databaseEnv(fixture.database));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    stdout = result.stdout;
+    handle = await fixture.database.open();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    data = await page.evaluate(readPage);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const screenshot = join(ARTIFACTS, `report-${handle.kind}.png`);
+    await page.screenshot({ path: screenshot, fullPage: true });
+    process.stdout.write(`report screenshot: ${screenshot}\n`);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await fixture?.sim.close();
+    await fixture?.database.drop();
+  });
+
+  it('prints where it wrote the page', () => {
+    expect(stdout).toBe(`Report written to ${file}\n`);
+    expect(readFileSync(file, 'utf8')).toMatch(/^<!doctype html>/);
+  });
+
+  it('loads nothing but the file itself', () => {
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((url) => !url.startsWith('file:'))).toEqual([]);
+  });
+
+  it('draws one line per language with the points of language_progress_daily', async () => {
+    const window = reportWindow();
+    const rows = await sql<{ language_code: string; day: string; translated_percent: string }>`
+      select language_code, day::text as day, translated_percent
+      from weblate.language_progress_daily
+      where day between ${window.from}::date and ${window.to}::date
+      order by language_code, day`.execute(handle.db);
+    const expected = new Map<string, Array<{ day: string; value: number }>>();
+    for (const r of rows.rows) {
+      const points = expected.get(r.language_code) ?? [];
+      points.push({ day: r.day, value: Number(r.translated_percent) });
+      expected.set(r.language_code, points);
+    }
+    expect(expected.size).toBeGreaterThan(1);
+    expect(data.lines.map((l) => l.series)).toEqual([...expected.keys()]);
+    for (const line of data.lines) {
+      expect(line.points).toEqual(expected.get(line.series));
+      // History starts 40 days back, so every line crosses the whole 30-day window.
+      expect(line.points).toHaveLength(30);
+      expect(line.hasPolyline).toBe(true);
+    }
+    expect(data.legend).toEqual([...expected.keys()]);
+    expect(data.circlesInside).toBe(true);
+  });
+
+  it('draws one bar per day with the sums of activity_daily', async () => {
+    const window = reportWindow();
+    const rows = await sql<{ day: string; changes: string; words: string }>`
+      select day::text as day, sum(changes) as changes, sum(words) as words
+      from weblate.activity_daily
+      where day between ${window.from}::date and ${window.to}::date
+      group by day`.execute(handle.db);
+    const byDay = new Map(rows.rows.map((r) => [r.day, r]));
+    const expected = daysBetween(window).map((day) => ({
+      day,
+      value: Number(byDay.get(day)?.changes ?? 0),
+      words: Number(byDay.get(day)?.words ?? 0),
+    }));
+    expect(expected.filter((b) => b.value > 0).length).toBeGreaterThan(10);
+    expect(data.bars.map(({ day, value, words }) => ({ day, value, words }))).toEqual(expected);
+    // Taller bars for more changes.
+    const tallest = data.bars.reduce((a, b) => (b.value > a.value ? b : a));
+    expect(data.bars.every((b) => b.height <= tallest.height)).toBe(true);
+    expect(data.bars.filter((b) => b.value > 0).every((b) => b.height > 0)).toBe(true);
+  });
+
+  it('lists every component with the figures of component_progress', async () => {
+    const rows = await sql<{
+      project_slug: string;
+      component_slug: string;
+      translated_percent: string;
+      translated: string;
+      total: string;
+    }>`
+      select project_slug, component_slug, translated_percent::text, translated, total
+      from weblate.component_progress order by project_slug, component_slug`.execute(handle.db);
+    expect(rows.rows.length).toBeGreaterThan(2);
+    expect(
+      data.components.map(({ project, component, percent, translated, total }) => ({
+        project,
+        component,
+        percent,
+        translated,
+        total,
+      })),
+    ).toEqual(
+      rows.rows.map((r) => ({
+        project: r.project_slug,
+        component: r.component_slug,
+        percent: Number(r.translated_percent).toFixed(1),
+        translated: Number(r.translated),
+        total: Number(r.total),
+      })),
+    );
+    for (const row of data.components) expect(row.text).toContain(`${row.percent}%`);
+  });
+
+  it('shows names as text, never as markup', () => {
+    expect(data.scripts).toBe(0);
+    expect(data.title).not.toBe('pwned');
+    expect(data.projectsText).toContain(HOSTILE_NAME);
+  });
+
+  it('lays the charts out with a visible size', () => {
+    expect(data.chartHeights).toHaveLength(2);
+    for (const height of data.chartHeights) expect(height).toBeGreaterThan(150);
+  });
+
+  function reportWindow(): { from: string; to: string } {
+    const html = readFileSync(file, 'utf8');
+    const match = /Window: (\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2})/.exec(html);
+    expect(match).not.toBeNull();
+    return { from: match![1]!, to: match![2]! };
+  }
+});
+
+/** The little of the DOM that readPage uses (the test compiles without the DOM library). */
+interface PageElement {
+  innerText: string;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+  getBoundingClientRect(): {
+    top: number;
+    bottom: number;
+    left: number;
+    right: number;
+    height: number;
+  };
+}
+
+/** Runs in the page (serialised by playwright): what a reader sees, as data. */
+function readPage(): PageData {
+  const doc = (
+    globalThis as unknown as {
+      document: PageElement & { title: string; scripts: { length: number } };
+    }
+  ).document;
+  const all = (root: PageElement, selector: string) => [...root.querySelectorAll(selector)];
+  const svg = doc.querySelector('svg.line-chart')!;
+  const box = svg.getBoundingClientRect();
+  const lines = all(svg, 'g.series').map((g) => ({
+    series: g.getAttribute('data-series')!,
+    hasPolyline: g.querySelector('polyline') !== null,
+    points: all(g, 'circle').map((c) => ({
+      day: c.getAttribute('data-day')!,
+      value: Number(c.getAttribute('data-value')),
+    })),
+  }));
+  const circlesInside = all(svg, 'circle').every((c) => {
+    const r = c.getBoundingClientRect();
+    return r.top >= box.top && r.bottom <= box.bottom && r.left >= box.left && r.right <= box.right;
+  });
+  const bars = all(doc, 'svg.bar-chart rect[data-day]').map((r) => ({
+    day: r.getAttribute('data-day')!,
+    value: Number(r.getAttribute('data-value')),
+    words: Number(r.getAttribute('data-words')),
+    height: r.getBoundingClientRect().height,
+  }));
+  const components = all(doc, 'table.components tbody tr').map((tr) => ({
+    project: tr.getAttribute('data-project')!,
+    component: tr.getAttribute('data-component')!,
+    percent: tr.getAttribute('data-percent')!,
+    translated: Number(tr.getAttribute('data-translated')),
+    total: Number(tr.getAttribute('data-total')),
+    text: tr.innerText,
+  }));
+  return {
+    title: doc.title,
+    scripts: doc.scripts.length,
+    lines,
+    legend: all(doc, 'ul.legend li').map((li) => li.getAttribute('data-series')!),
+    bars,
+    components,
+    circlesInside,
+    chartHeights: all(doc, 'svg.chart').map((s) => s.getBoundingClientRect().height),
+    projectsText: doc.querySelector('table.projects')!.innerText,
+  };
+}

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { withLockSession } from '../../src/db/advisory-lock.ts';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { jobLockName } from '../../src/worker/job-runner.ts';
+import { databaseEnv, runCli, startCli } from '../helpers/cli.ts';
+import { createTestDatabase, DATABASE_KIND, type TestDatabase } from '../helpers/database.ts';
+
+let sim: RunningSimulator;
+const databases: TestDatabase[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    seed: 31,
+    projects: 1,
+    components: 2,
+    languages: 3,
+    units: 500,
+    changes: 200,
+    users: 1,
+  });
+});
+
+afterAll(async () => {
+  await sim.close();
+  for (const database of databases) await database.drop();
+});
+
+async function database(): Promise<TestDatabase> {
+  const created = await createTestDatabase();
+  databases.push(created);
+  return created;
+}
+
+function env(db: TestDatabase): Record<string, string> {
+  return { ...databaseEnv(db), WEBLATE_URL: sim.url, LOG_LEVEL: 'warn' };
+}
+
+describe('weblate-mirror run <job>', () => {
+  it('runs each job once and records it with its kind', async () => {
+    const db = await database();
+    const outputs: string[] = [];
+    for (const job of ['sync', 'statistics', 'reconcile', 'sync']) {
+      const result = await runCli(['run', job], env(db));
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stderr).toBe('');
+      outputs.push(result.stdout.split('\n')[0]!);
+    }
+    expect(outputs.map((line) => line.replace(/ of .* into .*:/, ':'))).toEqual([
+      'full sync run 1: succeeded',
+      'statistics snapshot run 2: succeeded',
+      'full sync run 3: succeeded',
+      'incremental sync run 4: succeeded',
+    ]);
+    const status = await runCli(['status'], databaseEnv(db));
+    expect(status.stdout).toMatch(/^2\s+statistics\s+succeeded/m);
+  });
+
+  it('refuses an unknown job with exit code 2 and names the jobs', async () => {
+    const result = await runCli(['run', 'everything'], env(await database()));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown job "everything": one of sync, statistics, reconcile');
+  });
+
+  it('exits 0 on SIGTERM with the run recorded interrupted', async () => {
+    const big = await startSimulator({
+      seed: 32,
+      projects: 1,
+      components: 2,
+      languages: 3,
+      units: 12_000,
+      changes: 100,
+      users: 1,
+    });
+    try {
+      const db = await database();
+      const run = startCli(['run', 'sync'], {
+        ...databaseEnv(db),
+        WEBLATE_URL: big.url,
+        WEBLATE_CONCURRENCY: '1',
+        LOG_LEVEL: 'warn',
+      });
+      const trigger = big.at({ match: /^\/api\/units\//, nth: 1 }, () => run.child.kill('SIGTERM'));
+      const result = await run.done;
+      expect(trigger.fired).toBe(true);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^full sync run 1 of .*: interrupted$/m);
+      expect(result.stdout).toContain('error: interrupted by SIGTERM');
+      const status = await runCli(['status'], databaseEnv(db));
+      expect(status.stdout).toMatch(/^1\s+full\s+interrupted\s.*interrupted by SIGTERM/m);
+    } finally {
+      await big.close();
+    }
+  });
+
+  it.runIf(DATABASE_KIND === 'postgres')(
+    'does not run a job whose lock another process holds, and says so',
+    async () => {
+      const db = await database();
+      const handle = await db.migrated();
+      const result = await withLockSession(handle, async (session) => {
+        expect(await session.tryLock(jobLockName('sync'))).toBe(true);
+        return runCli(['run', 'sync'], { ...env(db), LOG_LEVEL: 'info' });
+      });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(
+        'sync: not run, another run of it is going (its lock is held)',
+      );
+      expect(result.stderr).toMatch(/"msg":"job skipped: its lock is held by another run"/);
+      const runs = await handle.db.selectFrom('weblate.sync_runs').select('id').execute();
+      expect(runs).toEqual([]);
+    },
+  );
+});
