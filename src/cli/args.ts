@@ -5,6 +5,8 @@ import { UsageError } from '../errors.ts';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
+export type OptionValues = Record<string, string | boolean | Array<string | boolean> | undefined>;
+
 export interface Command {
   name: string;
   summary: string;
@@ -12,7 +14,8 @@ export interface Command {
   options: OptionSpec;
   /** Lines describing each option, for --help. */
   optionHelp: string[];
-  run(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number>;
+  /** Option values as parseArgs gives them: arrays for options declared `multiple`. */
+  run(values: OptionValues, positionals: string[]): Promise<number>;
 }
 
 /** Options every command accepts. */
@@ -63,7 +66,7 @@ export function commandHelp(command: Command): string {
 
 /** Maps flags to the configuration variables they override. */
 export function flagOverrides(
-  values: Record<string, string | boolean | undefined>,
+  values: OptionValues,
   map: Record<string, keyof ConfigSource>,
 ): ConfigSource {
   const overrides: ConfigSource = {};

@@ -81,8 +81,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${commandHelp(command)}\n`);
       return 0;
     }
-    // No option is declared `multiple`, so every value is a string or a boolean.
-    return await command.run(values as Record<string, string | boolean | undefined>, positionals);
+    return await command.run(values, positionals);
   } catch (err) {
     return reportError(err);
   }

@@ -38,7 +38,12 @@ function settleUnits(changes: readonly SimChange[], unitById: ReadonlyMap<number
 }
 
 /** Generates `total` changes in sessions over the timeline, ids ascending with time. */
-export function generateChanges(rng: Rng, world: ChangeWorld, total: number): SimChange[] {
+export function generateChanges(
+  rng: Rng,
+  world: ChangeWorld,
+  total: number,
+  startUs: number = TIMELINE_START_US,
+): SimChange[] {
   const sessions = Math.max(1, total / AVERAGE_SESSION);
   const state: ChangeState = {
     rng,
@@ -46,7 +51,7 @@ export function generateChanges(rng: Rng, world: ChangeWorld, total: number): Si
     total,
     changes: [],
     nextId: 0,
-    clockUs: TIMELINE_START_US,
+    clockUs: startUs,
     meanSessionGapUs: TIMELINE_SPAN_US / sessions,
   };
   let hasFuture = false;

@@ -58,6 +58,8 @@ interface CatalogInput {
   components: readonly SimComponent[];
   languages: readonly SimLanguage[];
   seeds: ReadonlyMap<number, LanguageSeed>;
+  /** Epoch microseconds at which the change history starts. */
+  timelineStartUs: number;
 }
 
 interface ComponentPlan {
@@ -77,7 +79,7 @@ function buildComponentCatalog(
   const { component } = plan;
   const project = input.projects.find((p) => p.id === component.projectId);
   const strings = makeSourceStrings(rng, component, plan.stringCount);
-  const createdUs = TIMELINE_START_US - rng.int(30, 400) * MICROS_PER_DAY;
+  const createdUs = input.timelineStartUs - rng.int(30, 400) * MICROS_PER_DAY;
   let sourceUnitIds: number[] = [];
   for (const [t, language] of plan.languages.entries()) {
     const translation = buildTranslation(rng, result.translations.length + 1, component, language);
@@ -155,17 +157,47 @@ function changeWorld(
  * of every component), `changes` and `users` (besides `anonymous`) are exact; `units`
  * (over all translations, source translations included) is met within a few percent.
  */
-export function generateInstance(options: SimulatorSize & { seed: number }): SimInstance {
+export function generateInstance(
+  options: SimulatorSize & {
+    seed: number;
+    /** Epoch microseconds at which the change history starts (default 2024-01-01). */
+    timelineStartUs?: number;
+  },
+): SimInstance {
+  const timelineStartUs = options.timelineStartUs ?? TIMELINE_START_US;
   const size = normalizeSize(options);
   const rng = createRng(options.seed);
   const { languages, seeds } = buildLanguages(size.languages);
   const projects = buildProjects(size.projects);
   const components = buildComponents(rng, projects, size.components);
-  const input: CatalogInput = { rng, size, projects, components, languages, seeds };
+  const input: CatalogInput = {
+    rng,
+    size,
+    projects,
+    components,
+    languages,
+    seeds,
+    timelineStartUs,
+  };
   const catalog = buildTranslationsAndUnits(input);
   const users = buildUsers(rng, size.users, { projects, components });
   const usernames = users.filter((u) => u.username !== 'anonymous').map((u) => u.username);
-  const changes = generateChanges(rng, changeWorld(input, catalog, usernames), size.changes);
+  const world = changeWorld(input, catalog, usernames);
+  const changes = generateChanges(rng, world, size.changes, timelineStartUs);
   const data = { seed: options.seed, languages, projects, components, ...catalog, changes, users };
   return { ...data, index: buildIndex(data) };
+}
+
+/**
+ * The instance generateInstance makes for these options, moved in time so that its newest
+ * change is at `endUs` (epoch microseconds): everything else is identical, because the
+ * history only ever counts forward from its start. For a demo whose history is recent.
+ */
+export function generateInstanceEndingAt(
+  options: SimulatorSize & { seed: number },
+  endUs: number,
+): SimInstance {
+  const probe = generateInstance(options);
+  const newest = probe.changes.reduce((max, c) => Math.max(max, c.timestampUs), TIMELINE_START_US);
+  return generateInstance({ ...options, timelineStartUs: TIMELINE_START_US + (endUs - newest) });
 }

@@ -7,7 +7,7 @@
  * (`at`); `mutate` changes the data the way a real Weblate's changes.
  */
 import type { FailNextHandle, FaultKind, FaultOptions } from './faults.ts';
-import { generateInstance } from './generate.ts';
+import { generateInstance, generateInstanceEndingAt } from './generate.ts';
 import type { SimInstance } from './model.ts';
 import { realNow } from './mutation-context.ts';
 import { createMutator, type Mutator } from './mutations.ts';
@@ -94,6 +94,11 @@ export interface SimulatorOptions extends Partial<SimulatorSize> {
   /** Delay before every answer, in milliseconds (default 0). */
   latencyMs?: number;
   /**
+   * Move the generated history in time so that its newest change is at this instant (epoch
+   * milliseconds), e.g. an hour ago for a demo; default: the fixed history of 2024–2025.
+   */
+  historyEndsAt?: number;
+  /**
    * The server's clock in epoch milliseconds (fractions are microseconds): the Date header
    * and the timestamps mutations write. Default real time. The rate budget always uses
    * real time, because clients really wait for it.
@@ -147,7 +152,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const { seed = 1, port = 0 } = options;
   const now = options.now ?? realNow;
   let latencyMs = checkLatency(options.latencyMs ?? 0);
-  const instance = generateInstance({ ...sizeOf(options), seed });
+  const instance =
+    options.historyEndsAt === undefined
+      ? generateInstance({ ...sizeOf(options), seed })
+      : generateInstanceEndingAt({ ...sizeOf(options), seed }, options.historyEndsAt * 1000);
   const pipeline = createPipeline(instance, {
     faults: options.faults ?? null,
     rateLimit: options.rateLimit ?? null,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { CONTENT_ACTIONS } from '../../src/simulator/actions.ts';
-import { generateInstance } from '../../src/simulator/generate.ts';
+import { generateInstance, generateInstanceEndingAt } from '../../src/simulator/generate.ts';
 import type { SimInstance, SimUnit } from '../../src/simulator/model.ts';
 import { calculateHash } from '../../src/simulator/siphash.ts';
 import { DEFAULT_SIZE } from '../../src/simulator/size.ts';
@@ -26,6 +26,27 @@ function data(value: SimInstance): Partial<SimInstance> {
 describe('generateInstance determinism', () => {
   it('gives the same instance for the same seed', () => {
     expect(data(generateInstance({ ...DEFAULT_SIZE, seed: 1 }))).toEqual(data(instance));
+  });
+
+  it('moves the same history in time so that it ends when asked', () => {
+    const endUs = Date.UTC(2026, 10, 20, 12, 0, 0) * 1000;
+    const moved = generateInstanceEndingAt({ ...DEFAULT_SIZE, seed: 1 }, endUs);
+    const newest = Math.max(...moved.changes.map((c) => c.timestampUs));
+    expect(newest).toBe(endUs);
+    const shift = endUs - Math.max(...instance.changes.map((c) => c.timestampUs));
+    expect(moved.changes.map((c) => [c.id, c.action, c.unitId ?? null])).toEqual(
+      instance.changes.map((c) => [c.id, c.action, c.unitId ?? null]),
+    );
+    expect(moved.changes.map((c) => c.timestampUs - shift)).toEqual(
+      instance.changes.map((c) => c.timestampUs),
+    );
+    // Timestamps as served say the same instants.
+    expect(moved.changes.map((c) => parseInstant(c.timestamp)! - shift)).toEqual(
+      instance.changes.map((c) => parseInstant(c.timestamp)),
+    );
+    expect(moved.units.map((u) => [u.id, u.target, u.state])).toEqual(
+      instance.units.map((u) => [u.id, u.target, u.state]),
+    );
   });
 
   it('gives a different instance for another seed', () => {

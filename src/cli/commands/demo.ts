@@ -53,7 +53,8 @@ export const demoCommand: Command = {
   async run(values) {
     const size = parseSizeFlags(values);
     const base = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
-    const simulator = await startSimulator(size);
+    // A history that ends an hour ago, so the report's recent activity has something to show.
+    const simulator = await startSimulator({ ...size, historyEndsAt: Date.now() - 3_600_000 });
     try {
       const dataDir =
         typeof values['data-dir'] === 'string' ? base.dataDir : join(base.dataDir, 'demo');

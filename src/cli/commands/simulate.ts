@@ -9,7 +9,7 @@ import {
   type SimulatorSize,
   startSimulator,
 } from '../../simulator/index.ts';
-import type { Command, OptionSpec } from '../args.ts';
+import type { Command, OptionSpec, OptionValues } from '../args.ts';
 import { print } from '../runtime.ts';
 
 const SIZE_FLAGS: Array<keyof SimulatorSize> = [
@@ -35,9 +35,7 @@ export const SIZE_HELP = [
 ];
 
 /** Reads --seed and the size flags; each must be a whole number. */
-export function parseSizeFlags(
-  values: Record<string, string | boolean | undefined>,
-): Partial<SimulatorSize> & { seed?: number } {
+export function parseSizeFlags(values: OptionValues): Partial<SimulatorSize> & { seed?: number } {
   const out: Partial<SimulatorSize> & { seed?: number } = {};
   for (const flag of [...SIZE_FLAGS, 'seed'] as const) {
     const raw = values[flag];
@@ -55,7 +53,7 @@ export function parseSizeFlags(
 
 /** A positive (or, with `allowZero`, non-negative) number from a flag, or a usage error. */
 function numberFlag(
-  values: Record<string, string | boolean | undefined>,
+  values: OptionValues,
   flag: string,
   options: { allowZero?: boolean } = {},
 ): number | undefined {
@@ -76,7 +74,7 @@ function numberFlag(
 
 /** Reads the fault, rate-limit and latency flags into simulator options. */
 export function parseServerFlags(
-  values: Record<string, string | boolean | undefined>,
+  values: OptionValues,
 ): Pick<SimulatorOptions, 'faults' | 'rateLimit' | 'latencyMs'> {
   const out: Pick<SimulatorOptions, 'faults' | 'rateLimit' | 'latencyMs'> = {};
   const retryAfter = numberFlag(values, 'retry-after', { allowZero: true });
