@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Expression, type Kysely, sql, type SqlBool } from 'kysely';
 
 import type { Database } from '../database.ts';
 
@@ -188,17 +188,35 @@ function views(db: Kysely<Database>): Kysely<Database & ReportViews> {
   return db.withTables<ReportViews>();
 }
 
+type FilterField = 'project' | 'language' | 'days';
+
+/**
+ * The filter as one condition on a view's `project_slug`, `language_code` and `day`
+ * columns, for the fields that view honours; `true` when none of them is set.
+ */
+function narrowedBy(filter: ReportFilter, fields: readonly FilterField[]): Expression<SqlBool> {
+  const conditions = [];
+  if (fields.includes('project') && filter.projectSlug !== undefined)
+    conditions.push(sql`project_slug = ${filter.projectSlug}`);
+  if (fields.includes('language') && filter.languageCode !== undefined)
+    conditions.push(sql`language_code = ${filter.languageCode}`);
+  if (fields.includes('days') && filter.from !== undefined)
+    conditions.push(sql`day >= ${filter.from}`);
+  if (fields.includes('days') && filter.to !== undefined) conditions.push(sql`day <= ${filter.to}`);
+  return conditions.length === 0
+    ? sql<SqlBool>`true`
+    : sql<SqlBool>`${sql.join(conditions, sql` and `)}`;
+}
+
 /** Current progress of each live translation (source-language translations left out). */
 export function listTranslationProgress(
   db: Kysely<Database>,
   filter: ReportFilter = {},
 ): Promise<TranslationProgressRow[]> {
-  const { projectSlug: project, languageCode: language } = filter;
   return views(db)
     .selectFrom('weblate.translation_progress')
     .selectAll()
-    .$if(project !== undefined, (q) => q.where('project_slug', '=', project!))
-    .$if(language !== undefined, (q) => q.where('language_code', '=', language!))
+    .where(narrowedBy(filter, ['project', 'language']))
     .orderBy('project_slug')
     .orderBy('component_slug')
     .orderBy('language_code')
@@ -210,11 +228,10 @@ export function listComponentProgress(
   db: Kysely<Database>,
   filter: ReportFilter = {},
 ): Promise<ComponentProgressRow[]> {
-  const project = filter.projectSlug;
   return views(db)
     .selectFrom('weblate.component_progress')
     .selectAll()
-    .$if(project !== undefined, (q) => q.where('project_slug', '=', project!))
+    .where(narrowedBy(filter, ['project']))
     .orderBy('project_slug')
     .orderBy('component_slug')
     .execute();
@@ -243,13 +260,10 @@ export function listProjectProgressDaily(
   db: Kysely<Database>,
   filter: ReportFilter = {},
 ): Promise<ProjectProgressDailyRow[]> {
-  const { projectSlug: project, from, to } = filter;
   return views(db)
     .selectFrom('weblate.project_progress_daily')
     .selectAll()
-    .$if(project !== undefined, (q) => q.where('project_slug', '=', project!))
-    .$if(from !== undefined, (q) => q.where('day', '>=', from!))
-    .$if(to !== undefined, (q) => q.where('day', '<=', to!))
+    .where(narrowedBy(filter, ['project', 'days']))
     .orderBy('project_slug')
     .orderBy('day')
     .execute();
@@ -260,13 +274,10 @@ export function listLanguageProgressDaily(
   db: Kysely<Database>,
   filter: ReportFilter = {},
 ): Promise<LanguageProgressDailyRow[]> {
-  const { languageCode: language, from, to } = filter;
   return views(db)
     .selectFrom('weblate.language_progress_daily')
     .selectAll()
-    .$if(language !== undefined, (q) => q.where('language_code', '=', language!))
-    .$if(from !== undefined, (q) => q.where('day', '>=', from!))
-    .$if(to !== undefined, (q) => q.where('day', '<=', to!))
+    .where(narrowedBy(filter, ['language', 'days']))
     .orderBy('language_code')
     .orderBy('day')
     .execute();
@@ -277,14 +288,10 @@ export function listActivityDaily(
   db: Kysely<Database>,
   filter: ReportFilter = {},
 ): Promise<ActivityDailyRow[]> {
-  const { projectSlug: project, languageCode: language, from, to } = filter;
   return views(db)
     .selectFrom('weblate.activity_daily')
     .selectAll()
-    .$if(project !== undefined, (q) => q.where('project_slug', '=', project!))
-    .$if(language !== undefined, (q) => q.where('language_code', '=', language!))
-    .$if(from !== undefined, (q) => q.where('day', '>=', from!))
-    .$if(to !== undefined, (q) => q.where('day', '<=', to!))
+    .where(narrowedBy(filter, ['project', 'language', 'days']))
     .orderBy('day')
     .orderBy('project_slug')
     .orderBy('component_slug')
@@ -299,11 +306,10 @@ export function listContributors(
   db: Kysely<Database>,
   filter: ReportFilter = {},
 ): Promise<ContributorRow[]> {
-  const language = filter.languageCode;
   return views(db)
     .selectFrom('weblate.contributors')
     .selectAll()
-    .$if(language !== undefined, (q) => q.where('language_code', '=', language!))
+    .where(narrowedBy(filter, ['language']))
     .orderBy('words_30d', 'desc')
     .orderBy('author_name')
     .orderBy('language_code')
@@ -316,13 +322,11 @@ export function listStalledTranslations(
   minDays: number,
   filter: ReportFilter = {},
 ): Promise<StalledTranslationRow[]> {
-  const { projectSlug: project, languageCode: language } = filter;
   return views(db)
     .selectFrom('weblate.stalled_translations')
     .selectAll()
     .where('days_since_last_change', '>=', minDays)
-    .$if(project !== undefined, (q) => q.where('project_slug', '=', project!))
-    .$if(language !== undefined, (q) => q.where('language_code', '=', language!))
+    .where(narrowedBy(filter, ['project', 'language']))
     .orderBy('days_since_last_change', 'desc')
     .orderBy('translation_id')
     .execute();
@@ -333,12 +337,10 @@ export function listCompletionForecast(
   db: Kysely<Database>,
   filter: ReportFilter = {},
 ): Promise<CompletionForecastRow[]> {
-  const { projectSlug: project, languageCode: language } = filter;
   return views(db)
     .selectFrom('weblate.completion_forecast')
     .selectAll()
-    .$if(project !== undefined, (q) => q.where('project_slug', '=', project!))
-    .$if(language !== undefined, (q) => q.where('language_code', '=', language!))
+    .where(narrowedBy(filter, ['project', 'language']))
     .orderBy('project_slug')
     .orderBy('component_slug')
     .orderBy('language_code')
