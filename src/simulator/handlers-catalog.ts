@@ -10,6 +10,7 @@ import {
   renderUser,
 } from './render.ts';
 import { notFound, ok, type SimRequest, type SimResponse } from './responses.ts';
+import { linkBaseOf } from './urls.ts';
 
 /** A route handler: pure, from the instance and the request to the response. */
 export type Handler = (
@@ -30,16 +31,17 @@ export function findProject(
   return instance.index.projectBySlug.get(slug ?? '');
 }
 
-export const apiRoot: Handler = (instance, request) => ok(renderApiRoot(instance, request.baseUrl));
+export const apiRoot: Handler = (instance, request) =>
+  ok(renderApiRoot(instance, linkBaseOf(request)));
 
 export const listProjects: Handler = (instance, request) =>
   paginate(request, STANDARD_PAGINATION, arraySelection(sortedById(instance.projects)), (project) =>
-    renderProject(instance, request.baseUrl, project),
+    renderProject(instance, linkBaseOf(request), project),
   );
 
 export const getProject: Handler = (instance, request, [slug]) => {
   const project = findProject(instance, slug);
-  return project ? ok(renderProject(instance, request.baseUrl, project)) : notFound();
+  return project ? ok(renderProject(instance, linkBaseOf(request), project)) : notFound();
 };
 
 /** The project-scoped list leaves out the nested project (`remove_fields`). */
@@ -48,7 +50,7 @@ export const listProjectComponents: Handler = (instance, request, [slug]) => {
   if (!project) return notFound();
   const components = sortedById(instance.index.componentsByProject.get(project.id) ?? []);
   return paginate(request, STANDARD_PAGINATION, arraySelection(components), (component) =>
-    renderComponent(instance, request.baseUrl, component, 'without-project'),
+    renderComponent(instance, linkBaseOf(request), component, 'without-project'),
   );
 };
 
@@ -57,12 +59,12 @@ export const listComponents: Handler = (instance, request) =>
     request,
     STANDARD_PAGINATION,
     arraySelection(sortedById(instance.components)),
-    (component) => renderComponent(instance, request.baseUrl, component),
+    (component) => renderComponent(instance, linkBaseOf(request), component),
   );
 
 export const getComponent: Handler = (instance, request, [project, slug]) => {
   const component = instance.index.componentByPath.get(`${project}/${slug}`);
-  return component ? ok(renderComponent(instance, request.baseUrl, component)) : notFound();
+  return component ? ok(renderComponent(instance, linkBaseOf(request), component)) : notFound();
 };
 
 /** The component-scoped list leaves out the nested component (`remove_fields`). */
@@ -71,7 +73,7 @@ export const listComponentTranslations: Handler = (instance, request, [project, 
   if (!component) return notFound();
   const translations = sortedById(instance.index.translationsByComponent.get(component.id) ?? []);
   return paginate(request, STANDARD_PAGINATION, arraySelection(translations), (translation) =>
-    renderTranslation(instance, request.baseUrl, translation, 'without-component'),
+    renderTranslation(instance, linkBaseOf(request), translation, 'without-component'),
   );
 };
 
@@ -80,12 +82,14 @@ export const listTranslations: Handler = (instance, request) =>
     request,
     STANDARD_PAGINATION,
     arraySelection(sortedById(instance.translations)),
-    (translation) => renderTranslation(instance, request.baseUrl, translation),
+    (translation) => renderTranslation(instance, linkBaseOf(request), translation),
   );
 
 export const getTranslation: Handler = (instance, request, [project, component, language]) => {
   const translation = instance.index.translationByPath.get(`${project}/${component}/${language}`);
-  return translation ? ok(renderTranslation(instance, request.baseUrl, translation)) : notFound();
+  return translation
+    ? ok(renderTranslation(instance, linkBaseOf(request), translation))
+    : notFound();
 };
 
 export const listLanguages: Handler = (instance, request) =>
@@ -93,17 +97,17 @@ export const listLanguages: Handler = (instance, request) =>
     request,
     STANDARD_PAGINATION,
     arraySelection(sortedById(instance.languages)),
-    (language) => renderLanguage(instance, request.baseUrl, language),
+    (language) => renderLanguage(instance, linkBaseOf(request), language),
   );
 
 export const getLanguage: Handler = (instance, request, [code]) => {
   const language = instance.index.languageByCode.get(code ?? '');
-  return language ? ok(renderLanguage(instance, request.baseUrl, language)) : notFound();
+  return language ? ok(renderLanguage(instance, linkBaseOf(request), language)) : notFound();
 };
 
 export const getUser: Handler = (instance, request, [username]) => {
   const user = instance.index.userByUsername.get(username ?? '');
-  return user ? ok(renderUser(instance, request.baseUrl, user)) : notFound();
+  return user ? ok(renderUser(instance, linkBaseOf(request), user)) : notFound();
 };
 
 export const listNotifications: Handler = (instance, request, [username]) => {
@@ -113,6 +117,6 @@ export const listNotifications: Handler = (instance, request, [username]) => {
     request,
     STANDARD_PAGINATION,
     arraySelection(sortedById(user.subscriptions)),
-    (subscription) => renderSubscription(instance, request.baseUrl, subscription),
+    (subscription) => renderSubscription(instance, linkBaseOf(request), subscription),
   );
 };

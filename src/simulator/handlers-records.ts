@@ -23,6 +23,7 @@ import { changeText, unitText } from './render-cache.ts';
 import { notFound, ok, type SimRequest, type SimResponse, validationError } from './responses.ts';
 import { unitMatcher } from './unit-match.ts';
 import { hasScope, parseUnitQuery, type UnitQuery } from './unit-query.ts';
+import { linkBaseOf } from './urls.ts';
 
 function findTranslation(
   instance: SimInstance,
@@ -89,7 +90,7 @@ function listUnitsOf(
     return validationError([{ attr: 'q', code: 'invalid', detail }]);
   }
   return paginateText(request, pagination, unitSelection(instance, units, parsed.query), (unit) =>
-    unitText(instance, request.baseUrl, unit),
+    unitText(instance, linkBaseOf(request), unit),
   );
 }
 
@@ -105,7 +106,7 @@ export const listUnits: Handler = (instance, request) =>
 
 export const getUnit: Handler = (instance, request, [id]) => {
   const unit = /^\d+$/.test(id ?? '') ? instance.index.unitById.get(Number(id)) : undefined;
-  return unit ? ok(renderUnit(instance, request.baseUrl, unit)) : notFound();
+  return unit ? ok(renderUnit(instance, linkBaseOf(request), unit)) : notFound();
 };
 
 /** Changes newest first, filtered by Weblate's ChangeFilter. */
@@ -123,7 +124,7 @@ function listChangesOf(
         matchesChange(filter, change),
       );
   return paginateText(request, STANDARD_PAGINATION, selection, (change) =>
-    changeText(instance, request.baseUrl, change),
+    changeText(instance, linkBaseOf(request), change),
   );
 }
 
@@ -158,13 +159,13 @@ export const listTranslationChanges: Handler = (instance, request, params) => {
 
 export const getChange: Handler = (instance, request, [id]) => {
   const change = /^\d+$/.test(id ?? '') ? instance.index.changeById.get(Number(id)) : undefined;
-  return change ? ok(renderChange(instance, request.baseUrl, change)) : notFound();
+  return change ? ok(renderChange(instance, linkBaseOf(request), change)) : notFound();
 };
 
 export const translationStatistics: Handler = (instance, request, params) => {
   const translation = findTranslation(instance, params);
   return translation
-    ? ok(renderTranslationStatistics(instance, request.baseUrl, translation))
+    ? ok(renderTranslationStatistics(instance, linkBaseOf(request), translation))
     : notFound();
 };
 
@@ -174,16 +175,18 @@ export const componentStatistics: Handler = (instance, request, [project, slug])
   if (!component) return notFound();
   const translations = sortedById(instance.index.translationsByComponent.get(component.id) ?? []);
   return paginate(request, LARGE_PAGINATION, arraySelection(translations), (translation) =>
-    renderTranslationStatistics(instance, request.baseUrl, translation),
+    renderTranslationStatistics(instance, linkBaseOf(request), translation),
   );
 };
 
 export const projectStatistics: Handler = (instance, request, [slug]) => {
   const project = findProject(instance, slug);
-  return project ? ok(renderProjectStatistics(instance, request.baseUrl, project)) : notFound();
+  return project ? ok(renderProjectStatistics(instance, linkBaseOf(request), project)) : notFound();
 };
 
 export const languageStatistics: Handler = (instance, request, [code]) => {
   const language = instance.index.languageByCode.get(code ?? '');
-  return language ? ok(renderLanguageStatistics(instance, request.baseUrl, language)) : notFound();
+  return language
+    ? ok(renderLanguageStatistics(instance, linkBaseOf(request), language))
+    : notFound();
 };

@@ -3,9 +3,15 @@
  * `demo` command and benchmarks. `startSimulator()` generates an instance from a seed and
  * serves its read API on a loopback port. Around the API sit layers a test can turn on at
  * start or at runtime: faults (`faults`, `setFaults`, `failNext`), a rate budget
- * (`rateLimit`, `setRateLimit`), latency (`latencyMs`, `setLatency`) and mid-walk triggers
- * (`at`); `mutate` changes the data the way a real Weblate's changes.
+ * (`rateLimit`, `setRateLimit`), latency (`latencyMs`, `setLatency`), unit pages too slow
+ * for a proxy (`slowUnitPages`, `setSlowUnitPages`), the answers of older Weblate versions
+ * and of a token with fewer rights (`compat`, `setCompat`), one accepted token (`token`)
+ * and mid-walk triggers (`at`); `mutate` changes the data the way a real Weblate's changes.
+ * Links start with the site URL (`siteUrl`, `setSiteUrl`; by default the listening
+ * address), as Weblate's come from its settings, never from the request's Host.
+ * test/real-weblate/simulator-conformance.test.ts compares it with Weblate 5.14.3.
  */
+import type { CompatOptions } from './compat.ts';
 import type { FailNextHandle, FaultKind, FaultOptions } from './faults.ts';
 import { generateInstance, generateInstanceEndingAt } from './generate.ts';
 import type { SimInstance } from './model.ts';
@@ -23,9 +29,11 @@ import {
   type RequestLog,
 } from './server.ts';
 import { DEFAULT_SIZE, type SimulatorSize } from './size.ts';
+import type { SlowUnitPagesOptions } from './slow-pages.ts';
 import type { Trigger, TriggerHandle } from './triggers.ts';
 
 export { ACTION_NAMES, CONTENT_ACTIONS } from './actions.ts';
+export { type CompatOptions, permissionDenied } from './compat.ts';
 export {
   type FailNextHandle,
   FAULT_KINDS,
@@ -63,6 +71,10 @@ export {
   type EditUnitsResult,
   type MutationContext,
   type Mutator,
+  renameTemplate,
+  type SilentResult,
+  type SilentUnitUpdate,
+  updateUnitsSilently,
 } from './mutations.ts';
 export {
   createRateLimiter,
@@ -76,9 +88,11 @@ export { dispatch } from './routes.ts';
 export type { RequestHandler, RequestLog, RequestLogEntry } from './server.ts';
 export { calculateHash, checksumToHash, hashToChecksum } from './siphash.ts';
 export { DEFAULT_SIZE, type SimulatorSize } from './size.ts';
+export type { SlowUnitPagesOptions } from './slow-pages.ts';
 export { countTranslation, translationPercent } from './statistics.ts';
 export { formatInstant, parseInstant } from './time.ts';
 export type { Trigger, TriggerHandle } from './triggers.ts';
+export { type LinkBase, siteLinks } from './urls.ts';
 
 export interface SimulatorOptions extends Partial<SimulatorSize> {
   /** Seed of the generated data (default 1). */
@@ -87,12 +101,35 @@ export interface SimulatorOptions extends Partial<SimulatorSize> {
   port?: number;
   /** Loopback address to listen on (default 127.0.0.1); anything else is refused. */
   host?: string;
+  /**
+   * The site URL every absolute link (API links, `next` and `previous`) starts with, as
+   * Weblate builds them from SITE_DOMAIN and ENABLE_HTTPS whatever Host a client sends;
+   * e.g. `http://127.0.0.1:8443/` behind a TLS proxy not configured for Weblate. Default:
+   * the address the simulator listens on.
+   */
+  siteUrl?: string;
   /** Random faults from the start (see FaultOptions); default none. */
   faults?: FaultOptions;
   /** A rate budget from the start; default none (unlimited, no rate-limit headers). */
   rateLimit?: RateLimitOptions;
+  /**
+   * The API token the simulator accepts: a request presenting another (`Token <key>` or
+   * `Bearer <key>`) answers 401 `Invalid token.` as Weblate does, before the rate budget
+   * counts it; a request without one is served as anonymous. Default: any token.
+   */
+  token?: string;
   /** Delay before every answer, in milliseconds (default 0). */
   latencyMs?: number;
+  /** Unit list pages with more results than a proxy waits for fail (default none). */
+  slowUnitPages?: SlowUnitPagesOptions;
+  /**
+   * Answer like an older Weblate, or for a token with fewer rights (compat.ts):
+   * `hasLastChangedSearch: false` (before 5.14), `hasGlobalUnitList: false` (no
+   * /api/units/), `hasObjectIds: false` (before 5.0.1), `tokenUser` (5.15+: other users'
+   * notification subscriptions answer 403), `staleLanguageStatistics` (5.14.3's English
+   * statistics, stale per process). Default: none of these.
+   */
+  compat?: CompatOptions;
   /**
    * Move the generated history in time so that its newest change is at this instant (epoch
    * milliseconds), e.g. an hour ago for a demo; default: the fixed history of 2024–2025.
@@ -127,6 +164,12 @@ export interface RunningSimulator {
   /** Replaces the rate budget (forgetting the requests counted); null turns it off. */
   setRateLimit(options: RateLimitOptions | null): void;
   setLatency(ms: number): void;
+  /** Replaces the slow-page behaviour; null turns it off. */
+  setSlowUnitPages(options: SlowUnitPagesOptions | null): void;
+  /** Replaces the compat options (those left out return to their defaults). */
+  setCompat(options: CompatOptions): void;
+  /** Replaces the site URL of links (`siteUrl`); null returns to the listening address. */
+  setSiteUrl(url: string | null): void;
   close(): Promise<void>;
 }
 
@@ -137,6 +180,14 @@ function sizeOf(options: SimulatorOptions): SimulatorSize {
     if (value !== undefined) size[key] = value;
   }
   return size;
+}
+
+/** An http(s) origin with a trailing slash: the simulator serves the API under /api/ only. */
+function checkSiteUrl(url: string): string {
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  if (parsed === null || !/^https?:$/.test(parsed.protocol) || parsed.pathname !== '/')
+    throw new Error(`the site URL must be an http(s) origin with a trailing slash, not "${url}"`);
+  return parsed.href;
 }
 
 function checkLatency(ms: number): number {
@@ -159,18 +210,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const pipeline = createPipeline(instance, {
     faults: options.faults ?? null,
     rateLimit: options.rateLimit ?? null,
+    slowUnitPages: options.slowUnitPages ?? null,
+    compat: options.compat ?? {},
+    token: options.token ?? null,
   });
   const requests = createRequestLog();
-  let boundPort = port;
-  const server = createSimulatorServer(
-    pipeline.handle,
-    requests,
-    () => `${hostForUrl(host)}:${boundPort}`,
-    { now, latencyMs: () => latencyMs },
-  );
-  boundPort = await listen(server, host, port);
+  let siteUrl = options.siteUrl === undefined ? null : checkSiteUrl(options.siteUrl);
+  let listeningUrl = '';
+  const server = createSimulatorServer(pipeline.handle, requests, () => siteUrl ?? listeningUrl, {
+    now,
+    latencyMs: () => latencyMs,
+  });
+  listeningUrl = `http://${hostForUrl(host)}:${await listen(server, host, port)}/`;
   return {
-    url: `http://${hostForUrl(host)}:${boundPort}/`,
+    url: listeningUrl,
     instance,
     requests,
     mutate: createMutator(instance, now),
@@ -178,6 +231,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     setFaults: pipeline.setFaults,
     failNext: pipeline.failNext,
     setRateLimit: pipeline.setRateLimit,
+    setSlowUnitPages: pipeline.setSlowUnitPages,
+    setCompat: pipeline.setCompat,
+    setSiteUrl: (url) => {
+      siteUrl = url === null ? null : checkSiteUrl(url);
+    },
     setLatency: (ms) => {
       latencyMs = checkLatency(ms);
     },

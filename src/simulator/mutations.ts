@@ -31,6 +31,12 @@ import {
   deleteTranslation,
 } from './mutate-removals.ts';
 import {
+  renameTemplate,
+  type SilentResult,
+  type SilentUnitUpdate,
+  updateUnitsSilently,
+} from './mutate-silent.ts';
+import {
   type BulkEditResult,
   bulkEditStates,
   deleteUnits,
@@ -65,6 +71,8 @@ export type {
   EditUnitsOptions,
   EditUnitsResult,
   MutationContext,
+  SilentResult,
+  SilentUnitUpdate,
 };
 export {
   addComponent,
@@ -77,6 +85,8 @@ export {
   deleteTranslation,
   deleteUnits,
   editUnits,
+  renameTemplate,
+  updateUnitsSilently,
 };
 
 export interface AddChangesOptions {
@@ -147,6 +157,10 @@ export interface Mutator {
   ): AddTranslationResult;
   addProject(slug: string, options?: { name?: string; user?: string | null }): AddProjectResult;
   addComponent(projectId: number, slug: string, options?: AddComponentOptions): AddComponentResult;
+  /** Values set without a trace (QuerySet.update()): no change, `last_changed` kept. */
+  updateUnitsSilently(updates: ReadonlyMap<number, SilentUnitUpdate>): SilentResult;
+  /** A monolingual component's template renamed: its fuzzy strings silently become translated. */
+  renameTemplate(componentId: number, template: string): SilentResult;
 }
 
 /** Binds every mutation to `instance`; `now` is epoch milliseconds (default real time). */
@@ -167,6 +181,8 @@ export function createMutator(instance: SimInstance, now: () => number = realNow
       addTranslation(context, componentId, code, options),
     addProject: (slug, options) => addProject(context, slug, options),
     addComponent: (projectId, slug, options) => addComponent(context, projectId, slug, options),
+    updateUnitsSilently: (updates) => updateUnitsSilently(context, updates),
+    renameTemplate: (componentId, template) => renameTemplate(context, componentId, template),
   });
 }
 

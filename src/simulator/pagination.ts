@@ -1,5 +1,6 @@
 import { toJsonText } from './json-text.ts';
 import { lastParam, notFound, ok, type SimRequest, type SimResponse } from './responses.ts';
+import { quotePlus } from './urls.ts';
 
 /** DRF PageNumberPagination settings of Weblate's two classes (research §1). */
 export interface Pagination {
@@ -63,23 +64,16 @@ export function pageSizeOf(request: SimRequest, pagination: Pagination): number 
   return Math.min(value, pagination.maxSize);
 }
 
-/** Python's `quote_plus`: only letters, digits and `_.-~` stay; space becomes `+`. */
-function quotePlus(text: string): string {
-  return encodeURIComponent(text)
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/%20/g, '+');
-}
-
 /**
- * DRF's `replace_query_param`/`remove_query_param` on the request URL: parameters sorted
- * by key, values kept in order; `format=api` is always set, as the spec's page URLs show.
+ * DRF's `replace_query_param`/`remove_query_param` on the request's absolute URL (the site
+ * URL, then path and query as received): parameters sorted by key, values kept in order,
+ * nothing added (`format` only when the request had it).
  */
 export function pageLink(request: SimRequest, page: number | null): string {
   const params = new Map<string, string[]>();
   for (const [key, value] of request.url.searchParams) {
     params.set(key, [...(params.get(key) ?? []), value]);
   }
-  params.set('format', ['api']);
   if (page === null) params.delete('page');
   else params.set('page', [String(page)]);
   const query = [...params.keys()]
@@ -88,7 +82,7 @@ export function pageLink(request: SimRequest, page: number | null): string {
       (params.get(key) ?? []).map((value) => `${quotePlus(key)}=${quotePlus(value)}`),
     )
     .join('&');
-  return `${request.baseUrl}${request.url.pathname.slice(1)}?${query}`;
+  return `${request.baseUrl}${request.url.pathname.slice(1)}${query === '' ? '' : `?${query}`}`;
 }
 
 /** Django's Paginator.validate_number plus DRF's `page=last`; null for an invalid page. */

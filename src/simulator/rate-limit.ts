@@ -48,9 +48,14 @@ export function createRateLimiter(
   validate(options);
   const { limit, windowSeconds } = options;
   const windowMs = windowSeconds * 1000;
-  // Whole seconds, at least 1, as DRF and Weblate send them; sub-second windows are for tests.
-  const toSeconds = (ms: number): number =>
-    windowSeconds < 1 ? Math.max(1, Math.ceil(ms)) / 1000 : Math.max(1, Math.ceil(ms / 1000));
+  // Whole seconds as Weblate sends them: X-RateLimit-Reset truncated (int(), so it can be 0 and
+  // the slot frees up to a second later than it says), Retry-After rounded up (DRF's
+  // math.ceil). Sub-second windows, for tests, use fractional seconds of at least 1 ms.
+  const fractional = (ms: number): number => Math.max(1, Math.ceil(ms)) / 1000;
+  const resetSeconds = (ms: number): number =>
+    windowSeconds < 1 ? fractional(ms) : Math.max(0, Math.floor(ms / 1000));
+  const retryAfterSeconds = (ms: number): number =>
+    windowSeconds < 1 ? fractional(ms) : Math.max(1, Math.ceil(ms / 1000));
   /** Accepted requests, oldest first. */
   const history: number[] = [];
   const check = (): RateDecision => {
@@ -59,15 +64,21 @@ export function createRateLimiter(
     const untilOldestExpires = (): number =>
       history.length === 0 ? windowMs : windowMs - (time - (history[0] ?? time));
     if (history.length >= limit) {
-      const wait = toSeconds(untilOldestExpires());
-      return { isAllowed: false, limit, remaining: 0, resetSeconds: wait, retryAfterSeconds: wait };
+      const wait = untilOldestExpires();
+      return {
+        isAllowed: false,
+        limit,
+        remaining: 0,
+        resetSeconds: resetSeconds(wait),
+        retryAfterSeconds: retryAfterSeconds(wait),
+      };
     }
     history.push(time);
     return {
       isAllowed: true,
       limit,
       remaining: limit - history.length,
-      resetSeconds: toSeconds(untilOldestExpires()),
+      resetSeconds: resetSeconds(untilOldestExpires()),
       retryAfterSeconds: null,
     };
   };

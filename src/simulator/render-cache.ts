@@ -1,6 +1,7 @@
 import { toJsonText } from './json-text.ts';
 import type { SimChange, SimInstance, SimUnit } from './model.ts';
 import { renderChange, renderUnit } from './render-records.ts';
+import { type LinkBase, siteLinks } from './urls.ts';
 
 /**
  * Rendered JSON of units and changes, kept per instance: a list page is then a join of
@@ -11,6 +12,7 @@ import { renderChange, renderUnit } from './render-records.ts';
  */
 interface Cache {
   generation: number;
+  /** The LinkBase the texts were rendered for, as one string. */
   base: string;
   texts: Map<string, string>;
 }
@@ -23,17 +25,18 @@ export function bumpRenderGeneration(instance: SimInstance): void {
   generations.set(instance, (generations.get(instance) ?? 0) + 1);
 }
 
-function cacheOf(instance: SimInstance, base: string): Map<string, string> {
+function cacheOf(instance: SimInstance, base: LinkBase): Map<string, string> {
   const generation = generations.get(instance) ?? 0;
+  const key = `${base.site} ${base.format ?? ''}`;
   let cache = caches.get(instance);
-  if (cache === undefined || cache.generation !== generation || cache.base !== base) {
-    cache = { generation, base, texts: new Map() };
+  if (cache === undefined || cache.generation !== generation || cache.base !== key) {
+    cache = { generation, base: key, texts: new Map() };
     caches.set(instance, cache);
   }
   return cache.texts;
 }
 
-function cached(instance: SimInstance, base: string, key: string, render: () => unknown): string {
+function cached(instance: SimInstance, base: LinkBase, key: string, render: () => unknown): string {
   const texts = cacheOf(instance, base);
   let text = texts.get(key);
   if (text === undefined) {
@@ -43,20 +46,22 @@ function cached(instance: SimInstance, base: string, key: string, render: () => 
   return text;
 }
 
-export function unitText(instance: SimInstance, base: string, unit: SimUnit): string {
+export function unitText(instance: SimInstance, base: LinkBase, unit: SimUnit): string {
   return cached(instance, base, `u${unit.id}`, () => renderUnit(instance, base, unit));
 }
 
-export function changeText(instance: SimInstance, base: string, change: SimChange): string {
+export function changeText(instance: SimInstance, base: LinkBase, change: SimChange): string {
   return cached(instance, base, `c${change.id}`, () => renderChange(instance, base, change));
 }
 
 /**
- * Renders every unit and change ahead of time for `base`, so that serving lists costs
- * little CPU. The benchmark uses it: a real Weblate renders on its own machine, not on the
- * two cores the mirror and PostgreSQL are measured on.
+ * Renders every unit and change ahead of time for the site URL `site` (requests without a
+ * `format` parameter, as the mirror sends them), so that serving lists costs little CPU.
+ * The benchmark uses it: a real Weblate renders on its own machine, not on the two cores the
+ * mirror and PostgreSQL are measured on.
  */
-export function prerender(instance: SimInstance, base: string): void {
+export function prerender(instance: SimInstance, site: string): void {
+  const base = siteLinks(site);
   for (const unit of instance.units) unitText(instance, base, unit);
   for (const change of instance.changes) changeText(instance, base, change);
 }

@@ -6,7 +6,14 @@ import type {
   SimTranslation,
 } from './model.ts';
 import { countTranslation, translationPercent } from './statistics.ts';
-import { apiUrl, componentPath, languagePath, projectPath, translationPath } from './urls.ts';
+import {
+  apiUrl,
+  componentPath,
+  languagePath,
+  type LinkBase,
+  projectPath,
+  translationPath,
+} from './urls.ts';
 
 /** Weblate's default message templates (double-brace variables, as the spec notes). */
 const MESSAGES = {
@@ -23,7 +30,7 @@ const MESSAGES = {
 
 export function renderLanguage(
   _instance: SimInstance,
-  base: string,
+  base: LinkBase,
   language: SimLanguage,
 ): Record<string, unknown> {
   const path = `languages/${languagePath(language)}`;
@@ -35,15 +42,16 @@ export function renderLanguage(
     aliases: [...language.aliases],
     direction: language.direction,
     population: language.population,
-    web_url: `${base}${path}`,
+    web_url: `${base.site}${path}`,
     url: apiUrl(base, path),
     statistics_url: apiUrl(base, `${path}statistics/`),
   };
 }
 
+/** ProjectSerializer's fields in Weblate 5.14.3 (weblate/api/serializers.py). */
 export function renderProject(
   _instance: SimInstance,
-  base: string,
+  base: LinkBase,
   project: SimProject,
 ): Record<string, unknown> {
   const api = (suffix: string): string => apiUrl(base, `projects/${projectPath(project)}${suffix}`);
@@ -52,7 +60,7 @@ export function renderProject(
     slug: project.slug,
     id: project.id,
     web: project.web,
-    web_url: `${base}projects/${projectPath(project)}`,
+    web_url: `${base.site}projects/${projectPath(project)}`,
     url: api(''),
     check_flags: '',
     components_list_url: api('components/'),
@@ -62,15 +70,18 @@ export function renderProject(
     changes_list_url: api('changes/'),
     languages_url: api('languages/'),
     labels_url: api('labels/'),
+    credits_url: api('credits/'),
     lock_url: api('lock/'),
     translation_review: project.translationReview,
     source_review: project.sourceReview,
+    commit_policy: 0,
     set_language_team: project.setLanguageTeam,
     instructions: project.instructions,
     enable_hooks: project.enableHooks,
     language_aliases: project.languageAliases,
     secondary_language: null,
     enforced_2fa: false,
+    machinery_settings: api('machinery_settings/'),
     locked: false,
   };
 }
@@ -79,7 +90,7 @@ export type ComponentShape = 'full' | 'without-project';
 
 function componentRepository(
   instance: SimInstance,
-  base: string,
+  base: LinkBase,
   component: SimComponent,
 ): Record<string, unknown> {
   const linkedId = component.linkedComponentId;
@@ -89,7 +100,7 @@ function componentRepository(
   return {
     vcs: 'git',
     repo: component.repo,
-    git_export: `${base}git/${componentPath(instance, component)}`,
+    git_export: `${base.site}git/${componentPath(instance, component)}`,
     branch: component.branch,
     push_branch: component.pushBranch,
     filemask: component.filemask,
@@ -112,13 +123,13 @@ function componentRepository(
 
 function componentUrls(
   instance: SimInstance,
-  base: string,
+  base: LinkBase,
   component: SimComponent,
 ): Record<string, unknown> {
   const api = (suffix: string): string =>
     apiUrl(base, `components/${componentPath(instance, component)}${suffix}`);
   return {
-    web_url: `${base}projects/${componentPath(instance, component)}`,
+    web_url: `${base.site}projects/${componentPath(instance, component)}`,
     url: api(''),
     repository_url: api('repository/'),
     translations_url: api('translations/'),
@@ -127,11 +138,12 @@ function componentUrls(
     links_url: api('links/'),
     changes_list_url: api('changes/'),
     task_url: component.taskId === null ? null : apiUrl(base, `tasks/${component.taskId}/`),
+    credits_url: api('credits/'),
   };
 }
 
 /** Workflow settings; Weblate's defaults except where the component says otherwise. */
-function componentSettings(component: SimComponent): Record<string, unknown> {
+function componentSettings(base: LinkBase, component: SimComponent): Record<string, unknown> {
   return {
     allow_translation_propagation: true,
     manage_units: component.template !== '',
@@ -145,7 +157,9 @@ function componentSettings(component: SimComponent): Record<string, unknown> {
     key_filter: '',
     secondary_language: null,
     variant_regex: '',
-    addons: [],
+    // Links to installed add-ons (api:addon-detail); which add-ons is beyond what the mirror
+    // reads, so every fourth component shows one, numbered after it.
+    addons: component.id % 4 === 0 ? [apiUrl(base, `addons/${component.id}/`)] : [],
     is_glossary: component.isGlossary,
     glossary_color: 'silver',
     category: null,
@@ -154,7 +168,7 @@ function componentSettings(component: SimComponent): Record<string, unknown> {
 
 export function renderComponent(
   instance: SimInstance,
-  base: string,
+  base: LinkBase,
   component: SimComponent,
   shape: ComponentShape = 'full',
 ): Record<string, unknown> {
@@ -180,7 +194,7 @@ export function renderComponent(
     report_source_bugs: component.id % 3 === 0 ? 'i18n@example.org' : '',
     merge_style: 'merge',
     ...MESSAGES,
-    ...componentSettings(component),
+    ...componentSettings(base, component),
     linked_component: linked,
     locked: false,
   };
@@ -224,7 +238,7 @@ function translationCounts(
 
 export function renderTranslation(
   instance: SimInstance,
-  base: string,
+  base: LinkBase,
   translation: SimTranslation,
   shape: TranslationShape = 'full',
 ): Record<string, unknown> {
@@ -241,9 +255,10 @@ export function renderTranslation(
     id: translation.id,
     filename: translation.filename,
     revision: translation.revision,
-    web_url: `${base}projects/${path}`,
-    share_url: `${base}engage/${path.split('/')[0] ?? ''}/${language?.code ?? ''}/`,
-    translate_url: `${base}translate/${path}`,
+    web_url: `${base.site}projects/${path}`,
+    // Weblate's engage URL takes a path of project, `-` (any component) and language.
+    share_url: `${base.site}engage/${path.split('/')[0] ?? ''}/-/${language?.code ?? ''}/`,
+    translate_url: `${base.site}translate/${path}`,
     url,
     is_template: translation.isTemplate,
     is_source: translation.isSource,
@@ -254,7 +269,7 @@ export function renderTranslation(
 
 function translationLinks(
   instance: SimInstance,
-  base: string,
+  base: LinkBase,
   translation: SimTranslation,
 ): Record<string, string> {
   const api = (suffix: string): string =>

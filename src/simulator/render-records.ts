@@ -21,14 +21,16 @@ import {
   apiUrl,
   componentPath,
   languagePath,
+  type LinkBase,
   projectPath,
   translationPath,
   userApiUrl,
 } from './urls.ts';
 
+/** UnitSerializer's fields in Weblate 5.14.3 (weblate/api/serializers.py). */
 export function renderUnit(
   instance: SimInstance,
-  base: string,
+  base: LinkBase,
   unit: SimUnit,
 ): Record<string, unknown> {
   const translation = instance.index.translationById.get(unit.translationId);
@@ -59,20 +61,20 @@ export function renderUnit(
     source_unit: apiUrl(base, `units/${unit.sourceUnitId}/`),
     priority: unit.priority,
     id: unit.id,
-    web_url: `${base}translate/${path}?checksum=${hashToChecksum(unit.idHash)}`,
+    web_url: `${base.site}translate/${path}?checksum=${hashToChecksum(unit.idHash)}`,
     url: apiUrl(base, `units/${unit.id}/`),
     explanation: unit.explanation,
     extra_flags: unit.extraFlags,
     pending: unit.pending,
     timestamp: unit.timestamp,
     last_updated: unit.lastUpdated,
-    automatically_translated: false,
   };
 }
 
+/** ChangeSerializer's fields in Weblate 5.14.3: no `alert` link. */
 export function renderChange(
   instance: SimInstance,
-  base: string,
+  base: LinkBase,
   change: SimChange,
 ): Record<string, unknown> {
   const { index } = instance;
@@ -88,7 +90,6 @@ export function renderChange(
       : null,
     user: userApiUrl(base, change.user),
     author: userApiUrl(base, change.author),
-    alert: null,
     timestamp: change.timestamp,
     action: change.action,
     target: change.target,
@@ -109,7 +110,7 @@ function completedMetric(instance: SimInstance, translation: SimTranslation): Co
 /** One translation's statistics, also a row of `/api/components/<p>/<c>/statistics/`. */
 export function renderTranslationStatistics(
   instance: SimInstance,
-  base: string,
+  base: LinkBase,
   translation: SimTranslation,
 ): Record<string, unknown> {
   const language = instance.index.languageById.get(translation.languageId);
@@ -121,15 +122,15 @@ export function renderTranslationStatistics(
     ),
     code: language?.code,
     name: language?.name,
-    url: `${base}projects/${path}`,
-    translate_url: `${base}translate/${path}`,
+    url: `${base.site}projects/${path}`,
+    translate_url: `${base.site}translate/${path}`,
   };
 }
 
 /** Sums over every translation into the language across all projects (never averaged). */
 export function renderLanguageStatistics(
   instance: SimInstance,
-  base: string,
+  base: LinkBase,
   language: SimLanguage,
 ): Record<string, unknown> {
   const translations = instance.index.translationsByLanguage.get(language.id) ?? [];
@@ -137,13 +138,13 @@ export function renderLanguageStatistics(
   return {
     ...statisticsFields(counts, 'translated'),
     name: language.name,
-    url: `${base}languages/${languagePath(language)}`,
+    url: `${base.site}languages/${languagePath(language)}`,
   };
 }
 
 export function renderProjectStatistics(
   instance: SimInstance,
-  base: string,
+  base: LinkBase,
   project: SimProject,
 ): Record<string, unknown> {
   const counts = sumCounts(
@@ -156,13 +157,13 @@ export function renderProjectStatistics(
   return {
     ...statisticsFields(counts, project.translationReview ? 'approved' : 'translated'),
     name: project.name,
-    url: `${base}projects/${projectPath(project)}`,
+    url: `${base.site}projects/${projectPath(project)}`,
   };
 }
 
 export function renderSubscription(
   instance: SimInstance,
-  base: string,
+  base: LinkBase,
   subscription: SimSubscription,
 ): Record<string, unknown> {
   const project =
@@ -186,7 +187,7 @@ export function renderSubscription(
 /** The basic user serializer a normal (non-admin) token sees: id, full_name, username. */
 export function renderUser(
   _instance: SimInstance,
-  _base: string,
+  _base: LinkBase,
   user: SimUser,
 ): Record<string, unknown> {
   return { id: user.id, full_name: user.fullName, username: user.username };
@@ -214,6 +215,6 @@ const ROOT_RESOURCES = [
 ];
 
 /** `/api/`: DRF's router root, one link per registered resource. */
-export function renderApiRoot(_instance: SimInstance, base: string): Record<string, unknown> {
+export function renderApiRoot(_instance: SimInstance, base: LinkBase): Record<string, unknown> {
   return Object.fromEntries(ROOT_RESOURCES.map((name) => [name, apiUrl(base, `${name}/`)]));
 }

@@ -9,7 +9,10 @@ export interface SimRequest {
   method: string;
   /** Absolute request URL (path and query as received). */
   url: URL;
-  /** Scheme and host the client used, with a trailing slash: the base of every link. */
+  /**
+   * The site URL every absolute link starts with, with a trailing slash: the simulator's
+   * configured address (Weblate's SITE_DOMAIN and ENABLE_HTTPS), whatever Host was sent.
+   */
   baseUrl: string;
   headers: Readonly<Record<string, string | string[] | undefined>>;
 }

@@ -62,6 +62,17 @@ function matchRoute(pathname: string): { route: Route; params: string[] } | null
   return null;
 }
 
+/** The Allow header of the view at `pathname`; null where no API view answers. */
+export function allowedMethods(pathname: string): string | null {
+  return matchRoute(pathname)?.route.allow ?? null;
+}
+
+/**
+ * Vary of every API answer of Weblate 5.14.3: DRF's views add Accept, the session and CSRF
+ * middleware Cookie, django-cors-headers origin.
+ */
+export const VARY = 'Accept, Cookie, origin';
+
 /** DRF's OPTIONS answer (SimpleMetadata), trimmed to what is the same for every view. */
 function options(): SimResponse {
   return ok({
@@ -74,14 +85,14 @@ function options(): SimResponse {
 
 /**
  * The single entry point of the simulated API: route, method check, handler. Every
- * response of a matched view carries Allow and `Vary: Accept`, as DRF's views add them even
- * to errors. The simulator is read-only, so methods other than GET, HEAD and OPTIONS get 405
+ * response of a matched view carries Allow and Vary, as Weblate's views add them even to
+ * errors. The simulator is read-only, so methods other than GET, HEAD and OPTIONS get 405
  * even where Weblate would accept them (Allow still lists them).
  */
 export function dispatch(instance: SimInstance, request: SimRequest): SimResponse {
   const match = matchRoute(request.url.pathname);
   if (match === null) return notFound();
-  const headers = { Allow: match.route.allow, Vary: 'Accept' };
+  const headers = { Allow: match.route.allow, Vary: VARY };
   let response: SimResponse;
   if (request.method === 'GET' || request.method === 'HEAD') {
     response = match.route.handler(instance, request, match.params);

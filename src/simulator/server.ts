@@ -99,13 +99,12 @@ export function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function toSimRequest(request: IncomingMessage, fallbackHost: () => string): SimRequest {
-  const host = request.headers.host ?? fallbackHost();
+function toSimRequest(request: IncomingMessage, siteUrl: string): SimRequest {
   return {
     method: (request.method ?? 'GET').toUpperCase(),
-    url: new URL(request.url ?? '/', `http://${host}`),
-    // Django's build_absolute_uri uses the Host the client sent; so do the links here.
-    baseUrl: `http://${host}/`,
+    url: new URL(request.url ?? '/', siteUrl),
+    // Weblate writes links from its configured site, never from the Host the client sent.
+    baseUrl: siteUrl,
     headers: request.headers,
   };
 }
@@ -212,15 +211,15 @@ export interface ServerBehaviour {
 export function createSimulatorServer(
   handle: RequestHandler,
   log: RequestLog,
-  /** Host (and port) for links when a client sends no Host header. */
-  fallbackHost: () => string,
+  /** The site URL links start with (read per request), with a trailing slash. */
+  siteUrl: () => string,
   behaviour: ServerBehaviour = {},
 ): Server {
   const now = behaviour.now ?? Date.now;
   const server = createServer((request, response) => {
     // Bodies are never read; drain them so keep-alive connections stay usable.
     request.resume();
-    const simRequest = toSimRequest(request, fallbackHost);
+    const simRequest = toSimRequest(request, siteUrl());
     const entry = recordRequest(log, simRequest);
     let simResponse: SimResponse;
     try {

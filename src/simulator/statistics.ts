@@ -32,10 +32,10 @@ export interface StatisticsCounts {
   suggestions: number;
   comments: number;
   recentChanges: number;
-  /** ISO text and instant of the newest content change, if any. */
+  /** ISO text and instant of the newest change of any kind, if any. */
   lastChange: string | null;
   lastChangeUs: number;
-  /** Username of the newest content change's author. */
+  /** Username of the newest change's author. */
   lastAuthor: string | null;
 }
 
@@ -86,8 +86,12 @@ export function countTranslation(
 }
 
 /**
- * Last change, its author and `recent_changes` (content changes in the 6 hours up to the
- * last one, research §6) from the translation's newest-first change list.
+ * Last change, its author and `recent_changes`, from the translation's newest-first change
+ * list. Weblate 5.14.3 dates a translation by its newest change of any kind, a comment or a
+ * repository update as much as an edit (Change.save caches every change that has a
+ * translation; the fallback is `change_set.order()[0]`, weblate/utils/stats.py
+ * get_last_change_obj), and counts as recent the content changes less than 6 hours older
+ * than that (count_changes: `timestamp__gt` last_changed − 6 h).
  */
 function addChangeCounts(
   instance: SimInstance,
@@ -95,15 +99,14 @@ function addChangeCounts(
   counts: StatisticsCounts,
 ): void {
   const changes = instance.index.changesByTranslation.get(translation.id) ?? [];
+  const newest = changes[0];
+  if (newest === undefined) return;
+  counts.lastChange = newest.timestamp;
+  counts.lastChangeUs = newest.timestampUs;
+  counts.lastAuthor = newest.author;
   for (const change of changes) {
-    if (!CONTENT_ACTIONS.has(change.action)) continue;
-    if (counts.lastChange === null) {
-      counts.lastChange = change.timestamp;
-      counts.lastChangeUs = change.timestampUs;
-      counts.lastAuthor = change.author;
-    }
-    if (change.timestampUs < counts.lastChangeUs - 6 * MICROS_PER_HOUR) break;
-    counts.recentChanges += 1;
+    if (change.timestampUs <= newest.timestampUs - 6 * MICROS_PER_HOUR) break;
+    if (CONTENT_ACTIONS.has(change.action)) counts.recentChanges += 1;
   }
 }
 

@@ -5,14 +5,40 @@ import type {
   SimProject,
   SimTranslation,
 } from './model.ts';
+import { lastParam, type SimRequest } from './responses.ts';
 
 /**
- * Absolute URLs as Weblate puts them in payloads. API links carry `?format=api` (the spec's
- * convention: they were recorded through the browsable API); web links carry no query.
- * `base` always ends with a slash.
+ * What every absolute link of an answer is built from. `site` is Weblate's site URL, with a
+ * trailing slash: its ProxyMiddleware makes `build_absolute_uri` use SITE_DOMAIN and
+ * ENABLE_HTTPS, never the request's Host (weblate/middleware.py). `format` is the request's
+ * `format` parameter, which DRF's `reverse` repeats in every API link
+ * (preserve_builtin_query_params) and which web links never carry.
  */
-export function apiUrl(base: string, path: string): string {
-  return `${base}api/${path}?format=api`;
+export interface LinkBase {
+  site: string;
+  format: string | null;
+}
+
+/** Links of a request without `format` (as the mirror sends them) to the site `site`. */
+export function siteLinks(site: string): LinkBase {
+  return { site, format: null };
+}
+
+export function linkBaseOf(request: SimRequest): LinkBase {
+  return { site: request.baseUrl, format: lastParam(request.url, 'format') };
+}
+
+/** Python's `quote_plus`: only letters, digits and `_.-~` stay; space becomes `+`. */
+export function quotePlus(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+/** An API link, e.g. `apiUrl(base, 'units/1/')`. */
+export function apiUrl(base: LinkBase, path: string): string {
+  const query = base.format === null ? '' : `?format=${quotePlus(base.format)}`;
+  return `${base.site}api/${path}${query}`;
 }
 
 const segment = (text: string): string => encodeURIComponent(text);
@@ -37,6 +63,6 @@ export function languagePath(language: SimLanguage): string {
   return `${segment(language.code)}/`;
 }
 
-export function userApiUrl(base: string, username: string | null): string | null {
+export function userApiUrl(base: LinkBase, username: string | null): string | null {
   return username === null ? null : apiUrl(base, `users/${segment(username)}/`);
 }

@@ -114,6 +114,29 @@ describe('simulate flags', () => {
     }
   });
 
+  it('answers as a 5.15+ token of one user with --token-user', async () => {
+    expect(parseServerFlags({ 'token-user': 'alice' })).toEqual({
+      compat: { tokenUser: 'alice' },
+    });
+    expect(() => parseServerFlags({ 'token-user': ' ' })).toThrow('--token-user needs a username');
+    const { cli, url } = await simulate(['--users', '2']);
+    const { cli: restricted, url: restrictedUrl } = await simulate([
+      '--users',
+      '2',
+      '--token-user',
+      'nobody-in-particular',
+    ]);
+    try {
+      // The simulator's first generated user.
+      const name = 'alice';
+      expect((await fetch(`${url}api/users/${name}/notifications/`)).status).toBe(200);
+      expect((await fetch(`${restrictedUrl}api/users/${name}/notifications/`)).status).toBe(403);
+    } finally {
+      expect((await stop(cli)).code).toBe(0);
+      expect((await stop(restricted)).code).toBe(0);
+    }
+  });
+
   it('fails requests as asked', async () => {
     const { cli, url } = await simulate(['--faults', 'html:1']);
     try {

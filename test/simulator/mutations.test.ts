@@ -62,8 +62,8 @@ describe('editUnits', () => {
     expect(changes.map((c) => c.action)).toEqual([2, 5]);
     expect(changes[0]).toMatchObject({
       target: 'Nový text',
-      unit: `${BASE}api/units/${translated.id}/?format=api`,
-      user: `${BASE}api/users/alice/?format=api`,
+      unit: `${BASE}api/units/${translated.id}/`,
+      user: `${BASE}api/users/alice/`,
     });
     const unit = get(instance, `api/units/${translated.id}/`).body;
     expect(unit).toMatchObject({
@@ -106,7 +106,7 @@ describe('bulkEditStates', () => {
     }
     const changes = result.changeIds.map((id) => get(instance, `api/changes/${id}/`).body);
     expect(changes.map((c) => [c.action, c.action_name, c.unit])).toEqual(
-      units.map((u) => [32, 'Bulk status changed', `${BASE}api/units/${u.id}/?format=api`]),
+      units.map((u) => [32, 'Bulk status changed', `${BASE}api/units/${u.id}/`]),
     );
     // Invisible to last_changed, visible in the changes feed.
     const q = encodeURIComponent(`last_changed:>=${formatInstant(usOf(clock), null)}`);
@@ -115,6 +115,86 @@ describe('bulkEditStates', () => {
     const feed = get(instance, `api/changes/?action=32&timestamp_after=${after}`);
     expect(feed.body.count).toBe(5);
     expectConsistent(instance);
+  });
+});
+
+describe('renameTemplate and updateUnitsSilently', () => {
+  it('turn fuzzy strings translated and renumber positions without a change or a new last_updated', () => {
+    const component = instance.components.find(
+      (c) =>
+        c.template !== '' &&
+        instance.index.translationsByComponent
+          .get(c.id)!
+          .some((t) => instance.index.unitsByTranslation.get(t.id)!.some((u) => u.state === 10)),
+    )!;
+    const translations = instance.index.translationsByComponent.get(component.id)!;
+    const unitsOf = (id: number) => instance.index.unitsByTranslation.get(id)!;
+    const fuzzy = translations.flatMap((t) => unitsOf(t.id).filter((u) => u.state === 10));
+    const needsEditing = translations.flatMap((t) => unitsOf(t.id).filter((u) => u.state === 11));
+    const key = (t: (typeof translations)[number]) =>
+      `api/translations/${translationKey(instance, t)}/`;
+    const before = translations.map((t) => get(instance, key(t)).body);
+    const updated = fuzzy.map((u) => u.lastUpdated);
+    const changes = instance.changes.length;
+    const template = component.template;
+    tick();
+    const result = mutate.renameTemplate(component.id, `renamed/${template}`);
+    expect(result.unitIds).toEqual(fuzzy.map((u) => u.id).sort((a, b) => a - b));
+    for (const [i, unit] of fuzzy.entries()) {
+      expect(get(instance, `api/units/${unit.id}/`).body).toMatchObject({
+        state: 20,
+        fuzzy: false,
+        translated: true,
+        last_updated: updated[i],
+      });
+    }
+    // Only state 10: the other "needs editing" states stay.
+    expect(needsEditing.every((u) => u.state === 11)).toBe(true);
+    expect(instance.changes.length).toBe(changes);
+    const q = encodeURIComponent(`last_changed:>=${formatInstant(usOf(clock), null)}`);
+    expect(get(instance, `api/units/?q=${q}`).body.count).toBe(0);
+    // Counts move; last_change and revision do not; the component shows its new template.
+    for (const [i, translation] of translations.entries()) {
+      const after = get(instance, key(translation)).body;
+      const moved = fuzzy.filter((u) => u.translationId === translation.id).length;
+      expect(after.fuzzy).toBe((before[i]!.fuzzy as number) - moved);
+      expect(after.translated).toBe((before[i]!.translated as number) + moved);
+      expect([after.last_change, after.revision]).toEqual([
+        before[i]!.last_change,
+        before[i]!.revision,
+      ]);
+    }
+    const project = instance.index.projectById.get(component.projectId)!;
+    expect(get(instance, `api/components/${project.slug}/${component.slug}/`).body).toMatchObject({
+      template: `renamed/${template}`,
+    });
+    const source = translations.find((t) => t.isSource)!;
+    expect(get(instance, key(source)).body.filename).toBe(`renamed/${template}`);
+
+    const [first, second] = unitsOf(translations.find((t) => !t.isSource)!.id);
+    const position = first!.position;
+    const renumbered = mutate.updateUnitsSilently(
+      new Map([
+        [first!.id, { position: position + 100 }],
+        [second!.id, { position: second!.position }],
+      ]),
+    );
+    expect(renumbered.unitIds).toEqual([first!.id]);
+    expect(get(instance, `api/units/${first!.id}/`).body).toMatchObject({
+      position: position + 100,
+      last_updated: first!.lastUpdated,
+    });
+    expect(instance.changes.length).toBe(changes);
+    expectConsistent(instance);
+  });
+
+  it('refuses a bilingual component and a name that is not new', () => {
+    const bilingual = instance.components.find((c) => c.template === '')!;
+    expect(() => mutate.renameTemplate(bilingual.id, 'x.pot')).toThrow(/bilingual/);
+    const monolingual = instance.components.find((c) => c.template !== '')!;
+    expect(() => mutate.renameTemplate(monolingual.id, monolingual.template)).toThrow(
+      /not a new name/,
+    );
   });
 });
 
@@ -142,7 +222,7 @@ describe('addUnits', () => {
       state: 0,
       id_hash: source.id_hash,
       content_hash: source.content_hash,
-      source_unit: `${BASE}api/units/${result.sourceUnitIds[0]!}/?format=api`,
+      source_unit: `${BASE}api/units/${result.sourceUnitIds[0]!}/`,
       timestamp: rendered.last_updated,
     });
     expect(String(rendered.web_url)).toContain(`?checksum=${hashToChecksum(target.idHash)}`);
@@ -182,7 +262,7 @@ describe('deleteUnits', () => {
     expect(removal).toMatchObject({
       action: 63,
       unit: null,
-      translation: `${BASE}api/translations/${key}/?format=api`,
+      translation: `${BASE}api/translations/${key}/`,
     });
     expectConsistent(instance);
   });

@@ -7,26 +7,35 @@ import {
 } from '../../src/simulator/index.ts';
 
 describe('createRateLimiter', () => {
-  it('keeps a sliding window like DRF, with whole seconds rounded up', () => {
+  it('keeps a sliding window like DRF: X-RateLimit-Reset truncated, Retry-After rounded up', () => {
+    // As Weblate 5.14.3 answers (docs/weblate-compatibility.md): int() of the seconds until
+    // the oldest request leaves the window, which can be 0; Retry-After is math.ceil().
     let now = 1_000_000;
     const limiter = createRateLimiter({ limit: 3, windowSeconds: 10, headers: true }, () => now);
     expect(limiter.check()).toMatchObject({ isAllowed: true, remaining: 2, resetSeconds: 10 });
     now += 2_500;
-    expect(limiter.check()).toMatchObject({ isAllowed: true, remaining: 1, resetSeconds: 8 });
+    expect(limiter.check()).toMatchObject({ isAllowed: true, remaining: 1, resetSeconds: 7 });
     now += 1_000;
-    expect(limiter.check()).toMatchObject({ isAllowed: true, remaining: 0, resetSeconds: 7 });
+    expect(limiter.check()).toMatchObject({ isAllowed: true, remaining: 0, resetSeconds: 6 });
     now += 100;
     expect(limiter.check()).toEqual({
       isAllowed: false,
       limit: 3,
       remaining: 0,
-      resetSeconds: 7,
+      resetSeconds: 6,
       retryAfterSeconds: 7,
     });
     // The oldest request expires exactly at +10 s: one slot frees up, not three.
     now = 1_010_000;
-    expect(limiter.check()).toMatchObject({ isAllowed: true, remaining: 0, resetSeconds: 3 });
+    expect(limiter.check()).toMatchObject({ isAllowed: true, remaining: 0, resetSeconds: 2 });
     expect(limiter.check()).toMatchObject({ isAllowed: false, retryAfterSeconds: 3 });
+    now = 1_012_400;
+    // 0.1 s before a slot frees, the header says 0.
+    expect(limiter.check()).toMatchObject({
+      isAllowed: false,
+      resetSeconds: 0,
+      retryAfterSeconds: 1,
+    });
     now = 1_020_000;
     expect(limiter.check()).toMatchObject({ isAllowed: true, remaining: 2 });
   });

@@ -1,7 +1,8 @@
+import { request } from 'node:http';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
-  dispatch,
   renderChange,
   renderComponent,
   renderSubscription,
@@ -9,6 +10,7 @@ import {
   renderUnit,
   type RunningSimulator,
   type SimTranslation,
+  siteLinks,
   startSimulator,
   toJsonText,
 } from '../../src/simulator/index.ts';
@@ -58,18 +60,18 @@ describe('pagination', () => {
     const path = 'api/translations/hello/core/cs/units/';
     const first = await get(path);
     expect(first.body.previous).toBeNull();
-    expect(first.body.next).toBe(`${sim.url}${path}?format=api&page=2`);
+    expect(first.body.next).toBe(`${sim.url}${path}?page=2`);
     expect(first.body.results).toHaveLength(50);
     const second = await get(`${path}?page=2`);
-    expect(second.body.previous).toBe(`${sim.url}${path}?format=api`);
-    expect(second.body.next).toBe(`${sim.url}${path}?format=api&page=3`);
+    expect(second.body.previous).toBe(`${sim.url}${path}`);
+    expect(second.body.next).toBe(`${sim.url}${path}?page=3`);
     const ids: number[] = [];
-    let next: unknown = `${sim.url}${path}?format=api&page_size=60`;
+    let next: unknown = `${sim.url}${path}?page_size=60`;
     while (typeof next === 'string') {
       const page = await get(next.slice(sim.url.length));
       const results = page.body.results as { id: number; translation: string }[];
       for (const unit of results)
-        expect(unit.translation).toBe(`${sim.url}api/translations/hello/core/cs/?format=api`);
+        expect(unit.translation).toBe(`${sim.url}api/translations/hello/core/cs/`);
       ids.push(...results.map((u) => u.id));
       next = page.body.next;
     }
@@ -79,17 +81,24 @@ describe('pagination', () => {
     expect((await get('api/translations/hello/core/cs/')).body.total).toBe(expected.length);
   });
 
-  it('keeps other parameters sorted in page links and always sets format=api', async () => {
+  it('keeps the parameters sorted in page links, and format in every API link only when asked', async () => {
     const page = await get('api/units/?page_size=1000&q=id%3A%3E5&format=json');
     expect(page.body.next).toBe(
-      `${sim.url}api/units/?format=api&page=2&page_size=1000&q=id%3A%3E5`,
+      `${sim.url}api/units/?format=json&page=2&page_size=1000&q=id%3A%3E5`,
     );
+    const first = (page.body.results as Array<Record<string, string>>)[0]!;
+    expect([first.url, first.web_url]).toEqual([
+      `${sim.url}api/units/${first.id}/?format=json`,
+      expect.not.stringContaining('format='),
+    ]);
     const last = await get('api/units/?page=last&page_size=1000');
     const count = last.body.count as number;
     expect(last.body.next).toBeNull();
     expect(last.body.previous).toBe(
-      `${sim.url}api/units/?format=api&page=${Math.ceil(count / 1000) - 1}&page_size=1000`,
+      `${sim.url}api/units/?page=${Math.ceil(count / 1000) - 1}&page_size=1000`,
     );
+    const unit = (last.body.results as Array<Record<string, string>>)[0]!;
+    expect(unit.url).toBe(`${sim.url}api/units/${unit.id}/`);
   });
 
   it('uses default page sizes and caps large ones', async () => {
@@ -163,7 +172,7 @@ describe('errors, methods and paths', () => {
       const reply = await get(`${path}?format=api`);
       expect(reply.status, path).toBe(200);
       expect(reply.headers.get('allow'), path).toBe(methods);
-      expect(reply.headers.get('vary')).toBe('Accept');
+      expect(reply.headers.get('vary')).toBe('Accept, Cookie, origin');
       expect(reply.headers.get('content-type')).toBe('application/json');
     }
   });
@@ -203,11 +212,11 @@ describe('serialisation', () => {
   it('sends exactly the rendered objects, with hashes exact on the wire', async () => {
     const unit = sim.instance.units.find((u) => u.idHash > 2n ** 53n)!;
     const reply = await get(`api/units/${unit.id}/`);
-    expect(reply.text).toBe(toJsonText(renderUnit(sim.instance, sim.url, unit)));
+    expect(reply.text).toBe(toJsonText(renderUnit(sim.instance, siteLinks(sim.url), unit)));
     expect(reply.text).toContain(`"id_hash":${unit.idHash}`);
     const change = sim.instance.changes[42]!;
     expect((await get(`api/changes/${change.id}/`)).text).toBe(
-      toJsonText(renderChange(sim.instance, sim.url, change)),
+      toJsonText(renderChange(sim.instance, siteLinks(sim.url), change)),
     );
   });
 
@@ -221,7 +230,9 @@ describe('serialisation', () => {
     >[];
     expect(scoped[0]).not.toHaveProperty('project');
     const detail = await get('api/components/hello/core/');
-    expect(detail.text).toBe(toJsonText(renderComponent(sim.instance, sim.url, component)));
+    expect(detail.text).toBe(
+      toJsonText(renderComponent(sim.instance, siteLinks(sim.url), component)),
+    );
   });
 
   it('nests the component in global translation lists and leaves it out in component lists', async () => {
@@ -230,7 +241,9 @@ describe('serialisation', () => {
     const scoped = await get('api/components/hello/core/translations/');
     const results = scoped.body.results as Record<string, unknown>[];
     expect(results[0]).not.toHaveProperty('component');
-    const expected = toJsonText(renderTranslation(sim.instance, sim.url, cs, 'without-component'));
+    const expected = toJsonText(
+      renderTranslation(sim.instance, siteLinks(sim.url), cs, 'without-component'),
+    );
     expect(scoped.text).toContain(expected);
     expect(expected).toMatch(/"translated_percent":\d+\.\d/);
   });
@@ -246,7 +259,7 @@ describe('serialisation', () => {
     expect(page.body.count).toBe(alice.subscriptions.length);
     for (const subscription of alice.subscriptions.slice(0, 50)) {
       expect(page.text).toContain(
-        toJsonText(renderSubscription(sim.instance, sim.url, subscription)),
+        toJsonText(renderSubscription(sim.instance, siteLinks(sim.url), subscription)),
       );
     }
     expect((await get('api/users/anonymous/notifications/')).body.count).toBe(0);
@@ -258,17 +271,38 @@ describe('serialisation', () => {
     });
   });
 
-  it('builds links from the Host the client used', () => {
-    const reply = dispatch(sim.instance, {
-      method: 'GET',
-      url: new URL('http://localhost:9/api/projects/?page_size=1'),
-      baseUrl: 'http://localhost:9/',
-      headers: {},
-    });
-    expect(reply.status).toBe(200);
-    expect(toJsonText(reply.body)).toContain(
-      '"next":"http://localhost:9/api/projects/?format=api&page=2&page_size=1"',
-    );
+  it('builds links from its site URL whatever Host the client sent, as Weblate does', async () => {
+    const links = async (host: string) => {
+      const body = await new Promise<string>((resolve, reject) => {
+        const asked = request(
+          `${sim.url}api/projects/?page_size=1`,
+          { headers: { host } },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+            res.on('end', () => resolve(text));
+          },
+        );
+        asked.on('error', reject).end();
+      });
+      const page = JSON.parse(body) as { next: string; results: Array<{ url: string }> };
+      return [page.next, page.results[0]!.url];
+    };
+    const expected = [
+      `${sim.url}api/projects/?page=2&page_size=1`,
+      `${sim.url}api/projects/hello/`,
+    ];
+    expect(await links('localhost:9')).toEqual(expected);
+    sim.setSiteUrl('https://weblate.example:8443/');
+    try {
+      expect(await links('localhost:9')).toEqual(
+        expected.map((url) => url.replace(sim.url, 'https://weblate.example:8443/')),
+      );
+    } finally {
+      sim.setSiteUrl(null);
+    }
+    expect(await links(new URL(sim.url).host)).toEqual(expected);
+    expect(() => sim.setSiteUrl('https://weblate.example/sub/')).toThrow(/origin/);
   });
 });
 

@@ -9,8 +9,9 @@ import {
 } from '../../src/simulator/render.ts';
 import { DEFAULT_SIZE } from '../../src/simulator/size.ts';
 import { countTranslation, translationPercent } from '../../src/simulator/statistics.ts';
+import { siteLinks } from '../../src/simulator/urls.ts';
 
-const BASE = 'http://weblate.test/';
+const BASE = siteLinks('http://weblate.test/');
 
 describe('translationPercent', () => {
   it.each([
@@ -83,7 +84,7 @@ describe('statistics of the default instance', () => {
       // Percentages come from the sums, never from averaged percentages.
       expect(stats.translated_percent).toBe(translationPercent(translated, total));
       expect(stats.name).toBe(language.name);
-      expect(stats.url).toBe(`${BASE}languages/${language.code}/`);
+      expect(stats.url).toBe(`${BASE.site}languages/${language.code}/`);
       expect(stats).not.toHaveProperty('code');
       expect(stats).not.toHaveProperty('translate_url');
     }

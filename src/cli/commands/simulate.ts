@@ -72,11 +72,11 @@ function numberFlag(
   return value;
 }
 
-/** Reads the fault, rate-limit and latency flags into simulator options. */
+/** Reads the fault, rate-limit, latency and token-user flags into simulator options. */
 export function parseServerFlags(
   values: OptionValues,
-): Pick<SimulatorOptions, 'faults' | 'rateLimit' | 'latencyMs'> {
-  const out: Pick<SimulatorOptions, 'faults' | 'rateLimit' | 'latencyMs'> = {};
+): Pick<SimulatorOptions, 'faults' | 'rateLimit' | 'latencyMs' | 'compat'> {
+  const out: Pick<SimulatorOptions, 'faults' | 'rateLimit' | 'latencyMs' | 'compat'> = {};
   const retryAfter = numberFlag(values, 'retry-after', { allowZero: true });
   if (typeof values.faults === 'string') {
     try {
@@ -104,6 +104,10 @@ export function parseServerFlags(
   }
   const latency = numberFlag(values, 'latency', { allowZero: true });
   if (latency !== undefined) out.latencyMs = latency;
+  if (typeof values['token-user'] === 'string') {
+    if (values['token-user'].trim() === '') throw new UsageError('--token-user needs a username');
+    out.compat = { tokenUser: values['token-user'] };
+  }
   return out;
 }
 
@@ -123,6 +127,7 @@ export const simulateCommand: Command = {
     'rate-limit': { type: 'string' },
     'rate-limit-silent': { type: 'boolean' },
     latency: { type: 'string' },
+    'token-user': { type: 'string' },
     churn: { type: 'string' },
     'churn-seconds': { type: 'string' },
   },
@@ -134,6 +139,7 @@ export const simulateCommand: Command = {
     '--rate-limit <n>/<s>   a budget of n requests per s seconds, with X-RateLimit-* headers and 429 beyond it',
     '--rate-limit-silent    enforce the budget without advertising it (429 and Retry-After only)',
     '--latency <ms>         delay before every answer',
+    "--token-user <name>    answer as Weblate 5.15+ for this user's token: other users' notification subscriptions are 403",
     '--churn <n>            every --churn-seconds, edit n translated strings and add one string',
     '--churn-seconds <s>    seconds between churn ticks (default 60)',
   ],
