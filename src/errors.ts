@@ -84,6 +84,18 @@ export function isRetryable(err: unknown): boolean {
   return false;
 }
 
+/**
+ * A timeout, or a gateway's 502/503/504: how a request the server takes too long to answer
+ * fails (behind a proxy, or with its own worker timeout). A smaller request may succeed.
+ */
+export function isTimeoutOrGatewayError(err: unknown): boolean {
+  if (err instanceof AuthError) return false;
+  if (err instanceof HttpError) return [502, 503, 504].includes(err.status);
+  return err instanceof Error && TIMEOUT_CODES.has((err as NodeJS.ErrnoException).code ?? '');
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 const NETWORK_CODES = new Set([
   'ECONNRESET',
   'ECONNREFUSED',

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 
 import type { RawJson } from '../db/database.ts';
 import type { Rejection } from '../db/queries/rejections.ts';
+import { SyncError } from '../errors.ts';
 import { fastParse } from '../weblate/fast-parse.ts';
 import { type ListPage, walkList } from '../weblate/pagination.ts';
 import { describeIssues } from '../weblate/schemas.ts';
@@ -20,6 +21,11 @@ export interface ReadSpec<R> {
   schema: z.ZodType<R, unknown>;
   /** Pages already counted in the progress total (announced when the work was discovered). */
   announcedPages?: number;
+  /**
+   * A discovery resource (languages, projects, components, translations): a page whose
+   * records all lack `id` comes from a server older than Weblate 5.0.1, and stops the run.
+   */
+  isDiscovery?: boolean;
 }
 
 /** Records of a page split into those that fit and those to keep in rejected_records. */
@@ -61,6 +67,7 @@ export async function* readPages<R>(
     } else if (!page.isLast && ctx.tally.pagesKnown <= ctx.tally.pagesDone + 1) {
       ctx.tally.expectPages(1);
     }
+    if (spec.isDiscovery === true) assertIdsSent(spec.resource, page.results, page.url);
     spec.listing?.notePage(page.results, page.url);
     yield { page, ...checkPage(ctx, spec, page.results, page.resultTexts, page.url) };
   }
@@ -75,9 +82,26 @@ export async function readObject<R>(
   ctx.tally.begin(spec.resource);
   if (spec.announcedPages === undefined) ctx.tally.expectPages(1);
   const response = await ctx.client.getJson(url, spec.resource, ctx.signal);
+  if (spec.isDiscovery === true) assertIdsSent(spec.resource, [response.value], response.url);
   const checked = checkRecords(spec, [response.value], [response.text.trim()], response.url, true);
   ctx.tally.pageRead(spec.resource, 1);
   return checked;
+}
+
+/**
+ * Weblate added `id` to every object of its API in 5.0.1; before it, languages, projects,
+ * components and translations have none, and the mirror keys its tables on those ids.
+ * One record without an id is a bad record (rejected on its own); records that all lack
+ * one are an old server, which no record-by-record rejection would explain.
+ */
+function assertIdsSent(resource: Resource, values: readonly unknown[], url: string): void {
+  const hasId = (value: unknown) => value !== null && typeof value === 'object' && 'id' in value;
+  if (values.length === 0 || values.some(hasId)) return;
+  throw new SyncError(
+    `${resource}: the records of ${url} carry no id. The server looks older than Weblate 5.0.1, ` +
+      'which weblate-mirror needs: before it, languages, projects, components and translations ' +
+      'carry no id, and the mirror keys every table on those ids. Upgrade Weblate to 5.0.1 or later.',
+  );
 }
 
 /** Validates a page read by another walker (keyset, change window) and counts it. */

@@ -45,6 +45,7 @@ export async function recordRun(
   body: RunBody,
 ): Promise<RunResult> {
   const started = Date.now();
+  const clientWarnings = deps.client.warnings.length;
   const runId = await startSyncRun(deps.db, {
     kind: run.kind,
     weblateUrl: deps.client.apiRoot.href,
@@ -88,6 +89,8 @@ export async function recordRun(
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
+  // What the client noticed about the server (e.g. http links) goes into this run's warnings.
+  for (const warning of deps.client.warnings.slice(clientWarnings)) tally.warn(warning);
   return finish(ctx, { kind: run.kind, started, status, error });
 }
 

@@ -21,6 +21,11 @@ export interface WeblateClientOptions {
   connectTimeoutMs?: number;
   /** Longest pause for the rate budget before the run gives up (and resumes next time). */
   maxWaitMs?: number;
+  /**
+   * Certificate authorities to trust for an https WEBLATE_URL instead of Node's default
+   * set (PEM), e.g. a test's self-signed certificate.
+   */
+  ca?: string | Buffer | Array<string | Buffer>;
   log: Logger;
   /** First backoff step; each retry doubles it (full jitter), up to retryCapMs. */
   retryBaseMs?: number;
@@ -34,8 +39,18 @@ export interface WeblateClientOptions {
   onResponse?: (response: { resource: string; status: number }) => void;
 }
 
+/** How one GET may adapt between its attempts. */
+export interface GetOptions {
+  /**
+   * Called when an attempt failed and will be retried: returns the URL of the next attempt
+   * (e.g. the same page with a smaller page_size after a timeout), or null to repeat the
+   * same URL. Every attempt counts toward maxAttempts, whatever its URL.
+   */
+  nextAttemptUrl?: (failed: { url: URL; error: Error }) => URL | null;
+}
+
 export interface JsonResponse {
-  /** The URL that was requested (as sent, without credentials). */
+  /** The URL that was answered (as sent, without credentials; see GetOptions). */
   url: string;
   value: unknown;
   /** Source text of each element of a `results` array, when the body has one. */
@@ -55,8 +70,13 @@ export class WeblateClient {
   readonly apiRoot: URL;
   readonly stats = new RequestStats();
   readonly gate: RateGate;
+  /**
+   * What this client noticed about the server that its run should report once (each
+   * message appears once; the client lives for one run).
+   */
+  readonly warnings: string[] = [];
   readonly #options: Required<
-    Omit<WeblateClientOptions, 'token' | 'connectTimeoutMs' | 'maxWaitMs' | 'onResponse'>
+    Omit<WeblateClientOptions, 'token' | 'connectTimeoutMs' | 'maxWaitMs' | 'onResponse' | 'ca'>
   > & {
     token: string | null;
     onResponse?: WeblateClientOptions['onResponse'];
@@ -85,17 +105,28 @@ export class WeblateClient {
       keepAliveTimeout: 30_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connect: { timeout: options.connectTimeoutMs ?? Math.min(options.timeoutMs, 30_000) },
+      connect: {
+        timeout: options.connectTimeoutMs ?? Math.min(options.timeoutMs, 30_000),
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
+      },
     });
   }
 
   /**
    * Resolves a path (relative to /api/) or an absolute URL from a response, refusing other
    * origins. `format` is dropped: Weblate's links carry `format=api`, which on a real
-   * server selects the HTML browsable API; weblate-mirror always asks for JSON.
+   * server selects the HTML browsable API; weblate-mirror always asks for JSON. A link that
+   * differs from an https WEBLATE_URL only by saying http (same host and port) is followed
+   * over https, with one warning: Weblate behind a TLS proxy it does not know about writes
+   * such links (its absolute URLs come from SITE_DOMAIN and ENABLE_HTTPS, or from the
+   * request it saw, which was plain http), and the token must never go over http.
    */
   resolve(target: string | URL): URL {
     const url = new URL(target, this.apiRoot);
+    if (this.#isDowngraded(url)) {
+      url.protocol = 'https:';
+      this.#noteDowngrade();
+    }
     if (url.origin !== this.apiRoot.origin) {
       throw new ResponseError(
         `refusing ${url.origin}${url.pathname}: it is not on ${this.apiRoot.origin}, the configured WEBLATE_URL. ` +
@@ -109,27 +140,42 @@ export class WeblateClient {
     return url;
   }
 
-  /** GETs a JSON document, with retries; `resource` names it in stats, logs and errors. */
+  /**
+   * GETs a JSON document, with retries; `resource` names it in stats, logs and errors.
+   * `options.nextAttemptUrl` may change the URL between attempts.
+   */
   async getJson(
     target: string | URL,
     resource: string,
     signal?: AbortSignal,
+    options: GetOptions = {},
   ): Promise<JsonResponse> {
-    const url = this.resolve(target);
+    const first = this.resolve(target);
+    let url = first;
     const { maxAttempts } = this.#options;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.gate.run(() => this.#getOnce(url, resource, signal), signal);
+        const current = url;
+        return await this.gate.run(() => this.#getOnce(current, resource, signal), signal);
       } catch (err) {
         if (signal?.aborted || !isRetryable(err) || attempt >= maxAttempts) {
-          throw this.#finalError(err, url, resource, attempt);
+          throw this.#finalError(err, { first, last: url }, resource, attempt);
         }
         const delayMs = this.#retryDelay(err, attempt);
+        const next = options.nextAttemptUrl?.({ url, error: toError(err) }) ?? null;
         this.stats.recordRetry(resource);
         this.#options.log.warn(
-          { resource, url: url.href, attempt, delayMs, err: toError(err).message },
+          {
+            resource,
+            url: url.href,
+            attempt,
+            delayMs,
+            err: toError(err).message,
+            ...(next === null ? {} : { nextUrl: next.href }),
+          },
           'request failed, retrying',
         );
+        if (next !== null) url = this.resolve(next);
         await sleep(delayMs, signal);
       }
     }
@@ -150,6 +196,28 @@ export class WeblateClient {
 
   async close(): Promise<void> {
     await this.#pool.close();
+  }
+
+  /** http where WEBLATE_URL says https, on the same host and port (URL.host omits default ports). */
+  #isDowngraded(url: URL): boolean {
+    return (
+      url.protocol === 'http:' &&
+      this.apiRoot.protocol === 'https:' &&
+      url.host === this.apiRoot.host
+    );
+  }
+
+  #noteDowngrade(): void {
+    const message =
+      `the server writes http:// links although WEBLATE_URL is ${this.apiRoot.origin}; weblate-mirror ` +
+      'follows them over https. The proxy in front of Weblate does not tell it that requests came over ' +
+      'TLS: set ENABLE_HTTPS (and SECURE_PROXY_SSL_HEADER) in its settings.';
+    if (this.warnings.includes(message)) return;
+    this.warnings.push(message);
+    this.#options.log.warn(
+      { origin: this.apiRoot.origin },
+      'server links say http for an https instance: following them over https',
+    );
   }
 
   async #getOnce(url: URL, resource: string, signal?: AbortSignal): Promise<JsonResponse> {
@@ -266,10 +334,17 @@ export class WeblateClient {
     return Math.max(Math.round(random() * ceiling), paused);
   }
 
-  #finalError(err: unknown, url: URL, resource: string, attempt: number): Error {
+  #finalError(
+    err: unknown,
+    urls: { first: URL; last: URL },
+    resource: string,
+    attempt: number,
+  ): Error {
     const cause = toError(err);
     const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
-    const message = `${resource}: GET ${url.href} failed${tries}: ${cause.message}`;
+    const last =
+      urls.last.href === urls.first.href ? '' : ` (the last attempt asked ${urls.last.href})`;
+    const message = `${resource}: GET ${urls.first.href} failed${tries}: ${cause.message}${last}`;
     if (cause instanceof AuthError) return new AuthError(message, cause);
     if (cause instanceof HttpError) return new HttpError(message, cause);
     return new ResponseError(message, { retryable: false, cause });

@@ -1,4 +1,4 @@
-import { ResponseError } from '../errors.ts';
+import { isTimeoutOrGatewayError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
 import { readEnvelope } from './pagination.ts';
 
@@ -13,6 +13,8 @@ export interface KeysetPage {
   through: string | null;
   /** Length of the response text, to size the next page. */
   textLength: number;
+  /** The page_size this page was answered with (smaller than asked after a timeout). */
+  pageSize: number;
 }
 
 export interface KeysetOptions {
@@ -30,7 +32,8 @@ export interface KeysetOptions {
  * `(<q>) AND id:>K`, K being the last id read, at the largest page size. Unlike page
  * numbers, rows added or deleted meanwhile cannot shift a page and make a row skipped, and
  * no page is an expensive deep OFFSET. A consumer that pulls the next page while it
- * writes the current one (see lib/pipelined.ts) overlaps the two.
+ * writes the current one (see lib/pipelined.ts) overlaps the two. A page that times out
+ * is asked again with half the page size (see smallerPage), and the walk keeps that size.
  */
 export async function* walkKeyset(
   client: WeblateClient,
@@ -50,12 +53,30 @@ export async function* walkKeyset(
       );
     }
     after = page.through;
-    pageSize = fittingPageSize(pageSize, page);
+    pageSize = fittingPageSize(page.pageSize, page);
   }
 }
 
 /** Bytes of response text a page should stay under; units with long texts get smaller pages. */
 const PAGE_TEXT_BUDGET = 24_000_000;
+
+/** The smallest page a walk shrinks to. */
+const MIN_PAGE_SIZE = 100;
+
+/**
+ * The next attempt at a page that timed out or got 502/503/504: the same page at half the
+ * size (down to MIN_PAGE_SIZE). Weblate 5.13 to 5.16.1 runs one extra SQL query per unit
+ * of a list, so a 10,000-unit page can outlast the server's or its proxy's timeout, and
+ * asking it again at the same size would fail the same way.
+ */
+function smallerPage(failed: { url: URL; error: Error }): URL | null {
+  if (!isTimeoutOrGatewayError(failed.error)) return null;
+  const size = Number(failed.url.searchParams.get('page_size'));
+  if (!Number.isInteger(size) || size <= MIN_PAGE_SIZE) return null;
+  const next = new URL(failed.url);
+  next.searchParams.set('page_size', String(Math.max(MIN_PAGE_SIZE, Math.floor(size / 2))));
+  return next;
+}
 
 /**
  * Keyset pages can change size at any time: when a page's text ran over the budget (units
@@ -64,7 +85,7 @@ const PAGE_TEXT_BUDGET = 24_000_000;
  */
 function fittingPageSize(pageSize: number, page: KeysetPage): number {
   if (page.textLength <= PAGE_TEXT_BUDGET) return pageSize;
-  return Math.max(100, Math.floor((pageSize * PAGE_TEXT_BUDGET) / page.textLength));
+  return Math.max(MIN_PAGE_SIZE, Math.floor((pageSize * PAGE_TEXT_BUDGET) / page.textLength));
 }
 
 async function fetchPage(
@@ -80,7 +101,10 @@ async function fetchPage(
   ].filter((c): c is string => c !== null);
   if (conditions.length > 0) url.searchParams.set('q', conditions.join(' AND '));
   url.searchParams.set('page_size', String(options.pageSize));
-  const response = await client.getJson(url, options.resource, options.signal);
+  const response = await client.getJson(url, options.resource, options.signal, {
+    nextAttemptUrl: smallerPage,
+  });
+  const answeredSize = Number(new URL(response.url).searchParams.get('page_size'));
   const envelope = readEnvelope(
     response.value,
     response.resultTexts,
@@ -103,6 +127,7 @@ async function fetchPage(
     after,
     through: hasMore ? ids.reduce((a, b) => (BigInt(a) > BigInt(b) ? a : b)) : null,
     textLength: response.text.length,
+    pageSize: Number.isInteger(answeredSize) && answeredSize > 0 ? answeredSize : options.pageSize,
   };
 }
 

@@ -85,10 +85,16 @@ export class RateGate {
     return Math.max(0, this.#budget);
   }
 
-  /** Records the budget a response advertised; call it while that request still counts as in flight. */
+  /**
+   * Records the budget a response advertised; call it while that request still counts as in
+   * flight. Weblate truncates X-RateLimit-Reset to whole seconds (DRF's window, int()), so a
+   * whole number may mean up to a second more: the wait covers it. Fractional values are
+   * taken as they come.
+   */
   noteBudget(remaining: number, resetSeconds: number): void {
+    const truncation = Number.isInteger(resetSeconds) ? 1 : 0;
     this.#budget = remaining - (this.#inFlight - 1);
-    this.#budgetResetAt = this.#now() + resetSeconds * 1000;
+    this.#budgetResetAt = this.#now() + (resetSeconds + truncation) * 1000;
   }
 
   async #waitTurn(signal?: AbortSignal): Promise<void> {

@@ -40,8 +40,9 @@ async function database(): Promise<TestDatabase> {
 const KILL_POINTS: Trigger[] = [
   { match: /^\/api\/translations\//, nth: 1 }, // during discovery
   { match: /\/changes\/\?/, nth: 2 }, // inside a change window
-  { match: /^\/api\/units\/\?/, nth: 2 }, // while page 1 of the unit walk is being written
-  { match: /^\/api\/units\/\?/, nth: 1 }, // as the resumed walk starts
+  // Each run that reads units asks the capability probe first (units/?q=id:<=0 …).
+  { match: /^\/api\/units\/\?/, nth: 3 }, // while page 1 of the unit walk is being written
+  { match: /^\/api\/units\/\?/, nth: 2 }, // as the resumed walk starts
   { match: /\/statistics\//, nth: 2 }, // between statistics snapshots
 ];
 

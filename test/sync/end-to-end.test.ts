@@ -15,6 +15,7 @@ import {
   renderTranslationStatistics,
   renderUnit,
   type RunningSimulator,
+  siteLinks,
   startSimulator,
   toJsonText,
 } from '../../src/simulator/index.ts';
@@ -103,7 +104,7 @@ describe('a full sync of the simulated instance', () => {
 
   it('keeps each record in raw exactly as the server sent it', async () => {
     const { instance } = sim;
-    const base = sim.url;
+    const base = siteLinks(sim.url);
     const mismatches = {
       languages: await rawMismatches(
         'languages',
@@ -215,7 +216,7 @@ describe('a full sync of the simulated instance', () => {
       firstMismatch(
         translations.rows,
         instance.translations.map((t) => {
-          const r = renderTranslation(instance, sim.url, t);
+          const r = renderTranslation(instance, siteLinks(sim.url), t);
           const component = r.component as Record<string, unknown>;
           return {
             id: t.id,

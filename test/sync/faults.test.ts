@@ -94,7 +94,8 @@ describe('a sync against a misbehaving server', () => {
 
   it('fails clearly when failures outlast the attempts, keeps what it committed, and the next run completes', async () => {
     const handle = await freshHandle();
-    sim.failNext(3, '503', /\/api\/units\//);
+    // The walk's first page, at whatever size it is asked (not the capability probe before it).
+    sim.failNext(3, '503', /\/api\/units\/\?page_size=\d+$/);
     const failed = await syncSimulator(sim, handle.db, {
       client: { ...fastRetries, maxAttempts: 3, token: TOKEN },
     });

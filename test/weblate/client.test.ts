@@ -150,6 +150,43 @@ describe('WeblateClient', () => {
     await client.close();
   });
 
+  it('asks each next attempt at the URL the caller chooses, counting every attempt', async () => {
+    const server = await serve((req, res) =>
+      req.url.includes('size=25')
+        ? sendJson(res, 200, { ok: true })
+        : sendJson(res, 504, '<html>504 Gateway Time-out</html>', { 'content-type': 'text/html' }),
+    );
+    const { log, lines } = captureLogger('warn');
+    const client = clientFor(server, log);
+    const halve = ({ url, error }: { url: URL; error: Error }) => {
+      expect(error).toBeInstanceOf(HttpError);
+      const next = new URL(url);
+      next.searchParams.set('size', String(Number(url.searchParams.get('size')) / 2));
+      return next;
+    };
+    const response = await client.getJson('x/?size=100', 'things', undefined, {
+      nextAttemptUrl: halve,
+    });
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/api/x/?size=100',
+      '/api/x/?size=50',
+      '/api/x/?size=25',
+    ]);
+    expect(response.url).toMatch(/\/api\/x\/\?size=25$/);
+    expect(client.stats.get('things')).toMatchObject({ requests: 3, retries: 2 });
+    expect(
+      lines.map((l) => (JSON.parse(l) as { nextUrl?: string }).nextUrl?.replace(/^.*\?/, '')),
+    ).toEqual(['size=50', 'size=25']);
+    // Attempts at a changed URL still count: the request ends after maxAttempts.
+    const error = (await client
+      .getJson('x/?size=800', 'things', undefined, { nextAttemptUrl: halve })
+      .catch((err: unknown) => err)) as Error;
+    expect(error.message).toMatch(
+      /^things: GET http:\/\/127\.0\.0\.1:\d+\/api\/x\/\?size=800 failed after 4 attempts: answered 504 .*\(the last attempt asked http:\/\/127\.0\.0\.1:\d+\/api\/x\/\?size=100\)$/,
+    );
+    await client.close();
+  });
+
   it('never writes the token into logs or error messages', async () => {
     const server = await serve((_req, res) => sendJson(res, 500, { detail: 'nope' }));
     const { log, lines } = captureLogger('trace');
@@ -163,6 +200,65 @@ describe('WeblateClient', () => {
     for (const line of lines) expect(line).not.toContain(TOKEN);
     expect(`${error.message} ${String(error.stack)}`).not.toContain(TOKEN);
     await client.close();
+  });
+});
+
+describe('WeblateClient.resolve', () => {
+  const resolving = (base: string) => {
+    const { log, lines } = captureLogger('warn');
+    const client = createTestClient(base, { log });
+    return { client, lines };
+  };
+
+  it('follows http links of an https instance over https when host and port match, warning once', async () => {
+    const { client, lines } = resolving('https://weblate.example:8443/');
+    for (const page of [2, 3]) {
+      expect(
+        client.resolve(`http://weblate.example:8443/api/units/?format=api&page=${page}`).href,
+      ).toBe(`https://weblate.example:8443/api/units/?page=${page}`);
+    }
+    expect(client.warnings).toEqual([
+      expect.stringMatching(
+        /^the server writes http:\/\/ links although WEBLATE_URL is https:\/\/weblate\.example:8443; weblate-mirror follows them over https\./,
+      ),
+    ]);
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual([
+      'server links say http for an https instance: following them over https',
+    ]);
+    await client.close();
+    // Default ports: http://host/ is the same host as https://host/.
+    const defaults = resolving('https://weblate.example/');
+    expect(defaults.client.resolve('http://weblate.example/api/x/').href).toBe(
+      'https://weblate.example/api/x/',
+    );
+    expect(defaults.client.warnings).toHaveLength(1);
+    await defaults.client.close();
+  });
+
+  it('refuses another port or host, and leaves an http instance as it is', async () => {
+    const { client, lines } = resolving('https://weblate.example/');
+    for (const link of [
+      'http://weblate.example:8080/api/units/',
+      'http://weblate.example:443/api/units/',
+      'http://other.example/api/units/',
+      'https://other.example/api/units/',
+    ]) {
+      expect(() => client.resolve(link), link).toThrow(ResponseError);
+      expect(() => client.resolve(link), link).toThrow(
+        /^refusing .*: it is not on https:\/\/weblate\.example/,
+      );
+    }
+    expect([client.warnings, lines]).toEqual([[], []]);
+    await client.close();
+    const plain = resolving('http://weblate.example/');
+    expect(plain.client.resolve('http://weblate.example/api/x/?page=2').href).toBe(
+      'http://weblate.example/api/x/?page=2',
+    );
+    expect(() => plain.client.resolve('https://weblate.example/api/x/')).toThrow(
+      /^refusing https:\/\/weblate\.example\/api\/x\/: it is not on http:\/\/weblate\.example/,
+    );
+    expect([plain.client.warnings, plain.lines]).toEqual([[], []]);
+    await plain.client.close();
   });
 });
 

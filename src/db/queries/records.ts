@@ -62,6 +62,18 @@ export function upsertChanges(db: Kysely<Database>, rows: ChangeRow[]): Promise<
   return upsertRowsByCopy(db, 'weblate.changes', ['id'], rows, CHANGE_KINDS);
 }
 
+/** Which of these change ids the mirror does not hold yet. */
+export async function changesNotMirrored(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const missing = new Set(ids);
+  if (ids.length === 0) return missing;
+  const held = await db.selectFrom('weblate.changes').select('id').where('id', 'in', ids).execute();
+  for (const row of held) missing.delete(String(row.id));
+  return missing;
+}
+
 /** Upserts notification subscriptions by id. */
 export function upsertSubscriptions(
   db: Kysely<Database>,

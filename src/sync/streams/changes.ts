@@ -4,7 +4,7 @@ import type { Database, RawJson } from '../../db/database.ts';
 import { recordChangeActions, type SeenAction } from '../../db/queries/change-actions.ts';
 import { readCursor, writeCursor } from '../../db/queries/cursors.ts';
 import { addPending } from '../../db/queries/pending.ts';
-import { type ChangeRow, upsertChanges } from '../../db/queries/records.ts';
+import { type ChangeRow, changesNotMirrored, upsertChanges } from '../../db/queries/records.ts';
 import { shiftSeconds, toUtcMicros } from '../../lib/timestamps.ts';
 import { walkChangeWindow } from '../../weblate/change-window.ts';
 import { type WeblateChange, weblateChange } from '../../weblate/schemas.ts';
@@ -135,13 +135,19 @@ interface ChangePage {
 
 async function storeChanges(ctx: SyncContext, trx: Transaction<Database>, page: ChangePage) {
   const rows = page.items.map((i) => toChangeRow(i.record, i.raw, page.project, ctx.lookup));
+  // Only a change new to the mirror names a unit to read: one read again within the lookback
+  // already had its unit read when it was first stored.
+  const ids = rows.map((r) => String(r.id));
+  const fresh = ctx.mode === 'incremental' ? await changesNotMirrored(trx, ids) : new Set();
   const result = await upsertIsolating(trx, rows, upsertChanges, () => ({
     resource: 'changes',
     url: page.url,
   }));
   await recordChangeActions(trx, actionsSeen(page.items.map((i) => i.record)));
-  const named = rows.map((r) => r.unit_id).filter((id): id is string => id !== null);
-  if (ctx.mode === 'incremental') await addPending(trx, 'unit', named);
+  const named = rows.flatMap((r, i) =>
+    r.unit_id !== null && fresh.has(ids[i]!) ? [String(r.unit_id)] : [],
+  );
+  await addPending(trx, 'unit', named);
   await writeCursor(trx, 'changes', page.project.slug, page.cursor);
   return result;
 }

@@ -172,6 +172,7 @@ async function readComponents(
     schema: weblateComponent,
     pageSize: PAGE_SIZE.standard,
     listing,
+    isDiscovery: true,
   } as const;
   for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
     const rows: ComponentRow[] = [];

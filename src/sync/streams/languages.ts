@@ -32,6 +32,7 @@ export async function syncLanguages(ctx: SyncContext): Promise<Map<string, strin
   const spec = {
     resource: 'languages',
     schema: weblateLanguage,
+    isDiscovery: true,
     pageSize: PAGE_SIZE.standard,
   } as const;
   for await (const { items, rejected, page } of readPages(ctx, 'languages/', spec)) {

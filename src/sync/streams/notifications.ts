@@ -39,7 +39,11 @@ export function toSubscriptionRow(
   };
 }
 
-/** Mirrors the notification subscriptions of one user; those no longer listed are marked deleted. */
+/**
+ * Mirrors the notification subscriptions of one user; those no longer listed are marked
+ * deleted. A user whose list the token may not read (403, Weblate 5.15 and later) is
+ * warned about and skipped: the subscriptions mirrored before stay as they are.
+ */
 export async function syncSubscriptions(ctx: SyncContext, username: string): Promise<void> {
   const url = `users/${encodeURIComponent(username)}/notifications/`;
   const spec = {
@@ -59,6 +63,10 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
       );
     }
   } catch (err) {
+    if (err instanceof HttpError && err.status === 403) {
+      warnDenied(ctx, username, err);
+      return;
+    }
     if (err instanceof HttpError && err.status === 404) {
       throw new SyncError(
         `WEBLATE_USERS names "${username}", but the server shows no such user to this token ` +
@@ -72,4 +80,21 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
     column: 'username',
     value: username,
   });
+}
+
+/**
+ * Since Weblate 5.15, reading another user's subscriptions needs the permission to manage
+ * users. Nothing is marked deleted: the list was not seen, so nothing is known to be gone.
+ */
+function warnDenied(ctx: SyncContext, username: string, err: HttpError): void {
+  ctx.tally.warn(
+    `WEBLATE_USERS names "${username}", but the server denies this token that user's notification ` +
+      'subscriptions (403: since Weblate 5.15 only a token that may manage users reads them); ' +
+      'the subscriptions mirrored before are kept as they were. Remove the user from WEBLATE_USERS ' +
+      'or use such a token.',
+  );
+  ctx.log.warn(
+    { username, url: err.url, status: err.status },
+    'subscriptions not readable with this token: kept as mirrored',
+  );
 }

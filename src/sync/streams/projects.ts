@@ -79,6 +79,7 @@ export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
     const spec = {
       resource: 'projects',
       schema: weblateProject,
+      isDiscovery: true,
       pageSize: PAGE_SIZE.standard,
       listing,
     } as const;
@@ -93,7 +94,11 @@ export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
       refs.push(
         ...(await store(
           ctx,
-          await readObject(ctx, url, { resource: 'projects', schema: weblateProject }),
+          await readObject(ctx, url, {
+            resource: 'projects',
+            schema: weblateProject,
+            isDiscovery: true,
+          }),
           url,
         )),
       );

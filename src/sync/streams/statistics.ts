@@ -1,6 +1,8 @@
 import type { RawJson } from '../../db/database.ts';
-import { listPending, removePending } from '../../db/queries/pending.ts';
+import { addPending, listPending, removePending } from '../../db/queries/pending.ts';
 import {
+  findLaggingLanguages,
+  isStaleLanguageAnswer,
   type LanguageStatisticsRow,
   recordLanguageStatistics,
   recordTranslationStatistics,
@@ -97,7 +99,16 @@ export async function syncStatistics(
     ctx,
     new Map([...languages].map((code) => [code, languageUrls.get(code) ?? null])),
   );
-  await removePending(ctx.db, 'language', pendingLanguages);
+  // A language whose sums lag its translations stays pending, to be read again next run.
+  await commitPage(ctx, 'language_statistics', [], async (trx) => {
+    await removePending(trx, 'language', pendingLanguages);
+    const lagging = await findLaggingLanguages(trx, [...languages]);
+    await addPending(trx, 'language', lagging);
+    if (lagging.length > 0) {
+      ctx.log.info({ languages: lagging }, 'language statistics lag their translations');
+    }
+    return { written: 0 };
+  });
 }
 
 export interface SnapshotOptions {
@@ -223,9 +234,18 @@ export async function syncLanguageStatistics(
         spec,
       );
       await commitPage(ctx, 'language_statistics', rejected, async (trx) => {
+        const fresh: typeof items = [];
+        for (const item of items) {
+          if (await isStaleLanguageAnswer(trx, code, item.record.last_change ?? null)) {
+            ctx.log.info(
+              { language: code, lastChange: item.record.last_change },
+              'language statistics older than its translations: not recorded',
+            );
+          } else fresh.push(item);
+        }
         const result = await recordLanguageStatistics(
           trx,
-          items.map((i) => toLanguageStatisticsRow(i.record, i.raw, code, capture)),
+          fresh.map((i) => toLanguageStatisticsRow(i.record, i.raw, code, capture)),
         );
         return { written: result.appended };
       });

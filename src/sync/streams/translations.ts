@@ -150,6 +150,7 @@ async function readTranslations(
   const spec = {
     resource: 'translations',
     schema: weblateTranslation,
+    isDiscovery: true,
     pageSize: PAGE_SIZE.standard,
     listing,
   } as const;

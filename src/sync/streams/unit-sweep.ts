@@ -16,12 +16,17 @@ import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';
 /**
  * Reads every unit of one translation and marks the ones it lacks as deleted. Walked by id
  * (`q=id:>K` on the translation's own list), so every page covers an id range and units
- * missing from it are gone; a server without `q` is walked page by page and the missing
- * units are marked once the list is complete. Every unit must belong to the translation
- * (spec rule 2).
+ * missing from it are gone; a server without `q` (`byPages` when that is known, else
+ * learned from its 400) is walked page by page and the missing units are marked once the
+ * list is complete. Every unit must belong to the translation (spec rule 2).
  */
-export async function sweepTranslation(ctx: SyncContext, ref: TranslationRef): Promise<void> {
+export async function sweepTranslation(
+  ctx: SyncContext,
+  ref: TranslationRef,
+  options: { byPages?: boolean } = {},
+): Promise<void> {
   await unlessGone(ctx, { table: 'translations', id: ref.id, label: ref.url }, async () => {
+    if (options.byPages === true) return sweepByPages(ctx, ref);
     try {
       await sweepByKeyset(ctx, ref);
     } catch (err) {

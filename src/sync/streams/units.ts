@@ -6,7 +6,6 @@ import {
 } from '../../db/queries/deletions.ts';
 import { clearPending, listPending, removePending } from '../../db/queries/pending.ts';
 import { findUnitCountMismatches } from '../../db/queries/translation-state.ts';
-import { HttpError } from '../../errors.ts';
 import { pipelined } from '../../lib/pipelined.ts';
 import { shiftSeconds } from '../../lib/timestamps.ts';
 import { type KeysetPage, walkKeyset } from '../../weblate/keyset.ts';
@@ -15,6 +14,7 @@ import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { checkPage, PAGE_SIZE } from '../read.ts';
 import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';
+import { lazyUnitStrategy, type UnitStrategy } from './unit-strategy.ts';
 import { sweepTranslation } from './unit-sweep.ts';
 
 /** Where the unit walk of one scope stands. */
@@ -38,119 +38,126 @@ interface Scope {
   projectSlug: string | null;
 }
 
+type Walk = NonNullable<UnitCursor['walk']>;
+
 /**
  * Mirrors units through the global /api/units/ (10,000 per request), walked by id: all of
  * them in a full sync, else only those changed since the mark (or new), and only when a
  * translation moved or a change named a unit. Then units named by changes that the walk did
  * not cover, and a sweep of every translation whose unit count differs from its total.
- * Servers without the global list or `q` are read translation by translation instead.
+ * What the server can do is probed once, when the run first needs the global list (see
+ * unit-strategy.ts); without `last_changed` search or without the list, moved translations
+ * are read one by one instead.
  */
 export async function syncUnits(ctx: SyncContext): Promise<void> {
   const scopes: Scope[] =
     ctx.scope.projects === null
       ? [{ key: '', projectSlug: null }]
       : ctx.scope.projects.map((slug) => ({ key: slug, projectSlug: slug }));
-  let globalListWorks = true;
+  const strategy = lazyUnitStrategy(ctx);
+  let hasSweptPending = false;
   for (const scope of scopes) {
-    if (!globalListWorks || !(await walkScope(ctx, scope))) {
-      globalListWorks = false;
-      await sweepPendingTranslations(ctx);
+    const cursor = (await readCursor<UnitCursor>(ctx.db, 'units', scope.key)) ?? {
+      mark: null,
+      maxId: null,
+      walk: null,
+    };
+    const walk = await walkToDo(ctx, scope, cursor);
+    if (walk === null) continue;
+    const chosen = await strategy();
+    if (chosen.kind === 'global' || (chosen.kind === 'global-ids' && walk.full)) {
+      await walkScope(ctx, scope, cursor, walk);
+      continue;
     }
+    // Pending translations are those of every scope: one sweep covers them all.
+    if (!hasSweptPending) await sweepPendingTranslations(ctx, chosen);
+    hasSweptPending = true;
+    await writeCursor(ctx.db, 'units', scope.key, { ...cursor, mark: walk.end, walk: null });
   }
-  if (ctx.mode === 'incremental') await syncNamedUnits(ctx, globalListWorks);
+  if (ctx.mode === 'incremental') await syncNamedUnits(ctx, strategy);
   await sweepMismatches(ctx);
 }
 
-/** Returns false when the server has no usable global unit list. */
-async function walkScope(ctx: SyncContext, scope: Scope): Promise<boolean> {
-  const cursor = (await readCursor<UnitCursor>(ctx.db, 'units', scope.key)) ?? {
-    mark: null,
-    maxId: null,
-    walk: null,
-  };
-  // A walk left unfinished by an earlier run resumes, unless it was incremental and this run
-  // must read everything (`sync --full`).
+/**
+ * The walk this run owes the scope: one left unfinished by an earlier run resumes, unless it
+ * was incremental and this run must read everything (`sync --full`); else a new one, or
+ * none when nothing moved.
+ */
+async function walkToDo(ctx: SyncContext, scope: Scope, cursor: UnitCursor): Promise<Walk | null> {
   const resumable = cursor.walk !== null && (cursor.walk.full || ctx.mode === 'incremental');
-  const walk = resumable ? cursor.walk : await planWalk(ctx, scope, cursor);
-  if (walk === null) return true;
+  return resumable ? cursor.walk : planWalk(ctx, scope, cursor);
+}
+
+/** Walks /api/units/ by id for one scope, committing the cursor with every page. */
+async function walkScope(
+  ctx: SyncContext,
+  scope: Scope,
+  cursor: UnitCursor,
+  walk: Walk,
+): Promise<void> {
   const conditions = [
     walk.full ? null : changedQuery(walk),
     scope.projectSlug === null ? null : `project:${scope.projectSlug}`,
   ];
   const q = conditions.filter((c): c is string => c !== null).join(' AND ') || null;
   let maxId = cursor.maxId;
-  try {
-    ctx.tally.begin('units');
-    ctx.tally.expectPages(1);
-    const pages = walkKeyset(ctx.client, 'units/', {
-      resource: 'units',
-      pageSize: PAGE_SIZE.large,
-      q,
-      after: walk.after,
-      signal: ctx.signal,
+  ctx.tally.begin('units');
+  ctx.tally.expectPages(1);
+  const pages = walkKeyset(ctx.client, 'units/', {
+    resource: 'units',
+    pageSize: PAGE_SIZE.large,
+    q,
+    after: walk.after,
+    signal: ctx.signal,
+  });
+  const deletionScope: UnitScope =
+    scope.projectSlug === null ? null : { projectSlug: scope.projectSlug };
+  // While one page is written, the next is fetched, validated and turned into rows.
+  const prepare = (page: KeysetPage) => {
+    if (page.through !== null) ctx.tally.expectPages(1);
+    const checked = checkPage(
+      ctx,
+      { resource: 'units', schema: weblateUnit },
+      page.results,
+      page.resultTexts,
+      page.url,
+    );
+    // Only what the commit needs: the parsed records are garbage once they are rows.
+    const { url, ids, after, through } = page;
+    return {
+      page: { url, ids, after, through },
+      rejected: checked.rejected,
+      rows: unitRows(ctx, checked.items),
+    };
+  };
+  // Page k+1's rows are written while page k commits (ids are disjoint); its cursor waits
+  // for page k, so the cursor never claims a page that was not stored.
+  const commit = (
+    { page, rejected, rows }: ReturnType<typeof prepare>,
+    previous: Promise<void>,
+  ) => {
+    maxId = maxOf(maxId, ...page.ids);
+    const next: UnitCursor =
+      page.through === null
+        ? { mark: walk.end, maxId, walk: null }
+        : { mark: cursor.mark, maxId, walk: { ...walk, after: page.through } };
+    return commitPage(ctx, 'units', rejected, async (trx) => {
+      const result = await writeUnitRows(trx, rows, page.url);
+      await removePending(trx, 'unit', page.ids);
+      if (walk.full) await markUnitsMissingInRange(trx, deletionScope, page, page.ids);
+      await previous;
+      // Pending units are not known by project: only a walk of every project covers them all.
+      if (walk.full && page.through === null && scope.projectSlug === null) {
+        await clearPending(trx, 'unit');
+      }
+      await writeCursor(trx, 'units', scope.key, next);
+      return result;
     });
-    const deletionScope: UnitScope =
-      scope.projectSlug === null ? null : { projectSlug: scope.projectSlug };
-    // While one page is written, the next is fetched, validated and turned into rows.
-    const prepare = (page: KeysetPage) => {
-      if (page.through !== null) ctx.tally.expectPages(1);
-      const checked = checkPage(
-        ctx,
-        { resource: 'units', schema: weblateUnit },
-        page.results,
-        page.resultTexts,
-        page.url,
-      );
-      // Only what the commit needs: the parsed records are garbage once they are rows.
-      const { url, ids, after, through } = page;
-      return {
-        page: { url, ids, after, through },
-        rejected: checked.rejected,
-        rows: unitRows(ctx, checked.items),
-      };
-    };
-    // Page k+1's rows are written while page k commits (ids are disjoint); its cursor waits
-    // for page k, so the cursor never claims a page that was not stored.
-    const commit = (
-      { page, rejected, rows }: ReturnType<typeof prepare>,
-      previous: Promise<void>,
-    ) => {
-      maxId = maxOf(maxId, ...page.ids);
-      const next: UnitCursor =
-        page.through === null
-          ? { mark: walk.end, maxId, walk: null }
-          : { mark: cursor.mark, maxId, walk: { ...walk, after: page.through } };
-      return commitPage(ctx, 'units', rejected, async (trx) => {
-        const result = await writeUnitRows(trx, rows, page.url);
-        await removePending(trx, 'unit', page.ids);
-        if (walk.full) await markUnitsMissingInRange(trx, deletionScope, page, page.ids);
-        await previous;
-        // Pending units are not known by project: only a walk of every project covers them all.
-        if (walk.full && page.through === null && scope.projectSlug === null) {
-          await clearPending(trx, 'unit');
-        }
-        await writeCursor(trx, 'units', scope.key, next);
-        return result;
-      });
-    };
-    await pipelined(pages, prepare, commit, ctx.overlapCommits);
-  } catch (err) {
-    if (isUnsupported(err)) {
-      ctx.tally.warn(
-        `the server has no usable /api/units/ list (${(err as Error).message}); units are read per translation`,
-      );
-      return false;
-    }
-    throw err;
-  }
-  return true;
+  };
+  await pipelined(pages, prepare, commit, ctx.overlapCommits);
 }
 
-async function planWalk(
-  ctx: SyncContext,
-  scope: Scope,
-  cursor: UnitCursor,
-): Promise<UnitCursor['walk']> {
+async function planWalk(ctx: SyncContext, scope: Scope, cursor: UnitCursor): Promise<Walk | null> {
   if (ctx.mode === 'full' || cursor.mark === null) {
     return { full: true, since: null, maxIdBefore: null, after: null, end: ctx.windowEnd };
   }
@@ -172,16 +179,20 @@ async function planWalk(
 }
 
 /** Changed or new units; parenthesised, because AND binds tighter than OR in Weblate's search. */
-function changedQuery(walk: NonNullable<UnitCursor['walk']>): string {
+function changedQuery(walk: Walk): string {
   const changed = `last_changed:>=${walk.since ?? '1970-01-01T00:00:00Z'}`;
   return walk.maxIdBefore === null ? changed : `(${changed} OR id:>${walk.maxIdBefore})`;
 }
 
 /** Units named by changes that the walk did not bring: read by id, 100 per request. */
-async function syncNamedUnits(ctx: SyncContext, globalListWorks: boolean): Promise<void> {
+async function syncNamedUnits(
+  ctx: SyncContext,
+  strategy: () => Promise<UnitStrategy>,
+): Promise<void> {
   const ids = await listPending(ctx.db, 'unit');
   if (ids.length === 0) return;
-  if (!globalListWorks) return sweepTranslationsOfUnits(ctx, ids);
+  const chosen = await strategy();
+  if (chosen.kind === 'per-translation') return sweepTranslationsOfUnits(ctx, ids, chosen);
   for (let i = 0; i < ids.length; i += 100) {
     const chunk = ids.slice(i, i + 100);
     const url = ctx.client.resolve('units/');
@@ -212,7 +223,11 @@ async function syncNamedUnits(ctx: SyncContext, globalListWorks: boolean): Promi
   }
 }
 
-async function sweepTranslationsOfUnits(ctx: SyncContext, unitIds: string[]): Promise<void> {
+async function sweepTranslationsOfUnits(
+  ctx: SyncContext,
+  unitIds: string[],
+  strategy: UnitStrategy,
+): Promise<void> {
   const rows = await ctx.db
     .selectFrom('weblate.units')
     .select('translation_id')
@@ -221,16 +236,22 @@ async function sweepTranslationsOfUnits(ctx: SyncContext, unitIds: string[]): Pr
     .execute();
   for (const { translation_id: id } of rows) {
     const ref = ctx.lookup.translationsById.get(id);
-    if (ref !== undefined) await sweepTranslation(ctx, ref);
+    if (ref !== undefined) await sweepTranslation(ctx, ref, sweepOptions(strategy));
   }
   await removePending(ctx.db, 'unit', unitIds);
 }
 
-async function sweepPendingTranslations(ctx: SyncContext): Promise<void> {
+/** Reads every unit of each pending translation (those that moved; all in a full sync). */
+async function sweepPendingTranslations(ctx: SyncContext, strategy: UnitStrategy): Promise<void> {
   for (const id of await listPending(ctx.db, 'translation')) {
     const ref = ctx.lookup.translationsById.get(Number(id));
-    if (ref !== undefined) await sweepTranslation(ctx, ref);
+    if (ref !== undefined) await sweepTranslation(ctx, ref, sweepOptions(strategy));
   }
+}
+
+/** A server known to refuse `id:` terms is walked by pages right away. */
+function sweepOptions(strategy: UnitStrategy): { byPages: boolean } {
+  return { byPages: strategy.hasIdSearch === false };
 }
 
 /** A translation whose live unit count differs from its total gets an id sweep (only that one). */
@@ -244,13 +265,6 @@ async function sweepMismatches(ctx: SyncContext): Promise<void> {
     );
     await sweepTranslation(ctx, ref);
   }
-}
-
-function isUnsupported(err: unknown): boolean {
-  return (
-    err instanceof HttpError &&
-    (err.status === 404 || (err.status === 400 && /\bq\b/.test(err.detail ?? '')))
-  );
 }
 
 function maxOf(current: string | null, ...ids: string[]): string | null {

@@ -1,0 +1,51 @@
+import { probeUnitList } from '../../weblate/capabilities.ts';
+import type { SyncContext } from '../context.ts';
+
+/**
+ * How a run reads units:
+ * - `global`: /api/units/ walked by id, changed units found by `last_changed` (Weblate 5.14+);
+ * - `global-ids`: /api/units/ walked by id in a full sync, but no `last_changed` search, so an
+ *   incremental sync reads each moved translation's units instead (every edit moves its
+ *   translation's record, and a new unit its total), and units named by changes by id;
+ * - `per-translation`: no usable /api/units/ at all: each moved translation's own list.
+ */
+export type UnitStrategyKind = 'global' | 'global-ids' | 'per-translation';
+
+export interface UnitStrategy {
+  kind: UnitStrategyKind;
+  /** Whether unit lists take `id:` terms; null when the probe could not tell. */
+  hasIdSearch: boolean | null;
+}
+
+/**
+ * A strategy chosen at most once per run, on first use: the probe costs a request, which
+ * a run that reads no units (a quiet incremental one) never makes.
+ */
+export function lazyUnitStrategy(ctx: SyncContext): () => Promise<UnitStrategy> {
+  let chosen: Promise<UnitStrategy> | null = null;
+  return () => (chosen ??= chooseUnitStrategy(ctx));
+}
+
+async function chooseUnitStrategy(ctx: SyncContext): Promise<UnitStrategy> {
+  const found = await probeUnitList(ctx.client, ctx.signal);
+  const kind: UnitStrategyKind =
+    !found.hasGlobalList || found.hasIdSearch === false
+      ? 'per-translation'
+      : found.hasLastChangedSearch
+        ? 'global'
+        : 'global-ids';
+  const fields = { strategy: kind, evidence: found.evidence };
+  if (kind === 'global') {
+    ctx.log.info(fields, 'unit strategy chosen');
+  } else {
+    ctx.log.warn(fields, 'unit strategy chosen');
+    ctx.tally.warn(describe(kind, found.evidence));
+  }
+  return { kind, hasIdSearch: found.hasIdSearch };
+}
+
+function describe(kind: Exclude<UnitStrategyKind, 'global'>, evidence: string): string {
+  return kind === 'per-translation'
+    ? `the server has no usable /api/units/ list (${evidence}); units are read per translation`
+    : `the server cannot search units by last_changed (${evidence}); an incremental sync reads the units of each moved translation instead`;
+}

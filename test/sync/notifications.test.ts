@@ -1,0 +1,105 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { DbHandle } from '../../src/db/client.ts';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { captureLogger } from '../helpers/logs.ts';
+import { syncSimulator } from '../helpers/sync.ts';
+
+let sim: RunningSimulator;
+let database: TestDatabase;
+let handle: DbHandle;
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    seed: 71,
+    projects: 2,
+    components: 3,
+    languages: 2,
+    units: 300,
+    changes: 100,
+    users: 3,
+  });
+  database = await createTestDatabase();
+  handle = await database.migrated();
+  const first = await syncSimulator(sim, handle.db);
+  expect([first.status, first.summary.warnings]).toEqual(['succeeded', []]);
+});
+
+afterAll(async () => {
+  await sim.close();
+  await database.drop();
+});
+
+/** The mirrored subscription rows of a user, as text, deleted ones included. */
+async function rowsOf(username: string): Promise<string[]> {
+  const result = await sql<{ row: string }>`
+    select to_jsonb(s)::text as row from weblate.notification_subscriptions s
+    where username = ${username} order by id`.execute(handle.db);
+  return result.rows.map((r) => r.row);
+}
+
+async function liveIdsOf(username: string): Promise<number[]> {
+  const result = await sql<{ id: string }>`
+    select id from weblate.notification_subscriptions
+    where username = ${username} and deleted_at is null order by id`.execute(handle.db);
+  return result.rows.map((r) => Number(r.id));
+}
+
+describe("notification subscriptions the token may not read (Weblate 5.15+'s 403)", () => {
+  it("keep each such user's mirrored rows untouched, warn once per user naming WEBLATE_USERS, and the run succeeds", async () => {
+    const subscribed = sim.instance.users.filter((u) => u.subscriptions.length > 1);
+    const [own, ...denied] = subscribed;
+    expect(denied.length).toBeGreaterThanOrEqual(2);
+    const deniedRows = await Promise.all(denied.map((u) => rowsOf(u.username)));
+    expect(deniedRows.map((rows) => rows.length)).toEqual(
+      denied.map((u) => u.subscriptions.length),
+    );
+    // Upstream, one subscription of each goes away: only a readable list can show it.
+    const ownGone = own!.subscriptions.pop()!;
+    const deniedGone = denied.map((u) => u.subscriptions.pop()!);
+    sim.setCompat({ tokenUser: own!.username });
+    const { log, lines } = captureLogger('info');
+    let warnings: string[];
+    try {
+      const result = await syncSimulator(sim, handle.db, { log });
+      expect([result.status, result.error]).toEqual(['succeeded', null]);
+      warnings = result.summary.warnings;
+    } finally {
+      sim.setCompat({});
+    }
+    expect(warnings).toEqual(
+      denied.map((u): unknown =>
+        expect.stringMatching(
+          new RegExp(
+            `^WEBLATE_USERS names "${u.username}", but the server denies this token that user's notification subscriptions \\(403: since Weblate 5\\.15 only a token that may manage users reads them\\); the subscriptions mirrored before are kept as they were`,
+          ),
+        ),
+      ),
+    );
+    const logged = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'subscriptions not readable with this token: kept as mirrored');
+    expect(logged.map((l) => [l.level, l.username, l.status])).toEqual(
+      denied.map((u) => [40, u.username, 403]),
+    );
+    // The denied users' rows are exactly as they were; the readable user's list was applied.
+    for (const [i, user] of denied.entries()) {
+      expect(await rowsOf(user.username)).toEqual(deniedRows[i]);
+      expect(await liveIdsOf(user.username)).toContain(deniedGone[i]!.id);
+    }
+    expect(await liveIdsOf(own!.username)).toEqual(
+      own!.subscriptions.map((s) => s.id).sort((a, b) => a - b),
+    );
+    expect(await liveIdsOf(own!.username)).not.toContain(ownGone.id);
+    const run = await sql<{ status: string; summary: { warnings: string[] } }>`
+      select status, summary from weblate.sync_runs order by id desc limit 1`.execute(handle.db);
+    expect([run.rows[0]!.status, run.rows[0]!.summary.warnings]).toEqual(['succeeded', warnings]);
+    // Readable again: the next sync marks what went away.
+    const next = await syncSimulator(sim, handle.db);
+    expect([next.status, next.summary.warnings]).toEqual(['succeeded', []]);
+    for (const [i, user] of denied.entries())
+      expect(await liveIdsOf(user.username)).not.toContain(deniedGone[i]!.id);
+  });
+});

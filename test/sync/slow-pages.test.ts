@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  type RequestLogEntry,
+  type RunningSimulator,
+  startSimulator,
+} from '../../src/simulator/index.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { captureLogger } from '../helpers/logs.ts';
+import { compareMirrors, type MirrorSnapshot, snapshotMirror } from '../helpers/mirror-compare.ts';
+import { syncSimulator } from '../helpers/sync.ts';
+
+// Enough units for several pages at the size the proxy lets through.
+const SIZE = { projects: 2, components: 4, languages: 3, units: 6000, changes: 400, users: 1 };
+const MAX_RESULTS = 2500;
+let sim: RunningSimulator;
+let clean: MirrorSnapshot;
+const databases: TestDatabase[] = [];
+
+async function freshDb() {
+  const database = await createTestDatabase();
+  databases.push(database);
+  return (await database.migrated()).db;
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 91, ...SIZE });
+  expect(sim.instance.units.length).toBeGreaterThan(2 * MAX_RESULTS);
+  const db = await freshDb();
+  expect((await syncSimulator(sim, db)).status).toBe('succeeded');
+  clean = await snapshotMirror(db);
+});
+
+afterAll(async () => {
+  await sim.close();
+  for (const database of databases) await database.drop();
+});
+
+/** Requests of the global unit walk (not the capability probe, which asks page_size=1). */
+function walkRequests(entries: RequestLogEntry[]): RequestLogEntry[] {
+  return entries.filter((e) => e.target.startsWith('/api/units/?') && pageSizeOf(e) !== 1);
+}
+
+const pageSizeOf = (entry: RequestLogEntry) =>
+  Number(new URL(entry.target, 'http://x/').searchParams.get('page_size'));
+
+describe.each([
+  { failure: '504' as const, timeoutMs: 10_000, failed: 504 },
+  { failure: 'hang' as const, timeoutMs: 5_000, failed: null },
+])('unit pages too slow for the proxy ($failure)', ({ failure, timeoutMs, failed }) => {
+  it('are asked again at half the size, later pages keep it, and the mirror is the same', async () => {
+    const db = await freshDb();
+    sim.setSlowUnitPages({ maxResults: MAX_RESULTS, failure, hangMs: 60_000 });
+    sim.requests.reset();
+    const { log, lines } = captureLogger('warn');
+    try {
+      const result = await syncSimulator(sim, db, {
+        log,
+        client: { timeoutMs, maxAttempts: 3, log },
+      });
+      expect([result.status, result.error]).toEqual(['succeeded', null]);
+      const units = result.summary.resources.find((r) => r.resource === 'units')!;
+      expect(units.retries).toBe(2);
+    } finally {
+      sim.setSlowUnitPages(null);
+    }
+    const walk = walkRequests(sim.requests.entries);
+    // 10,000 and 5,000 fail once each; every page after is asked at 2,500 and answered.
+    expect(walk.map((e) => [pageSizeOf(e), e.status])).toEqual([
+      [10_000, failed],
+      [5_000, failed],
+      ...walk.slice(2).map(() => [MAX_RESULTS, 200]),
+    ]);
+    expect(walk.length).toBe(2 + Math.ceil(sim.instance.units.length / MAX_RESULTS));
+    expect(sim.requests.entries.filter((e) => e.status !== 200)).toHaveLength(2);
+    const retried = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'request failed, retrying')
+      .map((l) => [pageSizeOf({ target: String(l.url) } as RequestLogEntry), l.nextUrl]);
+    expect(retried).toEqual([
+      [10_000, expect.stringMatching(/[?&]page_size=5000(&|$)/)],
+      [5_000, expect.stringMatching(/[?&]page_size=2500(&|$)/)],
+    ]);
+    expect(compareMirrors(await snapshotMirror(db), clean, () => false)).toEqual([]);
+  });
+});

@@ -1,0 +1,126 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { DbHandle } from '../../src/db/client.ts';
+import { countRows } from '../../src/db/queries/status.ts';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { walkList } from '../../src/weblate/pagination.ts';
+import { createTestClient } from '../helpers/client.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { captureLogger } from '../helpers/logs.ts';
+import { syncSimulator } from '../helpers/sync.ts';
+import {
+  type Certificate,
+  createLoopbackCertificate,
+  startTlsProxy,
+  type TlsProxy,
+} from '../helpers/tls-proxy.ts';
+
+let sim: RunningSimulator;
+let certificate: Certificate;
+let proxy: TlsProxy;
+let database: TestDatabase;
+let handle: DbHandle;
+
+beforeAll(async () => {
+  // Two pages of projects' components and several of units and changes, all with next links.
+  sim = await startSimulator({
+    seed: 51,
+    projects: 2,
+    components: 3,
+    languages: 2,
+    units: 1200,
+    changes: 1500,
+    users: 1,
+  });
+  certificate = await createLoopbackCertificate();
+  proxy = await startTlsProxy(sim.url, certificate);
+  // Weblate's SITE_DOMAIN names the proxy's address, but ENABLE_HTTPS is off: its links say
+  // http:// for the host and port the clients use.
+  sim.setSiteUrl(`http://${new URL(proxy.url).host}/`);
+  database = await createTestDatabase();
+  handle = await database.migrated();
+});
+
+afterAll(async () => {
+  await proxy.close();
+  await sim.close();
+  await database.drop();
+});
+
+describe('an https instance whose proxy makes Weblate write http:// links', () => {
+  it('is synced over https only, following those links with one warning per run', async () => {
+    const { db } = handle;
+    const origin = proxy.url.slice(0, -1);
+    const { log, lines } = captureLogger('warn');
+    const result = await syncSimulator(sim, db, {
+      log,
+      client: { baseUrl: new URL(proxy.url), ca: certificate.cert, log },
+    });
+    expect([result.status, result.error, result.summary.rejected]).toEqual(['succeeded', null, 0]);
+    expect(result.summary.warnings).toEqual([
+      `the server writes http:// links although WEBLATE_URL is ${origin}; weblate-mirror follows them over https. ` +
+        'The proxy in front of Weblate does not tell it that requests came over TLS: set ENABLE_HTTPS (and SECURE_PROXY_SSL_HEADER) in its settings.',
+    ]);
+    const warned = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter(
+        (l) => l.msg === 'server links say http for an https instance: following them over https',
+      );
+    expect(warned).toHaveLength(1);
+    // Every request went through TLS: none reached the proxy's port in plain http.
+    expect(proxy.plainConnections).toBe(0);
+    expect(proxy.forwarded).toBe(result.summary.requests);
+    expect(sim.requests.total).toBe(result.summary.requests);
+    // The links the server wrote did say http://, for the proxy's host and port.
+    const urls = await sql<{ url: string }>`
+      select url from weblate.translations order by id limit 1`.execute(db);
+    expect(urls.rows[0]!.url.startsWith(`http://${new URL(proxy.url).host}/api/`)).toBe(true);
+    const counts = await countRows(db);
+    expect([counts.units, counts.translations, counts.changes]).toEqual([
+      sim.instance.units.length,
+      sim.instance.translations.length,
+      sim.instance.changes.length,
+    ]);
+    // The next run warns again, once.
+    const again = await syncSimulator(sim, db, {
+      client: { baseUrl: new URL(proxy.url), ca: certificate.cert },
+    });
+    expect([again.status, again.summary.warnings]).toEqual(['succeeded', result.summary.warnings]);
+  });
+
+  it('has its next links followed page after page over https, with one warning', async () => {
+    const { log, lines } = captureLogger('warn');
+    const client = createTestClient(proxy.url, { ca: certificate.cert, log });
+    try {
+      const first = await client.getJson('changes/?page_size=100', 'changes');
+      const next = (first.value as { next: string }).next;
+      expect(next).toMatch(new RegExp(`^http://${new URL(proxy.url).host}/api/changes/\\?`));
+      const urls: string[] = [];
+      for await (const page of walkList(client, 'changes/', {
+        resource: 'changes',
+        pageSize: 100,
+      })) {
+        urls.push(page.url);
+        if (urls.length === 5) break;
+      }
+      expect(urls).toHaveLength(5);
+      expect(urls.every((url) => url.startsWith(proxy.url))).toBe(true);
+      expect(urls[4]).toMatch(/[?&]page=5(&|$)/);
+      expect(client.warnings).toHaveLength(1);
+      expect(lines).toHaveLength(1);
+      expect(proxy.plainConnections).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('does not trust the proxy without its certificate', async () => {
+    const { db } = handle;
+    const result = await syncSimulator(sim, db, {
+      client: { baseUrl: new URL(proxy.url), maxAttempts: 1 },
+    });
+    expect(result.status).toBe('failed');
+    expect(result.error?.message).toMatch(/self[- ]signed certificate/i);
+  });
+});
