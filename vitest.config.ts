@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The real-Weblate tier has its own command and configuration (vitest.weblate.config.ts).
+    exclude: ['test/real-weblate/**', '**/node_modules/**'],
     // PGlite starts in a few seconds and end-to-end tests sync a whole simulated instance.
     testTimeout: 120_000,
     hookTimeout: 120_000,

@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+
+import type { Database } from '../../../src/db/database.ts';
+import type { Logger } from '../../../src/logger.ts';
+import {
+  overlapsCommits,
+  runSync,
+  type SyncOptions,
+  type SyncResult,
+} from '../../../src/sync/run-sync.ts';
+import { WeblateClient, type WeblateClientOptions } from '../../../src/weblate/client.ts';
+import { DATABASE_KIND } from '../../helpers/database.ts';
+import { captureLogger } from '../../helpers/logs.ts';
+import type { WeblateInstance } from './instance.ts';
+import { SEED } from './seed.ts';
+
+export interface TierSyncOptions extends SyncOptions {
+  /** WEBLATE_URL, when not Weblate's own address (e.g. a proxy's). */
+  baseUrl?: string;
+  projects?: string[] | null;
+  users?: string[];
+  token?: string;
+  log?: Logger;
+  client?: Partial<WeblateClientOptions>;
+}
+
+/** One sync of the Weblate under test into `db`, as the CLI would run it (admin token by default). */
+export async function syncWeblate(
+  weblate: WeblateInstance,
+  db: Kysely<Database>,
+  options: TierSyncOptions = {},
+): Promise<SyncResult> {
+  const log = options.log ?? captureLogger('info').log;
+  const client = new WeblateClient({
+    baseUrl: new URL(options.baseUrl ?? weblate.url),
+    token: options.token ?? weblate.tokens.admin!,
+    concurrency: 4,
+    maxRps: 0,
+    maxAttempts: 3,
+    timeoutMs: 300_000,
+    log,
+    retryBaseMs: 50,
+    retryCapMs: 1000,
+    ...options.client,
+  });
+  try {
+    return await runSync(
+      {
+        db,
+        client,
+        log,
+        scope: { projects: options.projects ?? null, users: options.users ?? [...SEED.users] },
+        overlapCommits: overlapsCommits(DATABASE_KIND),
+      },
+      options,
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+/** Requests a sync made, by resource. */
+export function requestsOf(result: SyncResult): Record<string, number> {
+  return Object.fromEntries(
+    result.summary.resources.filter((r) => r.requests > 0).map((r) => [r.resource, r.requests]),
+  );
+}

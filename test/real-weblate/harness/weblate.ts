@@ -1,0 +1,219 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** test/real-weblate: the settings module and tier_ops.py live here. */
+export const TIER_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+/** One Weblate instance's settings: its database, files, cache prefix and address. */
+export interface InstanceConfig {
+  venv: string;
+  database: string;
+  dataDir: string;
+  cachePrefix: string;
+  /** host:port that Weblate writes into every absolute URL it answers. */
+  siteDomain: string;
+  /** DRF throttle of a token, e.g. `300/minute`; Weblate's default is 5000/hour. */
+  userThrottle?: string;
+  /**
+   * gunicorn worker processes (4 threads each); 1 unless said. Weblate 5.14 keeps the
+   * default language's statistics per process (docs/weblate-compatibility.md): with one
+   * process every answer agrees, which the comparisons need; a test of that behaviour asks
+   * for more.
+   */
+  workers?: number;
+}
+
+export function weblateEnv(config: InstanceConfig): NodeJS.ProcessEnv {
+  return {
+    PATH: `${join(config.venv, 'bin')}:${process.env.PATH ?? ''}`,
+    HOME: process.env.HOME ?? '/tmp',
+    LANG: 'C.UTF-8',
+    PYTHONPATH: TIER_DIR,
+    PYTHONDONTWRITEBYTECODE: '1',
+    DJANGO_SETTINGS_MODULE: 'weblate_mirror_settings',
+    WEBLATE_TIER_DATABASE: config.database,
+    WEBLATE_TIER_DATA_DIR: config.dataDir,
+    WEBLATE_TIER_CACHE_PREFIX: config.cachePrefix,
+    WEBLATE_TIER_SITE_DOMAIN: config.siteDomain,
+    ...(config.userThrottle ? { WEBLATE_TIER_USER_THROTTLE: config.userThrottle } : {}),
+  };
+}
+
+/** Runs `weblate <args>` (Weblate's manage.py) and returns its output; throws on failure. */
+export async function manage(
+  config: InstanceConfig,
+  args: string[],
+  input?: string,
+): Promise<{ stdout: string; stderr: string }> {
+  const child = execFileWithInput(
+    join(config.venv, 'bin', 'weblate'),
+    args,
+    weblateEnv(config),
+    input,
+  );
+  return child;
+}
+
+async function execFileWithInput(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input: string | undefined,
+): Promise<{ stdout: string; stderr: string }> {
+  if (input === undefined) {
+    return run(file, args, { env, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ stdout, stderr });
+      else reject(new Error(`weblate ${args.join(' ')} exited ${code}: ${stderr.slice(-3000)}`));
+    });
+    child.stdin.end(input);
+  });
+}
+
+/** One operation of tier_ops.py, run inside Weblate (see that file). */
+export type TierOp =
+  | { op: 'tokens'; args: { usernames: string[] } }
+  | { op: 'backdate'; args: { change_ids: number[]; timestamp: string } }
+  | { op: 'age'; args: { seconds: number } }
+  | { op: 'silent_reset'; args: { unit_ids: number[]; state: number } }
+  | { op: 'bulk_edit'; args: { username: string; project: string; query: string; state: number } }
+  | { op: 'synthesize_changes'; args: { project: string; component: string; count: number } };
+
+/** Runs operations in one `weblate shell` (one Django start-up for all of them). */
+export async function tierOps(config: InstanceConfig, ops: TierOp[]): Promise<unknown[]> {
+  const { stdout } = await manage(
+    config,
+    ['shell', '-c', 'import tier_ops; tier_ops.main()'],
+    JSON.stringify(ops),
+  );
+  const marker = stdout.lastIndexOf('@@tier_ops@@');
+  if (marker < 0) throw new Error(`tier_ops answered nothing: ${stdout.slice(-2000)}`);
+  return JSON.parse(stdout.slice(marker + '@@tier_ops@@'.length)) as unknown[];
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Weblate under gunicorn on 127.0.0.1:`port` and waits until its API answers. Its
+ * output goes to `logFile`.
+ */
+export async function startServer(
+  config: InstanceConfig,
+  port: number,
+  logFile: string,
+): Promise<RunningServer> {
+  mkdirSync(dirname(logFile), { recursive: true });
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const gunicorn = [
+    join(config.venv, 'bin', 'gunicorn'),
+    'weblate.wsgi:application',
+    ...['--bind', `127.0.0.1:${port}`],
+    ...['--workers', String(config.workers ?? 1), '--threads', '4'],
+    // Large unit pages of 5.14 take long (one query per unit); the tier measures them.
+    ...['--timeout', '600'],
+    // Idle connections stay open as long as nginx keeps them (gunicorn's own 2 s races a
+    // client that reuses a connection).
+    ...['--keep-alive', '75'],
+    // What the server saw of each request, the credentials included: the tests read it.
+    ...['--access-logfile', '-'],
+    ...['--access-logformat', '%(m)s %(U)s?%(q)s %(s)s %(b)s %(M)sms auth=%({authorization}i)s'],
+  ];
+  // gunicorn under a shell that stops it when this process's end of stdin closes: when the
+  // test process dies without stopping it (a timeout kills the worker), Weblate goes too.
+  const child = spawn(
+    'bash',
+    [
+      '-c',
+      'exec 3<&0; "$@" <&- & server=$!; cat <&3 >/dev/null; kill -TERM "$server"; wait "$server"',
+      'bash',
+      ...gunicorn,
+    ],
+    // A group of its own, so that the last resort below reaches gunicorn's workers too.
+    { env: weblateEnv(config), stdio: ['pipe', 'pipe', 'pipe'], detached: true },
+  );
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
+  const url = `http://127.0.0.1:${port}/`;
+  try {
+    await waitUntilAnswering(url, child, 90_000);
+  } catch (err) {
+    await stopChild(child);
+    log.end();
+    throw new Error(`Weblate did not start on ${url} (log: ${logFile})`, { cause: err });
+  }
+  return {
+    url,
+    port,
+    logFile,
+    async stop() {
+      await stopChild(child);
+      await new Promise<void>((resolve) => log.end(resolve));
+    },
+  };
+}
+
+async function waitUntilAnswering(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error('gunicorn exited');
+    try {
+      const response = await fetch(new URL('api/', url), { signal: AbortSignal.timeout(5000) });
+      await response.arrayBuffer();
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no answer within ${timeoutMs} ms`);
+}
+
+/** Closes the shell's stdin, which stops gunicorn gracefully; kills the group after 20 s. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.stdin?.end();
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A port nobody listens on right now (the server binds it moments later). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,278 @@
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import type { Database } from '../../src/db/database.ts';
+import type { SyncResult } from '../../src/sync/run-sync.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { captureLogger } from '../helpers/logs.ts';
+import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
+import { FormData, type TierApi } from './harness/api.ts';
+import { compareWithWeblate } from './harness/compare.ts';
+import { useWeblate } from './harness/instance.ts';
+import { requestsOf, syncWeblate } from './harness/mirror.ts';
+import { findUnit, SEED, STATE, unitsOf } from './harness/seed.ts';
+import { APP_ENTRIES, poFile } from './harness/seed-files.ts';
+
+const weblate = useWeblate('incremental');
+const USERS = [...SEED.users];
+
+/**
+ * A mirror kept up to date by incremental syncs through rounds of edits made with Weblate's
+ * API (and its bulk edit), compared after each round with a fresh full sync of the same state.
+ */
+describe('incremental syncs of a real Weblate 5.14.3', () => {
+  let kept: TestDatabase;
+  let db: Kysely<Database>;
+
+  beforeAll(async () => {
+    kept = await createTestDatabase();
+    db = (await kept.migrated()).db;
+    const first = await syncWeblate(weblate.current, db);
+    expect([first.mode, first.status, first.error]).toEqual(['full', 'succeeded', null]);
+  });
+  afterAll(async () => {
+    await kept.drop();
+  });
+
+  let before: TranslationStates;
+  let laggingBefore: string[];
+  beforeEach(async () => {
+    before = await translationStates(weblate.current.admin);
+    laggingBefore = await laggingLanguages(db);
+  });
+
+  /**
+   * An incremental sync of the kept mirror, which must equal a fresh full sync and make only the
+   * requests the round's edits justify: the four discovery lists (one page each here), one change
+   * list per project, the unit-list capability check and one unit page, `namedReads` reads of
+   * units by id (units a change named whose last_changed did not move), `unitSweeps`
+   * per-translation unit lists, statistics of each component and language whose translations
+   * moved (and of languages whose statistics lagged their translations last time), and the
+   * subscriptions of both users. The seed is a day old (see harness/template.ts), so no seeded
+   * unit falls within the sync's lookback.
+   */
+  async function syncAndCompare({ unitSweeps = 0, namedReads = 0 } = {}): Promise<SyncResult> {
+    weblate.current.takeRequests();
+    const { log, lines } = captureLogger('info');
+    const result = await syncWeblate(weblate.current, db, { log });
+    expect([result.mode, result.status, result.error]).toEqual(['incremental', 'succeeded', null]);
+    // Named in the assertion's message, so that a count off by one says which request it was.
+    const made = {
+      units: weblate.current
+        .takeRequests()
+        .filter((r) => /\/api\/(units|translations\/[^?]*\/units)\//.test(r.target))
+        .map((r) => r.target),
+      log: lines,
+    };
+    const moved = movedTranslations(before, await translationStates(weblate.current.admin));
+    const projects = await weblate.current.admin.listAll('projects/');
+    expect(requestsOf(result), JSON.stringify(made, null, 1)).toEqual({
+      languages: 1,
+      projects: 1,
+      components: 1,
+      translations: 1,
+      changes: projects.length,
+      units: 2 + namedReads + unitSweeps,
+      translation_statistics: moved.components.size,
+      language_statistics: new Set([...moved.languages, ...laggingBefore]).size,
+      notification_subscriptions: USERS.length,
+    });
+    const fresh = await createTestDatabase();
+    try {
+      const freshDb = (await fresh.migrated()).db;
+      const full = await syncWeblate(weblate.current, freshDb);
+      expect([full.status, full.error]).toEqual(['succeeded', null]);
+      const gone = await changesOfDeletedObjects(db);
+      expect(
+        compareMirrors(await snapshotMirror(db), await snapshotMirror(freshDb), (id) =>
+          gone.has(id),
+        ),
+      ).toEqual([]);
+    } finally {
+      await fresh.drop();
+    }
+    expect(
+      await compareWithWeblate(db, weblate.current.admin, { projects: null, users: USERS }),
+    ).toEqual([]);
+    return result;
+  }
+
+  it('follows translating, approving and marking for editing', async () => {
+    const api = weblate.current.admin;
+    const de = await unitsOf(api, 'aurora/app/de');
+    await weblate.current.as('alice').patch(`units/${findUnit(de, 'Last synced {date}').id}/`, {
+      target: ['Zuletzt synchronisiert {date}'],
+      state: STATE.translated,
+    });
+    const cs = await unitsOf(api, 'aurora/app/cs');
+    await api.patch(`units/${findUnit(cs, 'Cancel').id}/`, {
+      target: ['Zrušit'],
+      state: STATE.approved,
+    });
+    const ja = await unitsOf(api, 'aurora/app/ja');
+    await api.patch(`units/${findUnit(ja, 'Settings').id}/`, {
+      target: ['設定'],
+      state: STATE.fuzzy,
+    });
+    await syncAndCompare();
+  });
+
+  it('follows a bulk state edit', async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    const [edited] = await weblate.current.ops([
+      {
+        op: 'bulk_edit',
+        args: {
+          username: 'admin',
+          project: 'borealis',
+          query: 'state:translated',
+          state: STATE.fuzzy,
+        },
+      },
+    ]);
+    expect(edited).toBeGreaterThan(2);
+    // In 5.14.3 a bulk edit moves each unit's last_changed (see docs/weblate-compatibility.md).
+    const q = encodeURIComponent(`last_changed:>=${since} AND project:borealis`);
+    expect(await weblate.current.admin.listAll(`units/?q=${q}`)).toHaveLength(edited as number);
+    await syncAndCompare();
+  });
+
+  it('follows suggestions, comments and an uploaded translation file', async () => {
+    const api = weblate.current.admin;
+    const form = new FormData();
+    form.set(
+      'file',
+      new Blob([
+        poFile(APP_ENTRIES, 'de', {
+          plural: 'nplurals=2; plural=(n != 1);',
+          units: APP_ENTRIES.map((entry) =>
+            entry.source === 'Rocket 🚀 launch in %s seconds'
+              ? { target: 'Rakete 🚀 startet in %s Sekunden' }
+              : { target: '' },
+          ),
+        }),
+      ]),
+      'de.po',
+    );
+    form.set('method', 'suggest');
+    form.set('author_email', 'bob@example.org');
+    await api.postForm('translations/aurora/app/de/file/', form);
+    const sk = await unitsOf(api, 'aurora/app/sk');
+    await weblate.current.as('bob').post(`units/${findUnit(sk, 'Save').id}/comments/`, {
+      scope: 'translation',
+      comment: 'Slovak needs “Uložiť” here.',
+    });
+    const upload = new FormData();
+    upload.set(
+      'file',
+      new Blob([
+        poFile(APP_ENTRIES, 'sk', {
+          plural: 'nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;',
+          units: APP_ENTRIES.map((entry) =>
+            entry.source === 'Save'
+              ? { target: 'Uložiť' }
+              : entry.source === 'Cancel'
+                ? { target: 'Zrušiť' }
+                : { target: '' },
+          ),
+        }),
+      ]),
+      'sk.po',
+    );
+    upload.set('method', 'translate');
+    await api.postForm('translations/aurora/app/sk/file/', upload);
+    // A suggestion leaves its unit's last_changed where it was, yet the unit's record changes
+    // (has_suggestion): the change that names it brings one read by id. The commented unit
+    // is also translated by the upload, so the unit page brings it.
+    await syncAndCompare({ namedReads: 1 });
+  });
+
+  it('follows new and removed strings', async () => {
+    const api = weblate.current.admin;
+    await api.post('translations/aurora/android/en/units/', {
+      key: 'new_feature',
+      value: ['Brand new ✨ feature'],
+    });
+    await api.post('translations/aurora/app/en/units/', { source: ['A string added later'] });
+    const source = await unitsOf(api, 'aurora/app/en');
+    await api.delete(`units/${findUnit(source, 'Open', 'door').id}/`);
+    // Removing a string leaves no unit to find by last_changed: each translation of the
+    // component then counts one unit less than the mirror and gets an id sweep (six languages).
+    await syncAndCompare({ unitSweeps: 6 });
+  });
+
+  it('follows a new language and a removed translation, component and project', async () => {
+    const api = weblate.current.admin;
+    await api.post('components/aurora/app/translations/', { language_code: 'it' });
+    await api.delete('translations/aurora/app/ja/');
+    await api.delete('components/borealis/web/');
+    await api.delete('projects/cirrus/');
+    await syncAndCompare();
+    const removed = await sql<{ what: string; deleted: boolean }>`
+      select 'translation aurora/app/ja' as what, deleted_at is not null as deleted from weblate.translations
+        where project_slug = 'aurora' and component_slug = 'app' and language_code = 'ja'
+      union all select 'component borealis/web', deleted_at is not null from weblate.components
+        where project_slug = 'borealis' and slug = 'web'
+      union all select 'project cirrus', deleted_at is not null from weblate.projects where slug = 'cirrus'
+      order by 1`.execute(db);
+    expect(removed.rows).toEqual([
+      { what: 'component borealis/web', deleted: true },
+      { what: 'project cirrus', deleted: true },
+      { what: 'translation aurora/app/ja', deleted: true },
+    ]);
+  });
+});
+
+/** Changes the kept mirror holds of objects deleted upstream (Weblate deletes them too). */
+async function changesOfDeletedObjects(db: Kysely<Database>): Promise<Set<string>> {
+  const rows = await sql<{ id: string }>`
+    select c.id::text as id from weblate.changes c
+    where exists (select 1 from weblate.units u where u.id = c.unit_id and u.deleted_at is not null)
+       or exists (select 1 from weblate.translations t where t.id = c.translation_id and t.deleted_at is not null)
+       or exists (select 1 from weblate.components m where m.id = c.component_id and m.deleted_at is not null)
+       or exists (select 1 from weblate.projects p where p.slug = c.project_slug and p.deleted_at is not null)`.execute(
+    db,
+  );
+  return new Set(rows.rows.map((r) => r.id));
+}
+
+type TranslationStates = Map<number, { text: string; component: string; language: string }>;
+
+async function translationStates(api: TierApi): Promise<TranslationStates> {
+  const records = await api.listAll<{
+    id: number;
+    component: { slug: string; project: { slug: string } };
+    language: { code: string };
+  }>('translations/');
+  return new Map(
+    records.map((r) => [
+      r.id,
+      {
+        text: JSON.stringify(r),
+        component: `${r.component.project.slug}/${r.component.slug}`,
+        language: r.language.code,
+      },
+    ]),
+  );
+}
+
+/** Components (still there) and languages of translations that were added, changed or removed. */
+function movedTranslations(before: TranslationStates, after: TranslationStates) {
+  const components = new Set<string>();
+  const languages = new Set<string>();
+  for (const [id, state] of after) {
+    if (before.get(id)?.text === state.text) continue;
+    components.add(state.component);
+    languages.add(state.language);
+  }
+  for (const [id, state] of before) if (!after.has(id)) languages.add(state.language);
+  return { components, languages };
+}
+
+/** Languages the mirror noted as lagging their translations, to read again. */
+async function laggingLanguages(db: Kysely<Database>): Promise<string[]> {
+  const rows = await sql<{ code: string }>`
+    select l.code from weblate.sync_pending p join weblate.languages l on l.id = p.id
+    where p.kind = 'language'`.execute(db);
+  return rows.rows.map((r) => r.code);
+}

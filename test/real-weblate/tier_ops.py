@@ -1,0 +1,117 @@
+# What the real-Weblate test tier does inside Weblate where its API has no endpoint: read API
+# tokens, backdate changes, edit units silently and in bulk the way Weblate itself does, and
+# log many changes at once for the measurements. Run through `weblate shell -c "import tier_ops; tier_ops.main()"`
+# with a JSON request on stdin; answers one JSON document on stdout.
+import json
+import sys
+from datetime import datetime
+
+
+def tokens(usernames):
+    from weblate.auth.models import User
+
+    return {user.username: user.auth_token.key for user in User.objects.filter(username__in=usernames)}
+
+
+def backdate(change_ids, timestamp):
+    """Changes keep their creation time (auto_now_add): only an update moves it."""
+    from weblate.trans.models import Change
+
+    at = datetime.fromisoformat(timestamp)
+    return Change.objects.filter(pk__in=change_ids).update(timestamp=at)
+
+
+def age(seconds):
+    """Moves every recorded time back: the seed then looks as old as data a mirror meets."""
+    from datetime import timedelta
+
+    from django.db.models import F
+
+    from weblate.trans.models import Change, Comment, Suggestion, Unit
+
+    by = timedelta(seconds=seconds)
+    return {
+        "changes": Change.objects.update(timestamp=F("timestamp") - by),
+        "units": Unit.objects.update(
+            timestamp=F("timestamp") - by, last_updated=F("last_updated") - by
+        ),
+        "suggestions": Suggestion.objects.update(timestamp=F("timestamp") - by),
+        "comments": Comment.objects.update(timestamp=F("timestamp") - by),
+    }
+
+
+def silent_reset(unit_ids, state):
+    """Like a template rename: QuerySet.update(), so no change entry and no last_updated."""
+    from weblate.trans.models import Unit
+
+    updated = Unit.objects.filter(pk__in=unit_ids).update(state=state)
+    for unit in Unit.objects.filter(pk__in=unit_ids).select_related("translation"):
+        unit.translation.invalidate_cache()
+    return updated
+
+
+def bulk_edit(username, project, query, state):
+    """Weblate's bulk edit (the UI's and the add-on's): one change per unit, last_updated untouched."""
+    from weblate.auth.models import User
+    from weblate.trans.bulk import bulk_perform
+    from weblate.trans.models import Label, Project, Unit
+
+    scope = Project.objects.get(slug=project)
+    return bulk_perform(
+        User.objects.get(username=username),
+        Unit.objects.filter(translation__component__project=scope),
+        query=query,
+        target_state=state,
+        add_flags="",
+        remove_flags="",
+        add_labels=Label.objects.none(),
+        remove_labels=Label.objects.none(),
+        project=scope,
+    )
+
+
+def synthesize_changes(project, component, count):
+    """Edits logged without editing: `count` "Translation changed" entries on the component's
+    translated units, written at once (the tier measures how change lists are served)."""
+    from weblate.trans.actions import ActionEvents
+    from weblate.trans.models import Change, Unit
+
+    units = (
+        Unit.objects.filter(
+            translation__component__project__slug=project,
+            translation__component__slug=component,
+            state__gte=20,
+            state__lt=100,
+        )
+        .select_related("translation__component__project", "translation__language")
+        .order_by("id")[:count]
+    )
+    changes = [
+        Change(
+            unit=unit,
+            translation=unit.translation,
+            component=unit.translation.component,
+            project=unit.translation.component.project,
+            language=unit.translation.language,
+            action=ActionEvents.CHANGE,
+            target=unit.target,
+        )
+        for unit in units
+    ]
+    return len(Change.objects.bulk_create(changes, batch_size=1000))
+
+
+OPERATIONS = {
+    "synthesize_changes": synthesize_changes,
+    "bulk_edit": bulk_edit,
+    "tokens": tokens,
+    "backdate": backdate,
+    "age": age,
+    "silent_reset": silent_reset,
+}
+
+
+def main():
+    request = json.load(sys.stdin)
+    results = [OPERATIONS[op["op"]](**op["args"]) for op in request]
+    sys.stdout.write("\n@@tier_ops@@" + json.dumps(results) + "\n")
