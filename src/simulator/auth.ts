@@ -6,9 +6,9 @@
  * without an Authorization header (or with another scheme) is anonymous, and served: the
  * simulated instance has nothing private.
  */
+import type { RequestHandler } from './responses.ts';
 import { clientError, type SimRequest, type SimResponse } from './responses.ts';
 import { allowedMethods, VARY } from './routes.ts';
-import type { RequestHandler } from './server.ts';
 
 const KEYWORDS = new Set(['token', 'bearer']);
 

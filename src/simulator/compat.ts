@@ -6,6 +6,7 @@
  */
 import type { SimInstance } from './model.ts';
 import { tokenizeQuery } from './query-syntax.ts';
+import type { RequestHandler } from './responses.ts';
 import {
   clientError,
   lastParam,
@@ -14,7 +15,6 @@ import {
   type SimResponse,
   validationError,
 } from './responses.ts';
-import type { RequestHandler } from './server.ts';
 
 export interface CompatOptions {
   /**

@@ -5,6 +5,7 @@
  * counts in the request log (`faults`).
  */
 import { createRng, type Rng } from './prng.ts';
+import type { FaultKind, RequestHandler } from './responses.ts';
 import {
   errorBody,
   formatSeconds,
@@ -14,19 +15,8 @@ import {
   testPattern,
   throttledResponse,
 } from './responses.ts';
-import type { RequestHandler } from './server.ts';
 
-/**
- * - `500`: Weblate's server_error body (`code: error`);
- * - `502`: nginx's HTML "502 Bad Gateway" page (the upstream is down, so no JSON);
- * - `503`: server_error body with Retry-After;
- * - `429`: DRF's throttled body with Retry-After (counted as a fault, not as `throttled`);
- * - `reset`: the socket is destroyed without an answer;
- * - `hang`: silence for `hangMs`, then the socket is destroyed;
- * - `truncate`: 200 with the first half of the real JSON body, no Content-Length, then close;
- * - `html`: 200 with an HTML maintenance page.
- */
-export type FaultKind = '500' | '502' | '503' | '429' | 'reset' | 'hang' | 'truncate' | 'html';
+export type { FaultKind } from './responses.ts';
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   '500',

@@ -83,9 +83,9 @@ export {
   type RateLimitOptions,
 } from './rate-limit.ts';
 export * from './render.ts';
-export type { SimRequest, SimResponse, Transport } from './responses.ts';
+export type { RequestHandler, SimRequest, SimResponse, Transport } from './responses.ts';
 export { dispatch } from './routes.ts';
-export type { RequestHandler, RequestLog, RequestLogEntry } from './server.ts';
+export type { RequestLog, RequestLogEntry } from './server.ts';
 export { calculateHash, checksumToHash, hashToChecksum } from './siphash.ts';
 export { DEFAULT_SIZE, type SimulatorSize } from './size.ts';
 export type { SlowUnitPagesOptions } from './slow-pages.ts';

@@ -15,8 +15,8 @@ import {
   type RateLimitControl,
   type RateLimitOptions,
 } from './rate-limit.ts';
+import type { RequestHandler } from './responses.ts';
 import { dispatch } from './routes.ts';
-import type { RequestHandler } from './server.ts';
 import {
   createSlowPagesLayer,
   type SlowPagesControl,

@@ -4,8 +4,8 @@
  * One budget for every caller (the simulator has no users). It covers `/api/` paths; the
  * fault layer sits in front of it, so a faulted request uses none of the budget.
  */
+import type { RequestHandler } from './responses.ts';
 import { formatSeconds, type SimResponse, testPattern, throttledResponse } from './responses.ts';
-import type { RequestHandler } from './server.ts';
 
 export interface RateLimitOptions {
   /** Requests accepted per window. */

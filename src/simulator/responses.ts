@@ -1,5 +1,3 @@
-import type { FaultKind } from './faults.ts';
-
 /**
  * The server's request and response values. Handlers are pure functions
  * `(instance, request, params) → SimResponse`; only server.ts touches sockets, so faults,
@@ -16,6 +14,18 @@ export interface SimRequest {
   baseUrl: string;
   headers: Readonly<Record<string, string | string[] | undefined>>;
 }
+
+/**
+ * - `500`: Weblate's server_error body (`code: error`);
+ * - `502`: nginx's HTML "502 Bad Gateway" page (the upstream is down, so no JSON);
+ * - `503`: server_error body with Retry-After;
+ * - `429`: DRF's throttled body with Retry-After (counted as a fault, not as `throttled`);
+ * - `reset`: the socket is destroyed without an answer;
+ * - `hang`: silence for `hangMs`, then the socket is destroyed;
+ * - `truncate`: 200 with the first half of the real JSON body, no Content-Length, then close;
+ * - `html`: 200 with an HTML maintenance page.
+ */
+export type FaultKind = '500' | '502' | '503' | '429' | 'reset' | 'hang' | 'truncate' | 'html';
 
 export interface SimResponse {
   status: number;
@@ -39,6 +49,9 @@ export interface SimResponse {
  *   connection closes, so the client reads a complete-looking response with broken JSON.
  */
 export type Transport = { kind: 'reset' } | { kind: 'hang'; ms: number } | { kind: 'truncate' };
+
+/** Turns a request into a response; `dispatch` bound to an instance, or a layer around it. */
+export type RequestHandler = (request: SimRequest) => SimResponse;
 
 export function ok(body: unknown): SimResponse {
   return { status: 200, headers: {}, body };

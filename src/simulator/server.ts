@@ -7,10 +7,11 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-import type { FaultKind } from './faults.ts';
 import { toJsonText } from './json-text.ts';
 import {
   errorBody,
+  type FaultKind,
+  type RequestHandler,
   requestTarget,
   type SimRequest,
   type SimResponse,
@@ -195,9 +196,6 @@ function deliver(
       return;
   }
 }
-
-/** Turns a request into a response; `dispatch` bound to an instance, or a layer around it. */
-export type RequestHandler = (request: SimRequest) => SimResponse;
 
 /** What the server does besides answering: its clock and a delay before every answer. */
 export interface ServerBehaviour {

@@ -6,8 +6,8 @@
  * then the proxy gives up, with its own 504 page or by going silent.
  */
 import { LARGE_PAGINATION, pageSizeOf, STANDARD_PAGINATION } from './pagination.ts';
+import type { RequestHandler } from './responses.ts';
 import { lastParam, type SimRequest, type SimResponse } from './responses.ts';
-import type { RequestHandler } from './server.ts';
 
 export interface SlowUnitPagesOptions {
   /** Unit list pages with more results than this fail; smaller ones are answered. */

@@ -5,8 +5,8 @@
  * `dispatch`: requests failed by a fault or refused by the rate budget are not served and
  * do not count.
  */
+import type { RequestHandler } from './responses.ts';
 import { requestTarget, testPattern } from './responses.ts';
-import type { RequestHandler } from './server.ts';
 
 export interface Trigger {
   /** Tested against the request's pathname + search, as received (percent-encoding kept). */

@@ -3,8 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient } from '../weblate/client.ts';
-import type { ComponentRef } from './streams/components.ts';
-import type { TranslationRef } from './streams/translations.ts';
+import type { Lookup } from './refs.ts';
 import type { SyncTally } from './tally.ts';
 
 /** What a run needs from outside: the database, the Weblate client, a logger and the scope. */
@@ -31,14 +30,6 @@ export interface SyncScope {
  */
 export type SyncMode = 'full' | 'incremental';
 
-/** What discovery found, to attribute units, changes and statistics to their objects. */
-export interface Lookup {
-  componentsById: Map<number, ComponentRef>;
-  componentsByUrl: Map<string, ComponentRef>;
-  translationsById: Map<number, TranslationRef>;
-  translationsByUrl: Map<string, TranslationRef>;
-}
-
 /** Everything a sync stage may use; stages read no environment and create no loggers. */
 export interface SyncContext {
   db: Kysely<Database>;
@@ -61,13 +52,4 @@ export interface SyncContext {
    * time, so there pages are written one after another.
    */
   overlapCommits: boolean;
-}
-
-export function emptyLookup(): Lookup {
-  return {
-    componentsById: new Map(),
-    componentsByUrl: new Map(),
-    translationsById: new Map(),
-    translationsByUrl: new Map(),
-  };
 }

@@ -1,6 +1,7 @@
 import { finishSyncRun, startSyncRun } from '../db/queries/sync-runs.ts';
 import { HttpError, ResponseError, SyncError, toError, TransformError } from '../errors.ts';
-import { emptyLookup, type SyncContext, type SyncDeps, type SyncMode } from './context.ts';
+import type { SyncContext, SyncDeps, SyncMode } from './context.ts';
+import { emptyLookup } from './refs.ts';
 import { buildSummary, type SyncSummary } from './summary.ts';
 import { SyncTally } from './tally.ts';
 

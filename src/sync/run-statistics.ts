@@ -1,9 +1,8 @@
 import { listLiveTranslations, type LiveTranslation } from '../db/queries/translation-state.ts';
 import type { SyncContext, SyncDeps } from './context.ts';
+import type { ComponentRef, TranslationRef } from './refs.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
-import type { ComponentRef } from './streams/components.ts';
 import { snapshotTranslations, syncLanguageStatistics } from './streams/statistics.ts';
-import type { TranslationRef } from './streams/translations.ts';
 
 /**
  * A statistics snapshot of every live translation in scope and of their languages, whether

@@ -10,10 +10,11 @@ import {
   upsertUnits,
 } from '../../src/db/queries/records.ts';
 import { recordTranslationStatistics } from '../../src/db/queries/statistics.ts';
-import { type ComponentRef, toComponentRow } from '../../src/sync/streams/components.ts';
-import { type ProjectRef, toProjectRow } from '../../src/sync/streams/projects.ts';
+import type { ComponentRef, ProjectRef, TranslationRef } from '../../src/sync/refs.ts';
+import { toComponentRow } from '../../src/sync/streams/components.ts';
+import { toProjectRow } from '../../src/sync/streams/projects.ts';
 import { toTranslationStatisticsRow } from '../../src/sync/streams/statistics.ts';
-import { toTranslationRow, type TranslationRef } from '../../src/sync/streams/translations.ts';
+import { toTranslationRow } from '../../src/sync/streams/translations.ts';
 import { toUnitRow } from '../../src/sync/streams/unit-rows.ts';
 import {
   weblateComponent,

@@ -16,9 +16,9 @@ import {
   usernameFromUrl,
 } from '../../weblate/urls.ts';
 import { commitPage, upsertIsolating } from '../commit.ts';
-import type { Lookup, SyncContext } from '../context.ts';
+import type { SyncContext } from '../context.ts';
 import { checkPage, type Item, PAGE_SIZE } from '../read.ts';
-import type { ProjectRef } from './projects.ts';
+import type { Lookup, ProjectRef } from '../refs.ts';
 
 /**
  * Transforms one change of `project` into its row (pure). Changes carry no project field,

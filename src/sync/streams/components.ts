@@ -9,17 +9,7 @@ import type { SyncContext } from '../context.ts';
 import { type Listed, unlessGone } from '../gone.ts';
 import { Listing, markUnlisted } from '../listing.ts';
 import { type Item, PAGE_SIZE, readPages } from '../read.ts';
-import type { ProjectRef } from './projects.ts';
-
-export interface ComponentRef {
-  id: number;
-  slug: string;
-  projectId: number;
-  projectSlug: string;
-  url: string | null;
-  translationsUrl: string;
-  statisticsUrl: string;
-}
+import type { ComponentRef, ProjectRef } from '../refs.ts';
 
 /** Transforms one component record of `project` into its row (pure). */
 export function toComponentRow(

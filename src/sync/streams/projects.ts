@@ -9,13 +9,7 @@ import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
 import { type Checked, PAGE_SIZE, readObject, readPages } from '../read.ts';
-
-export interface ProjectRef {
-  id: number;
-  slug: string;
-  componentsUrl: string;
-  changesUrl: string;
-}
+import type { ProjectRef } from '../refs.ts';
 
 /** Transforms one project record into its row (pure). */
 export function toProjectRow(record: WeblateProject, raw: RawJson): ProjectRow {

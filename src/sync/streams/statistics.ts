@@ -16,8 +16,7 @@ import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { unlessGone } from '../gone.ts';
 import { type Item, PAGE_SIZE, readObject, readPages } from '../read.ts';
-import type { ComponentRef } from './components.ts';
-import type { TranslationRef } from './translations.ts';
+import type { ComponentRef, TranslationRef } from '../refs.ts';
 
 interface Capture {
   capturedAt: string;

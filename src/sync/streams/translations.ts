@@ -12,21 +12,7 @@ import type { SyncContext } from '../context.ts';
 import { type Listed, unlessGone } from '../gone.ts';
 import { Listing, markUnlisted } from '../listing.ts';
 import { type Item, PAGE_SIZE, readPages } from '../read.ts';
-import type { ComponentRef } from './components.ts';
-
-/** A translation as its list showed it, with what the later stages need. */
-export interface TranslationRef {
-  id: number;
-  url: string;
-  /** The translation's `language_code` (may differ from its language's code, e.g. Android's `b+ach`). */
-  languageCode: string;
-  /** Code of the translation's language record, the key of languages and language statistics. */
-  language: string;
-  component: ComponentRef;
-  total: number | null;
-  unitsUrl: string;
-  statisticsUrl: string;
-}
+import type { ComponentRef, TranslationRef } from '../refs.ts';
 
 const TRANSLATION_FIELDS = [
   'filename',

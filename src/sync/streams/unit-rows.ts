@@ -7,7 +7,7 @@ import { unitIdFromUrl, urlKey } from '../../weblate/urls.ts';
 import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import type { Item } from '../read.ts';
-import type { TranslationRef } from './translations.ts';
+import type { TranslationRef } from '../refs.ts';
 
 /**
  * Transforms one unit of the translation `translationId` into its row (pure). Written out

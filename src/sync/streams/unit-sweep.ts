@@ -10,7 +10,7 @@ import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { unlessGone } from '../gone.ts';
 import { checkPage, PAGE_SIZE } from '../read.ts';
-import type { TranslationRef } from './translations.ts';
+import type { TranslationRef } from '../refs.ts';
 import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';
 
 /**

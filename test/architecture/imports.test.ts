@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Every .ts file under `folder`, as absolute paths. */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** The relative modules a file imports or re-exports, type-only ones and dynamic ones included. */
+function importsOf(file: string, known: Set<string>): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [
+    ...text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+'(\.[^']+)'/gms),
+    ...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g),
+  ].map((match) => resolve(dirname(file), match[1]!));
+  return specifiers.filter((path) => known.has(path));
+}
+
+/** The import cycles among `files` (Tarjan's strongly connected components of more than one file). */
+function importCycles(files: string[]): string[][] {
+  const known = new Set(files);
+  const graph = new Map(files.map((file) => [file, importsOf(file, known)]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file)!) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file)!, index.get(next)!));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(relative(ROOT, member));
+    } while (member !== file);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const file of files) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
+describe('module imports', () => {
+  it('form no cycle, type-only imports included', () => {
+    const files = ['src', 'jobs', 'migrations', 'test']
+      .flatMap((folder) => sourceFiles(join(ROOT, folder)))
+      .filter((file) => !file.includes('/test/fixtures/'));
+    expect(importCycles(files)).toEqual([]);
+  });
+
+  it('are seen by the check: a cycle made of two test fixtures is found', () => {
+    const folder = join(ROOT, 'test/fixtures/import-cycle');
+    expect(importCycles(sourceFiles(folder))).toEqual([
+      ['test/fixtures/import-cycle/a.ts', 'test/fixtures/import-cycle/b.ts'],
+    ]);
+  });
+});
