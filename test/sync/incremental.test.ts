@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
-import { readCursor } from '../../src/db/queries/cursors.ts';
+import { readCursor } from '../../src/db/queries/sync-state.ts';
 import { toEpochMicros } from '../../src/lib/timestamps.ts';
 import {
   renderTranslation,
@@ -12,7 +12,6 @@ import {
   startSimulator,
   toJsonText,
 } from '../../src/simulator/index.ts';
-import type { UnitCursor } from '../../src/sync/streams/units.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { requestsByResource, syncSimulator } from '../helpers/sync.ts';
@@ -74,7 +73,7 @@ async function expectedRequests(before: Records): Promise<Record<string, number>
   const after = translationRecords(instance);
   const moved = [...after].filter(([id, r]) => before.get(id)?.text !== r.text);
   const deleted = [...before].filter(([id]) => !after.has(id));
-  const cursor = (await readCursor<UnitCursor>(handle.db, 'units', ''))!;
+  const cursor = (await readCursor(handle.db, 'units', ''))!;
   const since = toEpochMicros(cursor.mark!) - BigInt(LOOKBACK_SECONDS * 1_000_000);
   const maxId = BigInt(cursor.maxId!);
   // Changes re-read within the lookback that the mirror already holds name nothing new.

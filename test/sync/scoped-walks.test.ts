@@ -2,15 +2,18 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
-import { readCursor, writeCursor } from '../../src/db/queries/cursors.ts';
+import {
+  type ChangeCursor,
+  readCursor,
+  type UnitCursor,
+  writeCursor,
+} from '../../src/db/queries/sync-state.ts';
 import { shiftSeconds } from '../../src/lib/timestamps.ts';
 import {
   type RunningSimulator,
   type SimProject,
   startSimulator,
 } from '../../src/simulator/index.ts';
-import type { ChangeCursor } from '../../src/sync/streams/changes.ts';
-import type { UnitCursor } from '../../src/sync/streams/units.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
@@ -71,7 +74,7 @@ describe('unit walks by project', () => {
     // The second project is new to the scope, so its units are walked in full.
     const result = await syncSimulator(sim, handle.db, { projects: [first.slug, second.slug] });
     expect([result.mode, result.status]).toEqual(['incremental', 'succeeded']);
-    expect(await readCursor<UnitCursor>(handle.db, 'units', second.slug)).toMatchObject({
+    expect(await readCursor(handle.db, 'units', second.slug)).toMatchObject({
       walk: null,
     });
     const states = await mirroredStates(edited);
@@ -125,7 +128,7 @@ describe('sync --full after an interrupted incremental run', () => {
     // An incremental run stopped halfway through both walks, past the deleted unit.
     const now = new Date().toISOString();
     const slug = first.slug;
-    const unitCursor = (await readCursor<UnitCursor>(handle.db, 'units', slug))!;
+    const unitCursor = (await readCursor(handle.db, 'units', slug))!;
     await writeCursor(handle.db, 'units', slug, {
       ...unitCursor,
       walk: {
@@ -136,7 +139,7 @@ describe('sync --full after an interrupted incremental run', () => {
         end: now,
       },
     } satisfies UnitCursor);
-    const changeCursor = (await readCursor<ChangeCursor>(handle.db, 'changes', slug))!;
+    const changeCursor = (await readCursor(handle.db, 'changes', slug))!;
     await writeCursor(handle.db, 'changes', slug, {
       ...changeCursor,
       window: { after: shiftSeconds(now, -600), end: now, before: now },

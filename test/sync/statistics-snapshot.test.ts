@@ -2,16 +2,16 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
-import { addPending, listPending } from '../../src/db/queries/pending.ts';
+import { pending as pendingSteps } from '../../src/db/queries/sync-state.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { runStatisticsSnapshot } from '../../src/sync/run-statistics.ts';
 import { createTestClient } from '../helpers/client.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
-const databases: TestDatabase[] = [];
+const databases = useTestDatabases();
 
 beforeAll(async () => {
   sim = await startSimulator({
@@ -27,13 +27,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim.close();
-  for (const database of databases) await database.drop();
 });
 
-async function migrated(): Promise<DbHandle> {
-  const database = await createTestDatabase();
-  databases.push(database);
-  return database.migrated();
+function migrated(): Promise<DbHandle> {
+  return databases.migrated();
 }
 
 async function snapshot(handle: DbHandle, projects: string[] | null = null) {
@@ -131,11 +128,11 @@ describe('a statistics snapshot', () => {
     expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
     const [first] = sim.instance.projects;
     const pending = sim.instance.translations.slice(0, 3).map((t) => t.id);
-    await addPending(handle.db, 'translation', pending);
+    await pendingSteps.movedTranslations.note(handle.db, pending);
     const since = new Date().toISOString();
     const result = await snapshot(handle, [first!.slug]);
     expect(result.status).toBe('succeeded');
-    expect((await listPending(handle.db, 'translation')).map(Number)).toEqual(pending);
+    expect((await pendingSteps.movedTranslations.list(handle.db)).map(Number)).toEqual(pending);
     expect((await seenSince(handle, since)).translations).toBe(liveTranslations([first!.slug]));
   });
 

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
-import { addPending } from './pending.ts';
+import { pending } from './sync-state.ts';
 
 export type SoftDeletedTable =
   'projects' | 'components' | 'translations' | 'notification_subscriptions';
@@ -26,7 +26,7 @@ export async function markMissingDeleted(
       returning id`.execute(trx);
     const gone = result.rows.map((r) => Number(r.id));
     if (table === 'translations')
-      await addPending(trx, 'language', await languagesOfTranslations(trx, gone));
+      await pending.staleLanguages.note(trx, await languagesOfTranslations(trx, gone));
     return gone;
   });
 }
@@ -72,7 +72,7 @@ export async function retireReplaced(
   const replaced = result.rows.map((r) => Number(r.id));
   if (replaced.length === 0) return replaced;
   if (table === 'translations')
-    await addPending(trx, 'language', await languagesOfTranslations(trx, replaced));
+    await pending.staleLanguages.note(trx, await languagesOfTranslations(trx, replaced));
   await cascade(trx);
   return replaced;
 }
@@ -122,7 +122,7 @@ export async function markGone(
   await db.transaction().execute(async (trx) => {
     await markDeleted(trx, table, id);
     if (table === 'translations')
-      await addPending(trx, 'language', await languagesOfTranslations(trx, [id]));
+      await pending.staleLanguages.note(trx, await languagesOfTranslations(trx, [id]));
     await cascade(trx);
   });
 }
@@ -139,7 +139,7 @@ async function cascade(trx: Kysely<Database>): Promise<void> {
     trx,
   );
   const gone = translations.rows.map((r) => Number(r.id));
-  await addPending(trx, 'language', await languagesOfTranslations(trx, gone));
+  await pending.staleLanguages.note(trx, await languagesOfTranslations(trx, gone));
 }
 
 /** Units a walk covers: everything, one project's, or one translation's. */

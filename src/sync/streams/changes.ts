@@ -2,9 +2,13 @@ import type { Transaction } from 'kysely';
 
 import type { Database, RawJson } from '../../db/database.ts';
 import { recordChangeActions, type SeenAction } from '../../db/queries/change-actions.ts';
-import { readCursor, writeCursor } from '../../db/queries/cursors.ts';
-import { addPending } from '../../db/queries/pending.ts';
 import { type ChangeRow, changesNotMirrored, upsertChanges } from '../../db/queries/records.ts';
+import {
+  type ChangeCursor,
+  pending,
+  readCursor,
+  writeCursor,
+} from '../../db/queries/sync-state.ts';
 import { shiftSeconds, toUtcMicros } from '../../lib/timestamps.ts';
 import { walkChangeWindow } from '../../weblate/change-window.ts';
 import { type WeblateChange, weblateChange } from '../../weblate/schemas.ts';
@@ -66,14 +70,7 @@ export function toChangeRow(
   };
 }
 
-/**
- * Where a project's change history stands: `mark` is the end of the last window read
- * completely; `window` is the one being read (its upper bound narrows page by page).
- */
-export interface ChangeCursor {
-  mark: string | null;
-  window: { after: string | null; end: string; before: string } | null;
-}
+export type { ChangeCursor } from '../../db/queries/sync-state.ts';
 
 /**
  * Mirrors a project's changes since its mark, in the window
@@ -84,7 +81,7 @@ export interface ChangeCursor {
  * and the mark moves only when the window is complete. A full sync reads the whole history.
  */
 export async function syncProjectChanges(ctx: SyncContext, project: ProjectRef): Promise<void> {
-  const cursor = (await readCursor<ChangeCursor>(ctx.db, 'changes', project.slug)) ?? {
+  const cursor = (await readCursor(ctx.db, 'changes', project.slug)) ?? {
     mark: null,
     window: null,
   };
@@ -147,7 +144,7 @@ async function storeChanges(ctx: SyncContext, trx: Transaction<Database>, page: 
   const named = rows.flatMap((r, i) =>
     r.unit_id !== null && fresh.has(ids[i]!) ? [String(r.unit_id)] : [],
   );
-  await addPending(trx, 'unit', named);
+  await pending.namedUnits.note(trx, named);
   await writeCursor(trx, 'changes', page.project.slug, page.cursor);
   return result;
 }

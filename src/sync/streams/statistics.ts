@@ -1,5 +1,4 @@
 import type { RawJson } from '../../db/database.ts';
-import { addPending, listPending, removePending } from '../../db/queries/pending.ts';
 import {
   findLaggingLanguages,
   isStaleLanguageAnswer,
@@ -9,6 +8,7 @@ import {
   STATISTICS_VALUE_COLUMNS,
   type TranslationStatisticsRow,
 } from '../../db/queries/statistics.ts';
+import { pending } from '../../db/queries/sync-state.ts';
 import { HttpError } from '../../errors.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateStatistics, weblateStatistics } from '../../weblate/schemas.ts';
@@ -80,19 +80,18 @@ export async function syncStatistics(
   ctx: SyncContext,
   languageUrls: Map<string, string | null>,
 ): Promise<void> {
-  const pending = (await listPending(ctx.db, 'translation')).map(Number);
-  const known = pending
+  const moved = (await pending.movedTranslations.list(ctx.db)).map(Number);
+  const known = moved
     .map((id) => ctx.lookup.translationsById.get(id))
     .filter((t): t is TranslationRef => t !== undefined);
   // Pending translations this sync did not list are gone or out of scope: nothing to read.
-  await removePending(
+  await pending.movedTranslations.settle(
     ctx.db,
-    'translation',
-    pending.filter((id) => !ctx.lookup.translationsById.has(id)),
+    moved.filter((id) => !ctx.lookup.translationsById.has(id)),
   );
   await snapshotTranslations(ctx, known, { settlesPending: true });
   const languages = new Set(known.map((t) => t.language));
-  const pendingLanguages = (await listPending(ctx.db, 'language')).map(Number);
+  const pendingLanguages = (await pending.staleLanguages.list(ctx.db)).map(Number);
   for (const code of await languageCodes(ctx, pendingLanguages)) languages.add(code);
   await syncLanguageStatistics(
     ctx,
@@ -100,9 +99,9 @@ export async function syncStatistics(
   );
   // A language whose sums lag its translations stays pending, to be read again next run.
   await commitPage(ctx, 'language_statistics', [], async (trx) => {
-    await removePending(trx, 'language', pendingLanguages);
+    await pending.staleLanguages.settle(trx, pendingLanguages);
     const lagging = await findLaggingLanguages(trx, [...languages]);
-    await addPending(trx, 'language', lagging);
+    await pending.staleLanguages.note(trx, lagging);
     if (lagging.length > 0) {
       ctx.log.info({ languages: lagging }, 'language statistics lag their translations');
     }
@@ -171,9 +170,8 @@ async function snapshotComponent(
         );
         const result = await recordTranslationStatistics(trx, rows);
         if (options.settlesPending) {
-          await removePending(
+          await pending.movedTranslations.settle(
             trx,
-            'translation',
             matched.map((m) => m.translation.id),
           );
         }
@@ -201,7 +199,7 @@ async function snapshotTranslation(
     readObject(ctx, translation.statisticsUrl, spec),
   );
   if (read === null) {
-    if (options.settlesPending) await removePending(ctx.db, 'translation', [translation.id]);
+    if (options.settlesPending) await pending.movedTranslations.settle(ctx.db, [translation.id]);
     return;
   }
   const { items, rejected } = read;
@@ -210,7 +208,7 @@ async function snapshotTranslation(
       toTranslationStatisticsRow(item.record, item.raw, translation, capture),
     );
     const result = await recordTranslationStatistics(trx, rows);
-    if (options.settlesPending) await removePending(trx, 'translation', [translation.id]);
+    if (options.settlesPending) await pending.movedTranslations.settle(trx, [translation.id]);
     return { written: result.appended };
   });
 }

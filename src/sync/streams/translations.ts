@@ -2,8 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 
 import type { Database, RawJson } from '../../db/database.ts';
 import { retireReplaced } from '../../db/queries/deletions.ts';
-import { addPending } from '../../db/queries/pending.ts';
 import { type TranslationRow, upsertTranslations } from '../../db/queries/records.ts';
+import { pending } from '../../db/queries/sync-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateTranslation, weblateTranslation } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
@@ -186,7 +186,7 @@ async function storeTranslations(
     resource: 'translations',
     url,
   }));
-  await addPending(trx, 'translation', ctx.mode === 'full' ? rows.map((r) => r.id) : moved);
+  await pending.movedTranslations.note(trx, ctx.mode === 'full' ? rows.map((r) => r.id) : moved);
   return result;
 }
 

@@ -1,5 +1,5 @@
 import { markUnitsMissingInRange } from '../../db/queries/deletions.ts';
-import { removePending } from '../../db/queries/pending.ts';
+import { pending } from '../../db/queries/sync-state.ts';
 import { HttpError } from '../../errors.ts';
 import { pipelined } from '../../lib/pipelined.ts';
 import { type KeysetPage, walkKeyset } from '../../weblate/keyset.ts';
@@ -58,7 +58,7 @@ async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<voi
       commitPage(ctx, 'units', rejected, async (trx) => {
         const result = await writeUnitRows(trx, rows, page.url);
         await markUnitsMissingInRange(trx, { translationId: ref.id }, page, page.ids);
-        await removePending(trx, 'unit', page.ids);
+        await pending.namedUnits.settle(trx, page.ids);
         return result;
       }),
     ctx.overlapCommits,

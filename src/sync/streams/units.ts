@@ -1,10 +1,9 @@
-import { readCursor, writeCursor } from '../../db/queries/cursors.ts';
 import {
   markUnitsDeleted,
   markUnitsMissingInRange,
   type UnitScope,
 } from '../../db/queries/deletions.ts';
-import { clearPending, listPending, removePending } from '../../db/queries/pending.ts';
+import { pending, readCursor, type UnitCursor, writeCursor } from '../../db/queries/sync-state.ts';
 import { findUnitCountMismatches } from '../../db/queries/translation-state.ts';
 import { pipelined } from '../../lib/pipelined.ts';
 import { shiftSeconds } from '../../lib/timestamps.ts';
@@ -17,21 +16,7 @@ import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';
 import { lazyUnitStrategy, type UnitStrategy } from './unit-strategy.ts';
 import { sweepTranslation } from './unit-sweep.ts';
 
-/** Where the unit walk of one scope stands. */
-export interface UnitCursor {
-  /** Server time at the start of the last complete walk. */
-  mark: string | null;
-  /** Highest unit id mirrored. */
-  maxId: string | null;
-  /** The walk in progress: its query parameters and the last id committed. */
-  walk: {
-    full: boolean;
-    since: string | null;
-    maxIdBefore: string | null;
-    after: string | null;
-    end: string;
-  } | null;
-}
+export type { UnitCursor } from '../../db/queries/sync-state.ts';
 
 interface Scope {
   key: string;
@@ -57,7 +42,7 @@ export async function syncUnits(ctx: SyncContext): Promise<void> {
   const strategy = lazyUnitStrategy(ctx);
   let hasSweptPending = false;
   for (const scope of scopes) {
-    const cursor = (await readCursor<UnitCursor>(ctx.db, 'units', scope.key)) ?? {
+    const cursor = (await readCursor(ctx.db, 'units', scope.key)) ?? {
       mark: null,
       maxId: null,
       walk: null,
@@ -143,12 +128,12 @@ async function walkScope(
         : { mark: cursor.mark, maxId, walk: { ...walk, after: page.through } };
     return commitPage(ctx, 'units', rejected, async (trx) => {
       const result = await writeUnitRows(trx, rows, page.url);
-      await removePending(trx, 'unit', page.ids);
+      await pending.namedUnits.settle(trx, page.ids);
       if (walk.full) await markUnitsMissingInRange(trx, deletionScope, page, page.ids);
       await previous;
       // Pending units are not known by project: only a walk of every project covers them all.
       if (walk.full && page.through === null && scope.projectSlug === null) {
-        await clearPending(trx, 'unit');
+        await pending.namedUnits.settleAll(trx);
       }
       await writeCursor(trx, 'units', scope.key, next);
       return result;
@@ -162,8 +147,7 @@ async function planWalk(ctx: SyncContext, scope: Scope, cursor: UnitCursor): Pro
     return { full: true, since: null, maxIdBefore: null, after: null, end: ctx.windowEnd };
   }
   const hasWork =
-    (await listPending(ctx.db, 'translation')).length > 0 ||
-    (await listPending(ctx.db, 'unit')).length > 0;
+    (await pending.movedTranslations.has(ctx.db)) || (await pending.namedUnits.has(ctx.db));
   if (!hasWork) {
     // Nothing moved since the mark: no translation changed and no change named a unit.
     await writeCursor(ctx.db, 'units', scope.key, { ...cursor, mark: ctx.windowEnd });
@@ -189,7 +173,7 @@ async function syncNamedUnits(
   ctx: SyncContext,
   strategy: () => Promise<UnitStrategy>,
 ): Promise<void> {
-  const ids = await listPending(ctx.db, 'unit');
+  const ids = await pending.namedUnits.list(ctx.db);
   if (ids.length === 0) return;
   const chosen = await strategy();
   if (chosen.kind === 'per-translation') return sweepTranslationsOfUnits(ctx, ids, chosen);
@@ -217,7 +201,7 @@ async function syncNamedUnits(
         trx,
         chunk.filter((id) => !found.has(id)),
       );
-      await removePending(trx, 'unit', chunk);
+      await pending.namedUnits.settle(trx, chunk);
       return result;
     });
   }
@@ -238,12 +222,12 @@ async function sweepTranslationsOfUnits(
     const ref = ctx.lookup.translationsById.get(id);
     if (ref !== undefined) await sweepTranslation(ctx, ref, sweepOptions(strategy));
   }
-  await removePending(ctx.db, 'unit', unitIds);
+  await pending.namedUnits.settle(ctx.db, unitIds);
 }
 
 /** Reads every unit of each pending translation (those that moved; all in a full sync). */
 async function sweepPendingTranslations(ctx: SyncContext, strategy: UnitStrategy): Promise<void> {
-  for (const id of await listPending(ctx.db, 'translation')) {
+  for (const id of await pending.movedTranslations.list(ctx.db)) {
     const ref = ctx.lookup.translationsById.get(Number(id));
     if (ref !== undefined) await sweepTranslation(ctx, ref, sweepOptions(strategy));
   }

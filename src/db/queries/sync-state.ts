@@ -1,0 +1,184 @@
+import { type Kysely, sql } from 'kysely';
+import { z } from 'zod';
+
+import { SyncError } from '../../errors.ts';
+import type { Database } from '../database.ts';
+
+/**
+ * Everything a sync keeps between runs besides the mirrored rows: where each stream stands
+ * (its cursors, weblate.sync_cursors) and the work it noticed but has not finished (its
+ * pending steps, weblate.sync_pending). Both are written in the transaction of the rows they
+ * describe, so a crash loses neither.
+ */
+
+// ---- Cursors ------------------------------------------------------------------------------
+
+const timestamp = z.string().min(1);
+const id = z.string().regex(/^\d+$/, 'a decimal id');
+
+const unitCursor = z.object({
+  /** Server time at the start of the last complete walk. */
+  mark: timestamp.nullable(),
+  /** Highest unit id mirrored. */
+  maxId: id.nullable(),
+  /** The walk in progress: its query parameters and the last id committed. */
+  walk: z
+    .object({
+      full: z.boolean(),
+      since: timestamp.nullable(),
+      maxIdBefore: id.nullable(),
+      after: id.nullable(),
+      end: timestamp,
+    })
+    .nullable(),
+});
+
+const changeCursor = z.object({
+  /** The end of the last window read completely. */
+  mark: timestamp.nullable(),
+  /** The window being read; its upper bound narrows page by page. */
+  window: z.object({ after: timestamp.nullable(), end: timestamp, before: timestamp }).nullable(),
+});
+
+const CURSORS = { units: unitCursor, changes: changeCursor } as const;
+
+/** Where the unit walk of one scope (every project: '', or one project's slug) stands. */
+export type UnitCursor = z.infer<typeof unitCursor>;
+/** Where a project's change history stands. */
+export type ChangeCursor = z.infer<typeof changeCursor>;
+export type CursorStream = keyof typeof CURSORS;
+type CursorOf<S extends CursorStream> = z.infer<(typeof CURSORS)[S]>;
+
+/**
+ * A stream's cursor for one scope, checked against its shape, or null when it has none yet.
+ * A cursor of another shape (written by hand, or by another version) stops the sync with a
+ * message rather than steering it wrong.
+ */
+export async function readCursor<S extends CursorStream>(
+  db: Kysely<Database>,
+  stream: S,
+  scope: string,
+): Promise<CursorOf<S> | null> {
+  const row = await db
+    .selectFrom('weblate.sync_cursors')
+    .select('value')
+    .where('stream', '=', stream)
+    .where('scope', '=', scope)
+    .executeTakeFirst();
+  if (row === undefined) return null;
+  const parsed = CURSORS[stream].safeParse(row.value);
+  if (parsed.success) return parsed.data as CursorOf<S>;
+  const problem = parsed.error.issues
+    .map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`)
+    .join('; ');
+  throw new SyncError(
+    `the ${stream} cursor of scope "${scope}" in weblate.sync_cursors is not one this version understands (${problem}): delete that row and run \`weblate-mirror sync --full\``,
+  );
+}
+
+/** Writes a cursor; call it in the transaction of the rows it covers. */
+export async function writeCursor<S extends CursorStream>(
+  db: Kysely<Database>,
+  stream: S,
+  scope: string,
+  value: CursorOf<S>,
+): Promise<void> {
+  const json = JSON.stringify(CURSORS[stream].parse(value));
+  await db
+    .insertInto('weblate.sync_cursors')
+    .values({ stream, scope, value: json })
+    .onConflict((oc) =>
+      oc
+        .columns(['stream', 'scope'])
+        // The database's clock, as on insert.
+        .doUpdateSet({ value: json, updated_at: sql`now()` }),
+    )
+    .execute();
+}
+
+// ---- Pending steps ------------------------------------------------------------------------
+
+/**
+ * One kind of pending work. Its lifecycle: `note` when a stage notices it (in the transaction
+ * of what it noticed it from), `list` when the stage that does it starts, `settle` in the
+ * transaction that does it, `settleAll` when a complete read has covered every id of the kind.
+ * Noting an id already pending changes nothing.
+ */
+export interface PendingStep {
+  note(db: Kysely<Database>, ids: ReadonlyArray<string | number>): Promise<void>;
+  /** Every pending id, as decimal strings, in id order. */
+  list(db: Kysely<Database>): Promise<string[]>;
+  has(db: Kysely<Database>): Promise<boolean>;
+  settle(db: Kysely<Database>, ids: ReadonlyArray<string | number>): Promise<void>;
+  settleAll(db: Kysely<Database>): Promise<void>;
+}
+
+/**
+ * The named steps a sync may owe, by who notes and who settles them:
+ *
+ * - `movedTranslations`: a translation whose record moved (every translation in a full sync).
+ *   Noted by the translation list; its units are read by the unit stage, and it is settled
+ *   by the statistics stage once its statistics are read (or the translation is gone).
+ * - `namedUnits`: a unit that a change new to the mirror names (a bulk edit or a suggestion
+ *   leaves its last_changed alone). Noted by the change history; settled by whichever read
+ *   brings the unit (a unit page, a sweep of its translation, a read by id); all of them by a
+ *   complete walk of every project.
+ * - `staleLanguages`: a language whose statistics must be read again: one of its translations
+ *   went away, or its statistics lagged its translations. Noted by deletions and by the
+ *   statistics stage; settled when its statistics are read.
+ */
+export const pending = {
+  movedTranslations: pendingStep('translation'),
+  namedUnits: pendingStep('unit'),
+  staleLanguages: pendingStep('language'),
+} as const;
+
+type PendingKind = 'translation' | 'unit' | 'language';
+
+function pendingStep(kind: PendingKind): PendingStep {
+  const list = async (db: Kysely<Database>) => {
+    const rows = await db
+      .selectFrom('weblate.sync_pending')
+      .select('id')
+      .where('kind', '=', kind)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => r.id);
+  };
+  return {
+    async note(db, ids) {
+      const unique = [...new Set(ids.map(String))];
+      for (let i = 0; i < unique.length; i += 5000) {
+        const chunk = unique.slice(i, i + 5000).map((value) => ({ kind, id: value }));
+        await db
+          .insertInto('weblate.sync_pending')
+          .values(chunk)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
+    },
+    list,
+    async has(db) {
+      const row = await db
+        .selectFrom('weblate.sync_pending')
+        .select('id')
+        .where('kind', '=', kind)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    async settle(db, ids) {
+      for (let i = 0; i < ids.length; i += 5000) {
+        const chunk = ids.slice(i, i + 5000).map(String);
+        await db
+          .deleteFrom('weblate.sync_pending')
+          .where('kind', '=', kind)
+          .where('id', 'in', chunk)
+          .execute();
+      }
+    },
+    async settleAll(db) {
+      await db.deleteFrom('weblate.sync_pending').where('kind', '=', kind).execute();
+    },
+  };
+}
