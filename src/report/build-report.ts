@@ -5,21 +5,27 @@ import {
   listActivityDays,
   listContributorSection,
   listMovers,
-  listStalledSection,
+  readActivityTotal,
 } from '../db/queries/report-activity.ts';
+import { listStalledSection } from '../db/queries/report-backlog.ts';
 import {
-  listComponentSection,
-  listLanguageDays,
-  listLanguageSection,
-  listProjectSection,
-  type SummedProgressRow,
+  listComponentProgress,
+  listLanguageProgress,
+  listLanguageProgressDaily,
+  listProjectProgress,
+  readProgressTotal,
+  type SummedProgress,
 } from '../db/queries/report-progress.ts';
-import { type DayRange, readReportClock, type ReportScope } from '../db/queries/report-scope.ts';
+import { readReportClock, type ReportFilter } from '../db/queries/report-scope.ts';
 import { addDays, daysBetween } from './days.ts';
 import type {
   ActivityDay,
+  ComponentProgress,
+  LanguageDay,
+  LanguageProgress,
   MoverWindow,
   Progress,
+  ProjectProgress,
   RankedList,
   Report,
   ReportFilters,
@@ -42,7 +48,7 @@ function toNumberOrNull(value: string | number | null): number | null {
   return value === null ? null : toNumber(value);
 }
 
-function toProgress(row: SummedProgressRow): Progress {
+function toProgress(row: SummedProgress): Progress {
   return {
     translations: toNumber(row.translations),
     total: toNumber(row.total),
@@ -69,7 +75,7 @@ function ranked<Row extends { matching: string }, Out>(
 
 async function buildMovers(
   db: Kysely<Database>,
-  scope: ReportScope,
+  scope: ReportFilter,
   options: ReportOptions,
   today: string,
 ): Promise<MoverWindow[]> {
@@ -99,11 +105,10 @@ async function buildMovers(
 
 async function buildActivity(
   db: Kysely<Database>,
-  scope: ReportScope,
-  range: DayRange,
+  filter: ReportFilter & { from: string; to: string },
 ): Promise<ActivityDay[]> {
-  const byDay = new Map((await listActivityDays(db, scope, range)).map((r) => [r.day, r]));
-  return daysBetween(range).map((day) => {
+  const byDay = new Map((await listActivityDays(db, filter)).map((r) => [r.day, r]));
+  return daysBetween(filter).map((day) => {
     const row = byDay.get(day);
     return {
       day,
@@ -114,46 +119,79 @@ async function buildActivity(
   });
 }
 
-/**
- * Reads every section of the report. `today` is the database's UTC date, as in the views;
- * the activity window starts at `since`, or DEFAULT_ACTIVITY_DAYS before today.
- */
-export async function buildReport(db: Kysely<Database>, options: ReportOptions): Promise<Report> {
-  const { now, today } = await readReportClock(db);
-  const scope: ReportScope = { projects: options.projects, language: options.language };
-  const window = { from: options.since ?? addDays(today, 1 - DEFAULT_ACTIVITY_DAYS), to: today };
-  const limit = options.limit;
-  // One query after the other: PGlite serves one at a time anyway.
-  const projects = await listProjectSection(db, scope);
-  const languages = await listLanguageSection(db, scope);
-  const components = await listComponentSection(db, scope);
-  const movers = await buildMovers(db, scope, options, today);
-  const contributors = await listContributorSection(db, scope, { ...window, limit });
-  const stalled = await listStalledSection(db, scope, { since: window.from, limit });
-  const history = await listLanguageDays(db, scope, window);
+/** Progress by project, language and component, and of everything in scope together. */
+async function buildProgress(
+  db: Kysely<Database>,
+  scope: ReportFilter,
+): Promise<Pick<Report, 'projects' | 'languages' | 'components'> & { total: Progress }> {
+  const projects = await listProjectProgress(db, scope);
+  const languages = await listLanguageProgress(db, scope);
+  const components = await listComponentProgress(db, scope);
   return {
-    generated_at: now,
-    filters: { projects: [...options.projects], language: options.language, since: options.since },
-    window,
-    projects: projects.map((r) => ({
+    projects: projects.map((r): ProjectProgress => ({
       ...toProgress(r),
       project_slug: r.project_slug,
       project_name: r.project_name,
       components: toNumber(r.components),
     })),
-    languages: languages.map((r) => ({
+    languages: languages.map((r): LanguageProgress => ({
       ...toProgress(r),
       language_code: r.language_code,
       language_name: r.language_name,
       projects: toNumber(r.projects),
       components: toNumber(r.components),
     })),
-    components: components.map((r) => ({
+    components: components.map((r): ComponentProgress => ({
       ...toProgress(r),
       project_slug: r.project_slug,
       component_slug: r.component_slug,
       component_name: r.component_name,
     })),
+    total: toProgress(await readProgressTotal(db, scope)),
+  };
+}
+
+async function buildLanguageHistory(
+  db: Kysely<Database>,
+  filter: ReportFilter,
+): Promise<LanguageDay[]> {
+  const rows = await listLanguageProgressDaily(db, filter);
+  return rows.map((r) => ({
+    day: r.day,
+    language_code: r.language_code,
+    translations: toNumber(r.translations),
+    total: toNumber(r.total),
+    translated: toNumber(r.translated),
+    translated_percent: toNumberOrNull(r.translated_percent),
+    total_words: toNumber(r.total_words),
+    translated_words: toNumber(r.translated_words),
+    translated_words_percent: toNumberOrNull(r.translated_words_percent),
+  }));
+}
+
+/**
+ * Reads every section of the report. `today` is the database's UTC date, as in the views;
+ * the activity window starts at `since`, or DEFAULT_ACTIVITY_DAYS before today.
+ */
+export async function buildReport(db: Kysely<Database>, options: ReportOptions): Promise<Report> {
+  const { now, today } = await readReportClock(db);
+  const scope: ReportFilter = { projects: options.projects, language: options.language };
+  const window = { from: options.since ?? addDays(today, 1 - DEFAULT_ACTIVITY_DAYS), to: today };
+  const inWindow = { ...scope, ...window };
+  const limit = options.limit;
+  // One query after the other: PGlite serves one at a time anyway.
+  const { total, ...progress } = await buildProgress(db, scope);
+  const movers = await buildMovers(db, scope, options, today);
+  const contributors = await listContributorSection(db, inWindow, limit);
+  const stalled = await listStalledSection(db, scope, { since: window.from, limit });
+  const history = await buildLanguageHistory(db, inWindow);
+  const activity = await buildActivity(db, inWindow);
+  const activityTotal = await readActivityTotal(db, inWindow);
+  return {
+    generated_at: now,
+    filters: { projects: [...options.projects], language: options.language, since: options.since },
+    window,
+    ...progress,
     movers,
     contributors: ranked(contributors, (r) => ({
       author_name: r.author_name,
@@ -166,17 +204,14 @@ export async function buildReport(db: Kysely<Database>, options: ReportOptions):
       ...r,
       translated_percent: toNumberOrNull(r.translated_percent),
     })),
-    language_history: history.map((r) => ({
-      day: r.day,
-      language_code: r.language_code,
-      translations: toNumber(r.translations),
-      total: toNumber(r.total),
-      translated: toNumber(r.translated),
-      translated_percent: toNumberOrNull(r.translated_percent),
-      total_words: toNumber(r.total_words),
-      translated_words: toNumber(r.translated_words),
-      translated_words_percent: toNumberOrNull(r.translated_words_percent),
-    })),
-    activity: await buildActivity(db, scope, window),
+    language_history: history,
+    activity,
+    totals: {
+      progress: total,
+      activity: {
+        changes: toNumber(activityTotal.changes),
+        words: toNumber(activityTotal.words),
+      },
+    },
   };
 }

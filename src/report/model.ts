@@ -116,6 +116,17 @@ export interface ActivityDay {
   authors: number;
 }
 
+/**
+ * Sums over the whole report, made by the database like every other figure, so that no
+ * renderer adds anything up.
+ */
+export interface ReportTotals {
+  /** Every translation in scope together (what the rows of `languages` add up to). */
+  progress: Progress;
+  /** The window's days together (what the days of `activity` add up to). */
+  activity: { changes: number; words: number };
+}
+
 export interface ReportFilters {
   /** Project slugs; empty for every project. */
   projects: string[];
@@ -136,4 +147,5 @@ export interface Report {
   stalled: RankedList<StalledTranslation>;
   language_history: LanguageDay[];
   activity: ActivityDay[];
+  totals: ReportTotals;
 }

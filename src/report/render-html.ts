@@ -103,18 +103,13 @@ function cutNote(list: { matching: number; rows: unknown[] }): string {
 }
 
 function renderSummary(report: Report): string {
-  const total = report.languages.reduce(
-    (sum, l) => ({ done: sum.done + l.translated, all: sum.all + l.total }),
-    { done: 0, all: 0 },
-  );
-  const changes = report.activity.reduce((sum, d) => sum + d.changes, 0);
-  const words = report.activity.reduce((sum, d) => sum + d.words, 0);
+  const { progress, activity } = report.totals;
   const cards: Array<[string, string]> = [
-    [`${total.done} / ${total.all}`, 'strings translated'],
+    [`${progress.translated} / ${progress.total}`, 'strings translated'],
     [formatCount(report.languages.length), 'languages'],
     [formatCount(report.components.length), 'components'],
-    [formatCount(changes), 'changes in the window'],
-    [formatCount(words), 'words translated'],
+    [formatCount(activity.changes), 'changes in the window'],
+    [formatCount(activity.words), 'words translated'],
     [formatCount(report.contributors.matching), 'contributors'],
   ];
   return `<div class="cards">${cards.map(([v, l]) => `<div class="card"><b>${e(v)}</b><span>${e(l)}</span></div>`).join('')}</div>`;

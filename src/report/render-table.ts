@@ -186,8 +186,7 @@ function peopleSections(report: Report): string[] {
 
 /** The report as aligned text tables with section titles, for a terminal. */
 export function renderTable(report: Report): string {
-  const changes = report.activity.reduce((sum, d) => sum + d.changes, 0);
-  const words = report.activity.reduce((sum, d) => sum + d.words, 0);
+  const { changes, words } = report.totals.activity;
   const header = [
     `Weblate mirror report, ${formatInstant(report.generated_at)}`,
     `Scope: ${describeScope(report)}. Window: ${formatRange(report.window)}, ${changes} changes, ${words} words translated.`,

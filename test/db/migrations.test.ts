@@ -32,6 +32,18 @@ const VIEWS = [
   'translation_progress_daily',
 ];
 
+/** The functions of 0003_add_reporting_views and 0005_add_progress_functions. */
+const FUNCTIONS = [
+  'progress_by_component()',
+  'progress_by_component_daily()',
+  'progress_by_language()',
+  'progress_by_language_daily()',
+  'progress_by_project()',
+  'progress_by_project_daily()',
+  'progress_total()',
+  'truncated_percent()',
+];
+
 async function freshDatabase(): Promise<TestDatabase> {
   const database = await createTestDatabase();
   databases.push(database);
@@ -96,15 +108,13 @@ describe('migrations', () => {
       name: string;
     }>`select state, name from weblate.unit_states order by state`.execute(handle.db);
     expect(states.rows.map((r) => r.state)).toEqual([0, 10, 11, 12, 20, 30, 100]);
-    expect(await weblateViewsAndFunctions(handle)).toEqual(
-      [...VIEWS, 'truncated_percent()'].sort(),
-    );
+    expect(await weblateViewsAndFunctions(handle)).toEqual([...VIEWS, ...FUNCTIONS].sort());
     await migrateDownToZero(handle);
     expect(await weblateTables(handle)).toEqual([]);
     expect(await weblateViewsAndFunctions(handle)).toEqual([]);
     await migrateToLatest(handle);
     expect(await weblateTables(handle)).toHaveLength(15);
-    expect(await weblateViewsAndFunctions(handle)).toHaveLength(VIEWS.length + 1);
+    expect(await weblateViewsAndFunctions(handle)).toHaveLength(VIEWS.length + FUNCTIONS.length);
     expect((await migrateToLatest(handle)).applied).toEqual([]);
     expect(await pendingMigrations(handle)).toEqual([]);
   });

@@ -5,19 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
 import { migrateDownToZero } from '../../src/db/migrator.ts';
+import { listActivityDaily, listContributors } from '../../src/db/queries/report-activity.ts';
 import {
-  listActivityDaily,
   listCompletionForecast,
-  listComponentProgress,
-  listContributors,
   listLanguageCompletionForecast,
+  listStalledTranslations,
+} from '../../src/db/queries/report-backlog.ts';
+import {
+  listComponentProgress,
   listLanguageProgress,
   listLanguageProgressDaily,
   listProjectProgress,
   listProjectProgressDaily,
-  listStalledTranslations,
   listTranslationProgress,
-} from '../../src/db/queries/reports.ts';
+} from '../../src/db/queries/report-progress.ts';
 import {
   createTestDatabase,
   DATABASE_KIND,
@@ -643,7 +644,7 @@ describe('daily progress', () => {
     ]);
 
     const cs = await listLanguageProgressDaily(db, {
-      languageCode: 'cs',
+      language: 'cs',
       from: day(2),
       to: day(1),
     });
@@ -654,28 +655,28 @@ describe('daily progress', () => {
       [day(1), '2', '1001', '1003', '99.8'],
     ]);
     const cs21 = await listLanguageProgressDaily(db, {
-      languageCode: 'cs',
+      language: 'cs',
       from: day(21),
       to: day(21),
     });
     expect(cs21.map((r) => [r.translated, r.total, r.translated_percent])).toEqual([
       ['695', '1000', '69.5'],
     ]);
-    const fr = await listLanguageProgressDaily(db, { languageCode: 'fr' });
+    const fr = await listLanguageProgressDaily(db, { language: 'fr' });
     expect(fr.map((r) => [r.day, r.translated_percent])).toEqual([
       [day(5), '50.0'],
       [day(4), '50.0'],
     ]);
 
     const alpha = await listProjectProgressDaily(db, {
-      projectSlug: 'alpha',
+      projects: ['alpha'],
       from: day(4),
       to: day(4),
     });
     expect(
       alpha.map((r) => [r.components, r.translations, r.translated, r.total, r.translated_percent]),
     ).toEqual([['2', '5', '855', '2016', '42.4']]);
-    const gone = await listProjectProgressDaily(db, { projectSlug: 'gone' });
+    const gone = await listProjectProgressDaily(db, { projects: ['gone'] });
     expect(gone.map((r) => [r.day, r.translated_percent])).toEqual([[day(2), '50.0']]);
   });
 });

@@ -99,6 +99,7 @@ function hostileReport(): Report {
       { day: '2026-11-21', changes: 3, words: 4, authors: 1 },
       { day: '2026-11-22', changes: 0, words: 0, authors: 0 },
     ],
+    totals: { progress: { ...FIGURES }, activity: { changes: 3, words: 4 } },
   };
 }
 

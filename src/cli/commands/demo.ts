@@ -21,24 +21,27 @@ import { printRows } from './query.ts';
 import { parseSizeFlags, SIZE_HELP, SIZE_OPTIONS } from './simulate.ts';
 import { syncOnce } from './sync.ts';
 
-/** Example questions a user can ask next, shown (and the first one answered) after the demo sync. */
+/**
+ * Example questions a user can ask next, shown (and the first one answered) after the demo
+ * sync. They read the reporting views (docs/schema.md): percentages from summed counts,
+ * truncated as Weblate truncates them, and days in UTC.
+ */
 export const EXAMPLE_QUERIES = [
   {
     title: 'How far along is each language?',
-    sql: `select language_code, sum(translated) as translated, sum(total) as strings,
-       round(100.0 * sum(translated) / nullif(sum(total), 0), 1) as percent
-from weblate.translations where not is_source and deleted_at is null
-group by language_code order by percent desc`,
+    sql: `select language_code, translated, total as strings, translated_percent as percent
+from weblate.language_progress order by translated_percent desc, language_code`,
   },
   {
     title: 'What moved on the seven most recent days with activity?',
-    sql: `select date_trunc('day', timestamp)::date as day, count(*) as changes, count(distinct author_name) as authors
-from weblate.changes group by 1 order by 1 desc limit 7`,
+    sql: `select day, sum(changes) as changes, count(distinct author_name) as authors
+from weblate.activity_daily group by day order by day desc limit 7`,
   },
   {
-    title: 'Who contributes most?',
-    sql: `select author_name, count(*) as changes, min(timestamp)::date as first, max(timestamp)::date as last
-from weblate.changes where author_name is not null group by 1 order by 2 desc limit 5`,
+    title: 'Who contributed most in the last year?',
+    sql: `select author_name, sum(changes_365d) as changes, sum(words_365d) as words,
+       (max(last_contribution) at time zone 'UTC')::date as last
+from weblate.contributors group by 1 order by words desc, changes desc, 1 limit 5`,
   },
 ];
 

@@ -1,15 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
-import {
-  type DayRange,
-  iso,
-  languageFilter,
-  projectFilter,
-  type ReportScope,
-} from './report-scope.ts';
+import { filterConditions, iso, type ReportFilter } from './report-scope.ts';
 
-// Movement and people sections of `weblate-mirror report` (see report-scope.ts).
+// Movement, activity and people (see report-scope.ts).
 
 export interface MoverRow {
   project_slug: string;
@@ -34,26 +28,49 @@ export interface ContributorSectionRow {
   matching: string;
 }
 
-export interface StalledSectionRow {
-  project_slug: string;
-  component_slug: string;
-  language_code: string;
-  total: number | null;
-  untranslated: number | null;
-  untranslated_words: number | null;
-  translated_percent: string | null;
-  idle_since: string;
-  days_since_last_change: number;
-  last_author: string | null;
-  matching: string;
-}
-
 export interface ActivityDayRow {
   day: string;
   changes: string;
   words: string;
   authors: string;
 }
+
+export interface ActivityTotalRow {
+  changes: string;
+  words: string;
+}
+
+export interface ActivityDailyRow {
+  day: string;
+  project_slug: string;
+  component_slug: string | null;
+  language_code: string | null;
+  author_name: string | null;
+  action: number;
+  action_name: string | null;
+  changes: string;
+  words: string;
+}
+
+export interface ContributorRow {
+  author_name: string;
+  language_code: string;
+  changes_7d: string;
+  changes_30d: string;
+  changes_365d: string;
+  words_7d: string;
+  words_30d: string;
+  words_365d: string;
+  first_contribution: string;
+  last_contribution: string;
+}
+
+/** The columns of activity_daily that a filter narrows. */
+const ACTIVITY_COLUMNS = {
+  project: 'a.project_slug',
+  language: 'a.language_code',
+  day: 'a.day',
+} as const;
 
 /**
  * Translations whose translated strings or words moved between the end of `baselineDay`
@@ -63,10 +80,13 @@ export interface ActivityDayRow {
  */
 export async function listMovers(
   db: Kysely<Database>,
-  scope: ReportScope,
+  filter: ReportFilter,
   window: { baselineDay: string; today: string; limit: number },
 ): Promise<MoverRow[]> {
-  const filters = sql`${projectFilter(scope, 'd.project_slug')} ${languageFilter(scope, 'd.language_code')}`;
+  const filters = filterConditions(filter, {
+    project: 'd.project_slug',
+    language: 'd.language_code',
+  });
   const result = await sql<MoverRow>`
     with now_rows as (
       select d.* from weblate.translation_progress_daily d
@@ -98,13 +118,13 @@ export async function listMovers(
 }
 
 /**
- * Authors by words translated, then changes, over the days of `range` (activity_daily;
+ * Authors by words translated, then changes, over the filter's days (activity_daily;
  * every change with an author counts, project-level ones too).
  */
 export async function listContributorSection(
   db: Kysely<Database>,
-  scope: ReportScope,
-  range: DayRange & { limit: number },
+  filter: ReportFilter,
+  limit: number,
 ): Promise<ContributorSectionRow[]> {
   const result = await sql<ContributorSectionRow>`
     select a.author_name,
@@ -115,50 +135,69 @@ export async function listContributorSection(
            max(a.day)::text as last_day,
            count(*) over () as matching
     from weblate.activity_daily a
-    where a.author_name is not null
-      and a.day between ${range.from}::date and ${range.to}::date
-      ${projectFilter(scope, 'a.project_slug')} ${languageFilter(scope, 'a.language_code')}
+    where a.author_name is not null ${filterConditions(filter, ACTIVITY_COLUMNS)}
     group by a.author_name
     order by words desc, changes desc, a.author_name
-    limit ${range.limit}`.execute(db);
+    limit ${limit}`.execute(db);
   return result.rows;
 }
 
-/**
- * Live translations with strings left and no change since `since` began (UTC),
- * longest idle first (stalled_translations).
- */
-export async function listStalledSection(
-  db: Kysely<Database>,
-  scope: ReportScope,
-  options: { since: string; limit: number },
-): Promise<StalledSectionRow[]> {
-  const result = await sql<StalledSectionRow>`
-    select s.project_slug, s.component_slug, s.language_code, s.total, s.untranslated,
-           s.untranslated_words, s.translated_percent, ${iso(sql`s.idle_since`)} as idle_since,
-           s.days_since_last_change, s.last_author,
-           count(*) over () as matching
-    from weblate.stalled_translations s
-    where s.idle_since < (${options.since}::date)::timestamp at time zone 'UTC'
-      ${projectFilter(scope, 's.project_slug')} ${languageFilter(scope, 's.language_code')}
-    order by s.idle_since, s.untranslated_words desc nulls last, s.translation_id
-    limit ${options.limit}`.execute(db);
-  return result.rows;
-}
-
-/** Changes, words translated and distinct authors per day of `range` with any change. */
+/** Changes, words translated and distinct authors per day of the filter with any change. */
 export async function listActivityDays(
   db: Kysely<Database>,
-  scope: ReportScope,
-  range: DayRange,
+  filter: ReportFilter,
 ): Promise<ActivityDayRow[]> {
   const result = await sql<ActivityDayRow>`
     select a.day::text as day, sum(a.changes)::bigint as changes, sum(a.words)::bigint as words,
            count(distinct a.author_name) as authors
     from weblate.activity_daily a
-    where a.day between ${range.from}::date and ${range.to}::date
-      ${projectFilter(scope, 'a.project_slug')} ${languageFilter(scope, 'a.language_code')}
+    where true ${filterConditions(filter, ACTIVITY_COLUMNS)}
     group by a.day
     order by a.day`.execute(db);
+  return result.rows;
+}
+
+/** Changes and words translated over all the days of the filter together. */
+export async function readActivityTotal(
+  db: Kysely<Database>,
+  filter: ReportFilter,
+): Promise<ActivityTotalRow> {
+  const result = await sql<ActivityTotalRow>`
+    select coalesce(sum(a.changes), 0)::bigint as changes,
+           coalesce(sum(a.words), 0)::bigint as words
+    from weblate.activity_daily a
+    where true ${filterConditions(filter, ACTIVITY_COLUMNS)}`.execute(db);
+  return result.rows[0]!;
+}
+
+/** Changes (and words translated) per UTC day, project, component, language, author and action. */
+export async function listActivityDaily(
+  db: Kysely<Database>,
+  filter: ReportFilter = {},
+): Promise<ActivityDailyRow[]> {
+  const result = await sql<ActivityDailyRow>`
+    select a.day::text as day, a.project_slug, a.component_slug, a.language_code, a.author_name,
+           a.action, a.action_name, a.changes, a.words
+    from weblate.activity_daily a
+    where true ${filterConditions(filter, ACTIVITY_COLUMNS)}
+    order by a.day, a.project_slug, a.component_slug, a.language_code, a.author_name, a.action`.execute(
+    db,
+  );
+  return result.rows;
+}
+
+/** Contributors per language (the view has no project), most words translated in the last 30 days first. */
+export async function listContributors(
+  db: Kysely<Database>,
+  filter: ReportFilter = {},
+): Promise<ContributorRow[]> {
+  const result = await sql<ContributorRow>`
+    select c.author_name, c.language_code, c.changes_7d, c.changes_30d, c.changes_365d,
+           c.words_7d, c.words_30d, c.words_365d,
+           ${iso(sql`c.first_contribution`)} as first_contribution,
+           ${iso(sql`c.last_contribution`)} as last_contribution
+    from weblate.contributors c
+    where true ${filterConditions(filter, { language: 'c.language_code' })}
+    order by c.words_30d desc, c.author_name, c.language_code`.execute(db);
   return result.rows;
 }

@@ -1,177 +1,232 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
-import {
-  type DayRange,
-  iso,
-  languageFilter,
-  projectFilter,
-  type ReportScope,
-} from './report-scope.ts';
+import { filterConditions, iso, progressArguments, type ReportFilter } from './report-scope.ts';
 
-// Progress sections of `weblate-mirror report` (see report-scope.ts): sums with the
-// views' own expressions, so that a report narrowed to projects or a language stays
-// consistent with the unfiltered views.
+// Progress, now and by day (see report-scope.ts). Groups are summed by the functions of
+// migration 0005 (weblate.progress_by_project and the others), which the views
+// project_progress, component_progress, language_progress and the *_daily ones read with no
+// filter: a filtered read sums exactly as the views do, and nothing is summed here.
 
-/** Summed progress figures of a group of translations. */
-export interface SummedProgressRow {
-  translations: string;
-  total: string;
-  translated: string;
+/** Progress figures of a translation or a group of them; Count is number (integer) or string (bigint). */
+export interface ProgressFigures<Count> {
+  total: Count;
+  total_words: Count;
+  translated: Count;
+  translated_words: Count;
   translated_percent: string | null;
-  total_words: string;
-  translated_words: string;
   translated_words_percent: string | null;
-  fuzzy: string;
-  approved: string;
-  failing: string;
-  untranslated: string;
-  untranslated_words: string;
+  fuzzy: Count;
+  fuzzy_words: Count;
+  fuzzy_percent: string | null;
+  approved: Count;
+  approved_words: Count;
+  approved_percent: string | null;
+  failing: Count;
+  failing_percent: string | null;
+  untranslated: Count;
+  untranslated_words: Count;
+}
+
+/** What identifies a translation in the per-translation views. */
+export interface TranslationKey {
+  translation_id: number;
+  project_id: number;
+  project_slug: string;
+  component_id: number;
+  component_slug: string;
+  language_code: string;
+}
+
+export interface TranslationProgressRow extends TranslationKey, ProgressFigures<number | null> {
+  language_id: number | null;
+  language_name: string | null;
+  failing_words: number | null;
+  last_change: string | null;
+  statistics_seen_at: string | null;
+}
+
+/** Figures summed over a group of translations, on one day. */
+export interface SummedDayProgress extends ProgressFigures<string> {
+  translations: string;
+}
+
+/** Figures summed over a group of translations, now. */
+export interface SummedProgress extends SummedDayProgress {
+  failing_words: string;
   last_change: string | null;
 }
 
-export interface ProjectSectionRow extends SummedProgressRow {
+export interface ComponentProgressRow extends SummedProgress {
+  component_id: number;
+  component_slug: string;
+  component_name: string;
+  project_id: number;
+  project_slug: string;
+}
+
+export interface ProjectProgressRow extends SummedProgress {
+  project_id: number;
   project_slug: string;
   project_name: string;
   components: string;
 }
 
-export interface ComponentSectionRow extends SummedProgressRow {
-  project_slug: string;
-  component_slug: string;
-  component_name: string;
-}
-
-export interface LanguageSectionRow extends SummedProgressRow {
+export interface LanguageProgressRow extends SummedProgress {
   language_code: string;
   language_name: string | null;
   projects: string;
   components: string;
 }
 
-export interface LanguageDayRow {
+export interface ProjectProgressDailyRow extends SummedDayProgress {
+  day: string;
+  project_id: number;
+  project_slug: string;
+  components: string;
+}
+
+export interface LanguageProgressDailyRow extends SummedDayProgress {
   day: string;
   language_code: string;
-  translations: string;
-  total: string;
-  translated: string;
-  translated_percent: string | null;
-  total_words: string;
-  translated_words: string;
-  translated_words_percent: string | null;
+  components: string;
 }
 
-/** The progress views' sums over rows of translation_progress named `x`. */
-const SUMMED = sql`
-  count(x.translation_id)::bigint as translations,
-  coalesce(sum(x.total), 0)::bigint as total,
-  coalesce(sum(x.translated), 0)::bigint as translated,
-  weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true)
-    as translated_percent,
-  coalesce(sum(x.total_words), 0)::bigint as total_words,
-  coalesce(sum(x.translated_words), 0)::bigint as translated_words,
-  weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true)
-    as translated_words_percent,
-  coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
-  coalesce(sum(x.approved), 0)::bigint as approved,
-  coalesce(sum(x.failing), 0)::bigint as failing,
-  coalesce(sum(x.untranslated), 0)::bigint as untranslated,
-  coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
-  ${iso(sql`max(x.last_change)`)} as last_change`;
+const DAY_FIGURES = [
+  'translations',
+  'total',
+  'total_words',
+  'translated',
+  'translated_words',
+  'translated_percent',
+  'translated_words_percent',
+  'fuzzy',
+  'fuzzy_words',
+  'fuzzy_percent',
+  'approved',
+  'approved_words',
+  'approved_percent',
+  'failing',
+  'failing_percent',
+  'untranslated',
+  'untranslated_words',
+] as const satisfies readonly (keyof SummedDayProgress)[];
 
-/**
- * Current progress per live project, as project_progress. With a language, only projects
- * that have a translation into it, with that translation's figures.
- */
-export async function listProjectSection(
-  db: Kysely<Database>,
-  scope: ReportScope,
-): Promise<ProjectSectionRow[]> {
-  const result = await sql<ProjectSectionRow>`
-    select p.slug as project_slug, p.name as project_name,
-           (select count(*) from weblate.components c
-            where c.project_id = p.id and c.deleted_at is null) as components,
-           ${SUMMED}
-    from weblate.projects p
-    left join weblate.translation_progress x on x.project_id = p.id
-      ${languageFilter(scope, 'x.language_code')}
-    where p.deleted_at is null ${projectFilter(scope, 'p.slug')}
-    group by p.id
-    ${scope.language === null ? sql`` : sql`having count(x.translation_id) > 0`}
-    order by p.slug`.execute(db);
-  return result.rows;
+/** Columns of rows named `f`, as they are. */
+function columns(names: readonly string[]): RawBuilder<unknown> {
+  return sql.join(names.map((name) => sql.ref(`f.${name}`)));
 }
 
-/** Current progress per live component, as component_progress (narrowed like projects). */
-export async function listComponentSection(
-  db: Kysely<Database>,
-  scope: ReportScope,
-): Promise<ComponentSectionRow[]> {
-  const result = await sql<ComponentSectionRow>`
-    select p.slug as project_slug, c.slug as component_slug, c.name as component_name,
-           ${SUMMED}
-    from weblate.components c
-    join weblate.projects p on p.id = c.project_id
-    left join weblate.translation_progress x on x.component_id = c.id
-      ${languageFilter(scope, 'x.language_code')}
-    where c.deleted_at is null and p.deleted_at is null ${projectFilter(scope, 'p.slug')}
-    group by c.id, p.id
-    ${scope.language === null ? sql`` : sql`having count(x.translation_id) > 0`}
-    order by p.slug, c.slug`.execute(db);
-  return result.rows;
+/** The key columns, then the figures of a day; `f` is the row. */
+function dayColumns(keys: readonly string[]): RawBuilder<unknown> {
+  return columns([...keys, ...DAY_FIGURES]);
 }
 
-/** Current progress per language over the projects in scope, as language_progress. */
-export async function listLanguageSection(
+/** The key columns, then the figures of now, the last change in ISO 8601. */
+function currentColumns(keys: readonly string[]): RawBuilder<unknown> {
+  return sql`${columns([...keys, ...DAY_FIGURES, 'failing_words'])},
+    ${iso(sql`f.last_change`)} as last_change`;
+}
+
+/** Current progress of each live translation (source-language translations left out). */
+export async function listTranslationProgress(
   db: Kysely<Database>,
-  scope: ReportScope,
-): Promise<LanguageSectionRow[]> {
-  const result = await sql<LanguageSectionRow>`
-    select x.language_code, min(x.language_name) as language_name,
-           count(distinct x.project_id) as projects,
-           count(distinct x.component_id) as components,
-           ${SUMMED}
-    from weblate.translation_progress x
-    where true ${projectFilter(scope, 'x.project_slug')} ${languageFilter(scope, 'x.language_code')}
-    group by x.language_code
-    order by x.language_code`.execute(db);
+  filter: ReportFilter = {},
+): Promise<TranslationProgressRow[]> {
+  const result = await sql<TranslationProgressRow>`
+    select ${columns([
+      'translation_id',
+      'project_id',
+      'project_slug',
+      'component_id',
+      'component_slug',
+      'language_code',
+      'language_id',
+      'language_name',
+      ...DAY_FIGURES.filter((name) => name !== 'translations'),
+      'failing_words',
+    ])},
+           ${iso(sql`f.last_change`)} as last_change,
+           ${iso(sql`f.statistics_seen_at`)} as statistics_seen_at
+    from weblate.translation_progress f
+    where true ${filterConditions(filter, { project: 'f.project_slug', language: 'f.language_code' })}
+    order by f.project_slug, f.component_slug, f.language_code`.execute(db);
   return result.rows;
 }
 
 /**
- * Each language's progress at the end of each day of `range`: language_progress_daily,
- * or the same sums over the projects in scope when it names projects.
+ * Current progress of each live project in the filter, over its translations into the
+ * filter's language; with a language, only the projects that have a translation into it.
  */
-export async function listLanguageDays(
+export async function listProjectProgress(
   db: Kysely<Database>,
-  scope: ReportScope,
-  range: DayRange,
-): Promise<LanguageDayRow[]> {
-  const source =
-    scope.projects.length === 0
-      ? sql`weblate.language_progress_daily x`
-      : sql`(
-          select d.day, d.language_code,
-                 count(d.translation_id)::bigint as translations,
-                 coalesce(sum(d.total), 0)::bigint as total,
-                 coalesce(sum(d.translated), 0)::bigint as translated,
-                 weblate.truncated_percent(coalesce(sum(d.translated), 0), coalesce(sum(d.total), 0), true)
-                   as translated_percent,
-                 coalesce(sum(d.total_words), 0)::bigint as total_words,
-                 coalesce(sum(d.translated_words), 0)::bigint as translated_words,
-                 weblate.truncated_percent(coalesce(sum(d.translated_words), 0),
-                                           coalesce(sum(d.total_words), 0), true)
-                   as translated_words_percent
-          from weblate.translation_progress_daily d
-          where true ${projectFilter(scope, 'd.project_slug')}
-          group by d.day, d.language_code
-        ) x`;
-  const result = await sql<LanguageDayRow>`
-    select x.day::text as day, x.language_code, x.translations, x.total, x.translated,
-           x.translated_percent, x.total_words, x.translated_words, x.translated_words_percent
-    from ${source}
-    where x.day between ${range.from}::date and ${range.to}::date
-      ${languageFilter(scope, 'x.language_code')}
-    order by x.language_code, x.day`.execute(db);
+  filter: ReportFilter = {},
+): Promise<ProjectProgressRow[]> {
+  const result = await sql<ProjectProgressRow>`
+    select ${currentColumns(['project_id', 'project_slug', 'project_name', 'components'])}
+    from weblate.progress_by_project(${progressArguments(filter)}) f
+    order by f.project_slug`.execute(db);
+  return result.rows;
+}
+
+/** Current progress of each live component, narrowed like the projects. */
+export async function listComponentProgress(
+  db: Kysely<Database>,
+  filter: ReportFilter = {},
+): Promise<ComponentProgressRow[]> {
+  const keys = ['component_id', 'component_slug', 'component_name', 'project_id', 'project_slug'];
+  const result = await sql<ComponentProgressRow>`
+    select ${currentColumns(keys)}
+    from weblate.progress_by_component(${progressArguments(filter)}) f
+    order by f.project_slug, f.component_slug`.execute(db);
+  return result.rows;
+}
+
+/** Current progress of each language over the live translations in the filter. */
+export async function listLanguageProgress(
+  db: Kysely<Database>,
+  filter: ReportFilter = {},
+): Promise<LanguageProgressRow[]> {
+  const result = await sql<LanguageProgressRow>`
+    select ${currentColumns(['language_code', 'language_name', 'projects', 'components'])}
+    from weblate.progress_by_language(${progressArguments(filter)}) f
+    order by f.language_code`.execute(db);
+  return result.rows;
+}
+
+/** Current progress of every live translation in the filter together: one row. */
+export async function readProgressTotal(
+  db: Kysely<Database>,
+  filter: ReportFilter = {},
+): Promise<SummedProgress> {
+  const result = await sql<SummedProgress>`
+    select ${currentColumns([])}
+    from weblate.progress_total(${progressArguments(filter)}) f`.execute(db);
+  return result.rows[0]!;
+}
+
+/** Each project's progress at the end of each UTC day of the filter. */
+export async function listProjectProgressDaily(
+  db: Kysely<Database>,
+  filter: ReportFilter = {},
+): Promise<ProjectProgressDailyRow[]> {
+  const result = await sql<ProjectProgressDailyRow>`
+    select ${dayColumns(['day', 'project_id', 'project_slug', 'components'])}
+    from weblate.progress_by_project_daily(${progressArguments(filter)}) f
+    where true ${filterConditions(filter, { day: 'f.day' })}
+    order by f.project_slug, f.day`.execute(db);
+  return result.rows;
+}
+
+/** Each language's progress at the end of each UTC day of the filter. */
+export async function listLanguageProgressDaily(
+  db: Kysely<Database>,
+  filter: ReportFilter = {},
+): Promise<LanguageProgressDailyRow[]> {
+  const result = await sql<LanguageProgressDailyRow>`
+    select ${dayColumns(['day', 'language_code', 'components'])}
+    from weblate.progress_by_language_daily(${progressArguments(filter)}) f
+    where true ${filterConditions(filter, { day: 'f.day' })}
+    order by f.language_code, f.day`.execute(db);
   return result.rows;
 }

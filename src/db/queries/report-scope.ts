@@ -2,19 +2,25 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
 
-// Reads behind `weblate-mirror report`, over the reporting views of migration 0003
-// (documented in docs/schema.md). The views aggregate over everything; a report narrowed
-// to projects and a language sums the per-translation views itself, with the views' own
-// expressions, so unfiltered results equal project_progress, component_progress,
-// language_progress and language_progress_daily. Percentages are always computed from
-// summed counts with weblate.truncated_percent, never averaged. Counts (bigint) and
-// percentages (numeric) come back as exact decimal strings, days as YYYY-MM-DD and
-// timestamps as ISO 8601 UTC strings.
+// The reporting layer's queries (report-scope.ts, report-progress.ts, report-activity.ts):
+// typed reads of the reporting views of migration 0003 and the progress functions of
+// migration 0005 (documented in docs/schema.md), for `weblate-mirror report` and the tests.
+// Every sum is SQL's: progress figures come summed from the functions (the progress views
+// are those functions unfiltered), percentages computed from the summed counts with
+// weblate.truncated_percent, never averaged. Counts (bigint) and percentages (numeric) come
+// back as exact decimal strings, integers as numbers, days as YYYY-MM-DD and timestamps as
+// ISO 8601 UTC strings.
 
-/** Which part of the mirror a report covers; an empty `projects` means every project. */
-export interface ReportScope {
-  projects: readonly string[];
-  language: string | null;
+/** Which part of the mirror a read covers; every field is optional, and absent means any. */
+export interface ReportFilter {
+  /** Project slugs; absent or empty for every project. */
+  projects?: readonly string[];
+  /** A language code; absent or null for every language. */
+  language?: string | null;
+  /** First UTC day (inclusive, `YYYY-MM-DD`) of a read by day. */
+  from?: string;
+  /** Last UTC day (inclusive) of a read by day. */
+  to?: string;
 }
 
 /** An inclusive range of UTC days, `YYYY-MM-DD`. */
@@ -28,16 +34,38 @@ export function iso(expression: RawBuilder<unknown>): RawBuilder<string> {
   return sql<string>`to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
-/** `and <column> in (…)` when the scope names projects. */
-export function projectFilter(scope: ReportScope, column: string): RawBuilder<unknown> {
-  return scope.projects.length === 0
-    ? sql``
-    : sql`and ${sql.ref(column)} in (${sql.join(scope.projects.map((p) => sql`${p}`))})`;
+/** The arguments `only_projects, only_language` of the progress functions of migration 0005. */
+export function progressArguments(filter: ReportFilter): RawBuilder<unknown> {
+  const projects = filter.projects ?? [];
+  const only =
+    projects.length === 0
+      ? sql`null::text[]`
+      : sql`array[${sql.join(projects.map((p) => sql`${p}`))}]::text[]`;
+  return sql`${only}, ${filter.language ?? null}::text`;
 }
 
-/** `and <column> = …` when the scope names a language. */
-export function languageFilter(scope: ReportScope, column: string): RawBuilder<unknown> {
-  return scope.language === null ? sql`` : sql`and ${sql.ref(column)} = ${scope.language}`;
+/**
+ * `and …` for each field of the filter that is set, on the given columns of a view; a
+ * field without a column is not applied.
+ */
+export function filterConditions(
+  filter: ReportFilter,
+  columns: { project?: string; language?: string; day?: string },
+): RawBuilder<unknown> {
+  const conditions: RawBuilder<unknown>[] = [];
+  const projects = filter.projects ?? [];
+  if (columns.project !== undefined && projects.length > 0)
+    conditions.push(
+      sql`${sql.ref(columns.project)} in (${sql.join(projects.map((p) => sql`${p}`))})`,
+    );
+  if (columns.language !== undefined && filter.language != null)
+    conditions.push(sql`${sql.ref(columns.language)} = ${filter.language}`);
+  if (columns.day !== undefined && filter.from !== undefined)
+    conditions.push(sql`${sql.ref(columns.day)} >= ${filter.from}::date`);
+  if (columns.day !== undefined && filter.to !== undefined)
+    conditions.push(sql`${sql.ref(columns.day)} <= ${filter.to}::date`);
+  if (conditions.length === 0) return sql``;
+  return sql`and ${sql.join(conditions, sql` and `)}`;
 }
 
 /** The database's clock: now, and today's UTC date (the views' "today"). */
@@ -49,10 +77,11 @@ export async function readReportClock(
   return result.rows[0]!;
 }
 
-/** Whether the reporting views of migration 0003 exist. */
+/** Whether the reporting views of migration 0003 and the functions of 0005 exist. */
 export async function hasReportingViews(db: Kysely<Database>): Promise<boolean> {
   const result = await sql<{ ok: boolean }>`
-    select to_regclass('weblate.translation_progress') is not null as ok`.execute(db);
+    select to_regclass('weblate.translation_progress') is not null
+       and to_regprocedure('weblate.progress_total(text[], text)') is not null as ok`.execute(db);
   return result.rows[0]?.ok === true;
 }
 
