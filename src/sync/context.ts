@@ -41,8 +41,6 @@ export interface SyncContext {
   scope: SyncScope;
   tally: SyncTally;
   mode: SyncMode;
-  /** Server time when the run began (canonical UTC): the frozen upper bound of its windows. */
-  windowEnd: string;
   /** Seconds each window reaches back before the previous high-water mark. */
   lookbackSeconds: number;
   lookup: Lookup;
@@ -52,4 +50,13 @@ export interface SyncContext {
    * time, so there pages are written one after another.
    */
   overlapCommits: boolean;
+}
+
+/**
+ * The context of the stages that read windows (changes, units): the run's clock, fixed once
+ * the server's first answer tells its time, before any window opens.
+ */
+export interface WindowedContext extends SyncContext {
+  /** Server time at the run's first answer (canonical UTC): the frozen upper bound of its windows. */
+  windowEnd: string;
 }

@@ -65,7 +65,6 @@ export async function recordRun(
     mode: run.mode,
     signal: controller.signal,
     now: options.now ?? (() => new Date()),
-    windowEnd: '',
     lookbackSeconds: options.lookbackSeconds ?? 300,
     lookup: emptyLookup(),
     overlapCommits: deps.overlapCommits ?? false,

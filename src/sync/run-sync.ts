@@ -3,7 +3,7 @@ import { cascadeDeletions } from '../db/queries/deletions.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
 import { forEachConcurrently } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
-import type { SyncContext, SyncDeps, SyncMode } from './context.ts';
+import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
 import { unlessGone } from './gone.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
 import { syncProjectChanges } from './streams/changes.ts';
@@ -49,9 +49,9 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
  * complete lists mark what vanished), change history per project (whose windows end at the
  * server time of the run's first answer), then units, statistics and subscriptions.
  */
-async function syncEverything(ctx: SyncContext, controller: AbortController): Promise<void> {
-  const languageUrls = await syncLanguages(ctx);
-  ctx.windowEnd = fromDate(ctx.client.serverNow());
+async function syncEverything(run: SyncContext, controller: AbortController): Promise<void> {
+  const languageUrls = await syncLanguages(run);
+  const ctx: WindowedContext = { ...run, windowEnd: fromDate(run.client.serverNow()) };
   const projects = await syncProjects(ctx);
   const components = await syncComponents(ctx, projects);
   await syncTranslations(ctx, components);

@@ -20,7 +20,7 @@ import {
   usernameFromUrl,
 } from '../../weblate/urls.ts';
 import { commitPage, upsertIsolating } from '../commit.ts';
-import type { SyncContext } from '../context.ts';
+import type { SyncContext, WindowedContext } from '../context.ts';
 import { checkPage, type Item, PAGE_SIZE } from '../read.ts';
 import type { Lookup, ProjectRef } from '../refs.ts';
 
@@ -80,7 +80,7 @@ export type { ChangeCursor } from '../../db/queries/sync-state.ts';
  * units it names (bulk edits leave a unit's last_changed alone), so a crash resumes in place,
  * and the mark moves only when the window is complete. A full sync reads the whole history.
  */
-export async function syncProjectChanges(ctx: SyncContext, project: ProjectRef): Promise<void> {
+export async function syncProjectChanges(ctx: WindowedContext, project: ProjectRef): Promise<void> {
   const cursor = (await readCursor(ctx.db, 'changes', project.slug)) ?? {
     mark: null,
     window: null,
@@ -117,7 +117,10 @@ export async function syncProjectChanges(ctx: SyncContext, project: ProjectRef):
   }
 }
 
-function openWindow(ctx: SyncContext, mark: string | null): NonNullable<ChangeCursor['window']> {
+function openWindow(
+  ctx: WindowedContext,
+  mark: string | null,
+): NonNullable<ChangeCursor['window']> {
   const after =
     ctx.mode === 'full' || mark === null ? null : shiftSeconds(mark, -ctx.lookbackSeconds);
   return { after, end: ctx.windowEnd, before: ctx.windowEnd };

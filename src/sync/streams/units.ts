@@ -10,7 +10,7 @@ import { shiftSeconds } from '../../lib/timestamps.ts';
 import { type KeysetPage, walkKeyset } from '../../weblate/keyset.ts';
 import { weblateUnit } from '../../weblate/schemas.ts';
 import { commitPage } from '../commit.ts';
-import type { SyncContext } from '../context.ts';
+import type { SyncContext, WindowedContext } from '../context.ts';
 import { checkPage, PAGE_SIZE } from '../read.ts';
 import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';
 import { lazyUnitStrategy, type UnitStrategy } from './unit-strategy.ts';
@@ -34,7 +34,7 @@ type Walk = NonNullable<UnitCursor['walk']>;
  * unit-strategy.ts); without `last_changed` search or without the list, moved translations
  * are read one by one instead.
  */
-export async function syncUnits(ctx: SyncContext): Promise<void> {
+export async function syncUnits(ctx: WindowedContext): Promise<void> {
   const scopes: Scope[] =
     ctx.scope.projects === null
       ? [{ key: '', projectSlug: null }]
@@ -68,7 +68,11 @@ export async function syncUnits(ctx: SyncContext): Promise<void> {
  * was incremental and this run must read everything (`sync --full`); else a new one, or
  * none when nothing moved.
  */
-async function walkToDo(ctx: SyncContext, scope: Scope, cursor: UnitCursor): Promise<Walk | null> {
+async function walkToDo(
+  ctx: WindowedContext,
+  scope: Scope,
+  cursor: UnitCursor,
+): Promise<Walk | null> {
   const resumable = cursor.walk !== null && (cursor.walk.full || ctx.mode === 'incremental');
   return resumable ? cursor.walk : planWalk(ctx, scope, cursor);
 }
@@ -142,7 +146,11 @@ async function walkScope(
   await pipelined(pages, prepare, commit, ctx.overlapCommits);
 }
 
-async function planWalk(ctx: SyncContext, scope: Scope, cursor: UnitCursor): Promise<Walk | null> {
+async function planWalk(
+  ctx: WindowedContext,
+  scope: Scope,
+  cursor: UnitCursor,
+): Promise<Walk | null> {
   if (ctx.mode === 'full' || cursor.mark === null) {
     return { full: true, since: null, maxIdBefore: null, after: null, end: ctx.windowEnd };
   }
