@@ -2,19 +2,14 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import {
-  type Migration,
-  type MigrationProvider,
-  type MigrationResult,
-  Migrator,
-  sql,
-} from 'kysely';
+import { type Migration, type MigrationProvider, type MigrationResult, Migrator } from 'kysely';
 
+import { withLockSession } from './advisory-lock.ts';
 import type { DbHandle } from './client.ts';
 
 const MIGRATION_FOLDER = fileURLToPath(new URL('../../migrations', import.meta.url));
-// Arbitrary constant key of the advisory lock that serialises migrations across processes.
-const MIGRATION_LOCK_KEY = 74_711_203;
+/** The lock (see advisory-lock.ts) that serialises migrations across processes. */
+export const MIGRATION_LOCK = 'migrations';
 
 export interface MigrationReport {
   applied: string[];
@@ -52,8 +47,8 @@ function createMigrator(handle: DbHandle): Migrator {
 
 /**
  * Applies every pending migration. Idempotent, and safe from several processes at once:
- * on PostgreSQL a session advisory lock serialises them (Kysely's own lock table cannot
- * guard its own creation); the embedded database is held by one process at a time anyway.
+ * they take the migration lock in turn (Kysely's own lock table cannot guard its own
+ * creation); the embedded database is held by one process at a time anyway.
  */
 export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport> {
   const run = async (): Promise<MigrationReport> => {
@@ -72,14 +67,9 @@ export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport
     }
     return { applied, pending: [] };
   };
-  if (handle.kind === 'pglite') return run();
-  return handle.db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
-    try {
-      return await run();
-    } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(conn);
-    }
+  return withLockSession(handle, async (session) => {
+    await session.waitLock(MIGRATION_LOCK, { pollMs: 100 });
+    return run();
   });
 }
 
