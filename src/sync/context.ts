@@ -41,6 +41,12 @@ export interface SyncContext {
   scope: SyncScope;
   tally: SyncTally;
   mode: SyncMode;
+  /**
+   * A warning of this run, through its one channel: `message` goes into the run's summary
+   * (weblate.sync_runs.summary.warnings, printed after a sync by hand) and into the log at
+   * warn level as `event`, with `fields` and the message.
+   */
+  warn(event: string, message: string, fields?: Record<string, unknown>): void;
   /** Seconds each window reaches back before the previous high-water mark. */
   lookbackSeconds: number;
   lookup: Lookup;

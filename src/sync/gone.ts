@@ -24,10 +24,10 @@ export async function unlessGone<T>(
   } catch (err) {
     if (!(err instanceof HttpError && err.status === 404)) throw err;
     await markGone(ctx.db, object.table, object.id);
-    ctx.tally.warn(`${object.label} answers 404: marked deleted (its history stays in the mirror)`);
-    ctx.log.warn(
-      { table: object.table, id: object.id, url: err.url },
+    ctx.warn(
       'listed object gone: marked deleted',
+      `${object.label} answers 404: marked deleted (its history stays in the mirror)`,
+      { table: object.table, id: object.id, url: err.url },
     );
     return null;
   }

@@ -42,10 +42,11 @@ export async function markUnlisted(
   scope: { column: string; value: string } | null,
 ): Promise<void> {
   if (listing.unidentified !== null) {
-    ctx.tally.warn(
+    ctx.warn(
+      'listing incomplete: no deletions',
       `${listing.unidentified} has no usable id: nothing that list lacks is marked deleted in this run`,
+      { table, where: listing.unidentified },
     );
-    ctx.log.warn({ table, where: listing.unidentified }, 'listing incomplete: no deletions');
     return;
   }
   await markMissingDeleted(ctx.db, table, scope, [...listing.ids]);

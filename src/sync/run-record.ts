@@ -65,6 +65,10 @@ export async function recordRun(
     mode: run.mode,
     signal: controller.signal,
     now: options.now ?? (() => new Date()),
+    warn(event, message, fields = {}) {
+      tally.warn(message);
+      log.warn({ ...fields, warning: message }, event);
+    },
     lookbackSeconds: options.lookbackSeconds ?? 300,
     lookup: emptyLookup(),
     overlapCommits: deps.overlapCommits ?? false,
@@ -89,7 +93,8 @@ export async function recordRun(
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
-  // What the client noticed about the server (e.g. http links) goes into this run's warnings.
+  // What the client noticed about the server (e.g. http links), and logged then, goes into
+  // this run's summary too.
   for (const warning of deps.client.warnings.slice(clientWarnings)) tally.warn(warning);
   return finish(ctx, { kind: run.kind, started, status, error });
 }

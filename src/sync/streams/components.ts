@@ -169,7 +169,8 @@ async function readComponents(
     for (const item of items) {
       const project = projectOf(item);
       if (project === null) {
-        ctx.tally.warn(
+        ctx.warn(
+          'component of a project not stored: skipped',
           `component ${item.record.slug} belongs to a project this sync did not store (it appeared during the sync, or its record was rejected): not mirrored in this run`,
         );
         continue;

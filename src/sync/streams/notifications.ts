@@ -87,14 +87,12 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
  * users. Nothing is marked deleted: the list was not seen, so nothing is known to be gone.
  */
 function warnDenied(ctx: SyncContext, username: string, err: HttpError): void {
-  ctx.tally.warn(
+  ctx.warn(
+    'subscriptions not readable with this token: kept as mirrored',
     `WEBLATE_USERS names "${username}", but the server denies this token that user's notification ` +
       'subscriptions (403: since Weblate 5.15 only a token that may manage users reads them); ' +
       'the subscriptions mirrored before are kept as they were. Remove the user from WEBLATE_USERS ' +
       'or use such a token.',
-  );
-  ctx.log.warn(
     { username, url: err.url, status: err.status },
-    'subscriptions not readable with this token: kept as mirrored',
   );
 }

@@ -116,5 +116,9 @@ async function markProjectGone(ctx: SyncContext, slug: string, cause: HttpError)
     );
   }
   await markDeleted(ctx.db, 'projects', id);
-  ctx.tally.warn(`project ${slug} answers 404: marked deleted (its history stays in the mirror)`);
+  ctx.warn(
+    'listed object gone: marked deleted',
+    `project ${slug} answers 404: marked deleted (its history stays in the mirror)`,
+    { table: 'projects', id },
+  );
 }

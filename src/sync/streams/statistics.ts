@@ -248,7 +248,11 @@ export async function syncLanguageStatistics(
       });
     } catch (err) {
       if (!(err instanceof HttpError && err.status === 404)) throw err;
-      ctx.tally.warn(`language_statistics: ${code} is not known to the server any more (404)`);
+      ctx.warn(
+        'language statistics gone: skipped',
+        `language_statistics: ${code} is not known to the server any more (404)`,
+        { language: code },
+      );
     }
   }
 }

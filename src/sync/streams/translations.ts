@@ -144,7 +144,8 @@ async function readTranslations(
     const placed = items.flatMap((item) => {
       const component = componentOf(item);
       if (component !== null) return [{ item, component }];
-      ctx.tally.warn(
+      ctx.warn(
+        'translation of a component not stored: skipped',
         `translation ${item.record.url} belongs to a component this sync did not store (it appeared during the sync, or its record was rejected): not mirrored in this run`,
       );
       return [];

@@ -67,7 +67,8 @@ export function unitRows(ctx: SyncContext, items: Array<Item<WeblateUnit>>): Uni
       translations.set(record.translation, translation);
     }
     if (translation === undefined) {
-      ctx.tally.warn(
+      ctx.warn(
+        'unit of a translation not mirrored: skipped',
         `unit ${record.id} belongs to ${record.translation}, which this sync did not mirror (not listed when it started, or its record was rejected)`,
       );
       continue;

@@ -38,8 +38,7 @@ async function chooseUnitStrategy(ctx: SyncContext): Promise<UnitStrategy> {
   if (kind === 'global') {
     ctx.log.info(fields, 'unit strategy chosen');
   } else {
-    ctx.log.warn(fields, 'unit strategy chosen');
-    ctx.tally.warn(describe(kind, found.evidence));
+    ctx.warn('unit strategy chosen', describe(kind, found.evidence), fields);
   }
   return { kind, hasIdSearch: found.hasIdSearch };
 }
