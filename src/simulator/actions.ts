@@ -1,6 +1,6 @@
 /**
  * Change action codes and their English labels (`action_name`), from Weblate's
- * `weblate/trans/actions.py` (research §7). Retired codes (10–12, 16, 40, 44) are absent,
+ * `weblate/trans/actions.py`. Retired codes (10–12, 16, 40, 44) are absent,
  * as in Weblate. 150 is a code no Weblate release defines yet: the simulator plays a newer
  * server so that a mirror's "store unknown codes as they come" path gets exercised.
  */

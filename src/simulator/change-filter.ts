@@ -3,7 +3,7 @@ import type { SimChange } from './model.ts';
 import { type FieldError, lastParam } from './responses.ts';
 import { parseInstant } from './time.ts';
 
-/** Weblate's ChangeFilter (research §2): inclusive timestamp range, actions, acting user. */
+/** Weblate's ChangeFilter (weblate/api/views.py): inclusive timestamp range, actions, acting user. */
 export interface ChangeFilter {
   after: number | null;
   before: number | null;

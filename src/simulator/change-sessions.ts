@@ -128,7 +128,7 @@ export function runContentSession(state: ChangeState): void {
 /**
  * A repository merge: the component-level merge, then per updated translation one
  * "String updated in the repository" (59) per string, immediately followed by
- * "Resource updated" (0) for that translation, as the spec observes.
+ * "Resource updated" (0) for that translation, as Weblate logs one after a repository update.
  */
 export function runRepositorySession(state: ChangeState): void {
   const { rng, world } = state;

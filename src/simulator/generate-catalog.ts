@@ -62,7 +62,7 @@ export function buildProjects(count: number): SimProject[] {
       name,
       web: `https://${slug}.example.org/`,
       instructions: i % 2 === 0 ? `https://${slug}.example.org/translating` : '',
-      // Review on for every other project, so both "completed" metrics (research §10) occur.
+      // Review on for every other project, so both "completed" metrics (approved with review, translated without; weblate/utils/stats.py) occur.
       translationReview: i % 2 === 0,
       sourceReview: i % 3 === 1,
       setLanguageTeam: i % 2 === 1,

@@ -83,7 +83,7 @@ export function makeSourceStrings(
       note: rng.chance(0.15) ? rng.pick(NOTE_TEXTS) : '',
       flags,
       contentHash,
-      // research §9: bilingual formats hash source+context, monolingual ones the key only.
+      // weblate/utils/hash.py and Unit.update_from_unit: bilingual formats hash source+context, monolingual ones the key only.
       idHash: isBilingual ? contentHash : calculateHash(context),
       numWords: countWords(source[0] ?? ''),
       numChars: countChars(joined),

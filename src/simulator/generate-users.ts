@@ -16,7 +16,7 @@ const PEOPLE: readonly (readonly [string, string])[] = [
   ['leah', 'Leah Cohen'],
 ];
 
-/** Notification kinds exactly as the spec (and Weblate's class names) spell them. */
+/** Notification kinds exactly as Weblate's notification class names spell them (weblate/accounts/notifications.py). */
 export const NOTIFICATION_KINDS: readonly string[] = [
   'MentionCommentNotificaton',
   'LastAuthorCommentNotificaton',

@@ -19,7 +19,7 @@ export type Handler = (
   params: readonly string[],
 ) => SimResponse;
 
-/** Lists are ordered by id (research §2); sorting a copy keeps mutated instances correct. */
+/** Lists are ordered by id (`order_by("id")` in weblate/api/views.py); sorting a copy keeps mutated instances correct. */
 export function sortedById<T extends { id: number }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => a.id - b.id);
 }

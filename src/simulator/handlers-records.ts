@@ -169,7 +169,7 @@ export const translationStatistics: Handler = (instance, request, params) => {
     : notFound();
 };
 
-/** One row per translation, LargePagination (research §1, §6). */
+/** One row per translation, LargePagination (weblate/api/pagination.py, weblate/api/views.py). */
 export const componentStatistics: Handler = (instance, request, [project, slug]) => {
   const component = instance.index.componentByPath.get(`${project}/${slug}`);
   if (!component) return notFound();

@@ -7,7 +7,7 @@
  * the instant in microseconds alongside where the server needs to compare them.
  */
 
-/** Weblate's `StringState` values (research §7). */
+/** Weblate's `StringState` values (weblate/utils/state.py). */
 export const UNIT_STATES = {
   empty: 0,
   fuzzy: 10,

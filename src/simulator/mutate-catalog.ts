@@ -63,7 +63,7 @@ function makeString(component: SimComponent, key: number): SourceString {
     note: '',
     flags: '',
     explanation: '',
-    // research §9: bilingual formats hash source+context, monolingual ones the key only.
+    // weblate/utils/hash.py and Unit.update_from_unit: bilingual formats hash source+context, monolingual ones the key only.
     idHash: isBilingual ? contentHash : calculateHash(context),
     contentHash,
     numWords: countWords(source[0] ?? ''),

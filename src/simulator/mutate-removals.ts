@@ -1,6 +1,6 @@
 /**
  * Deleting translations, components and projects. Weblate cascades (`on_delete=CASCADE` on
- * every foreign key of Change, research §2): everything below the object goes, and so does
+ * every foreign key of Change, weblate/trans/models/change.py): everything below the object goes, and so does
  * every change that references any removed object. The index is rebuilt afterwards; these
  * are rare enough that a full rebuild (a few milliseconds at 20,000 units) is the simple,
  * safe choice.

@@ -149,7 +149,7 @@ const BULK_STATES: ReadonlySet<number> = new Set([10, 11, 12, 20, 30]);
 
 /**
  * Weblate's bulk edit (`weblate/trans/bulk.py`): the state is written with
- * `QuerySet.update()`, so `last_updated` does NOT move (research §2, the `last_changed`
+ * `QuerySet.update()`, so `last_updated` does NOT move (weblate/trans/models/unit.py, the `last_changed`
  * caveat); one change with action 32 per unit names it. Like Weblate, empty and read-only
  * strings are skipped.
  */

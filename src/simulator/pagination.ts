@@ -2,7 +2,7 @@ import { toJsonText } from './json-text.ts';
 import { lastParam, notFound, ok, type SimRequest, type SimResponse } from './responses.ts';
 import { quotePlus } from './urls.ts';
 
-/** DRF PageNumberPagination settings of Weblate's two classes (research §1). */
+/** DRF PageNumberPagination settings of Weblate's two classes (weblate/api/pagination.py). */
 export interface Pagination {
   defaultSize: number;
   maxSize: number;
@@ -95,7 +95,7 @@ function resolvePage(request: SimRequest, numPages: number): number | null {
   return page >= 1 && page <= numPages ? page : null;
 }
 
-/** The paginated envelope, or 404 "Invalid page." past the end (research §1). */
+/** The paginated envelope, or 404 "Invalid page." past the end (DRF's PageNumberPagination). */
 export function paginate<T>(
   request: SimRequest,
   pagination: Pagination,

@@ -1,5 +1,5 @@
 /**
- * A rate budget like Weblate's throttling (research §4): DRF's SimpleRateThrottle, a sliding
+ * A rate budget like Weblate's throttling (weblate/api/throttling.py): DRF's SimpleRateThrottle, a sliding
  * window over the times of accepted requests, and Weblate's ThrottlingMiddleware headers.
  * One budget for every caller (the simulator has no users). It covers `/api/` paths; the
  * fault layer sits in front of it, so a faulted request uses none of the budget.

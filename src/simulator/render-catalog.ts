@@ -15,7 +15,7 @@ import {
   translationPath,
 } from './urls.ts';
 
-/** Weblate's default message templates (double-brace variables, as the spec notes). */
+/** Weblate's default message templates (double-brace variables, weblate/trans/models/_conf.py). */
 const MESSAGES = {
   commit_message:
     'Translated using Weblate ({{ language_name }})\n\nCurrently translated at {{ stats.translated_percent }}% ({{ stats.translated }} of {{ stats.all }} strings)\n\nTranslation: {{ project_name }}/{{ component_name }}\nTranslate-URL: {{ url }}',

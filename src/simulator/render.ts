@@ -1,4 +1,4 @@
-/** Model → API objects exactly as Weblate serialises them (research §6), plus the JSON writer. */
+/** Model → API objects exactly as Weblate serialises them (weblate/api/serializers.py), plus the JSON writer. */
 export { toJsonText } from './json-text.ts';
 export {
   type ComponentShape,

@@ -57,7 +57,7 @@ export function ok(body: unknown): SimResponse {
   return { status: 200, headers: {}, body };
 }
 
-/** drf-standardized-errors' body (Weblate ≥ 5.10, research §5). */
+/** drf-standardized-errors' body (Weblate ≥ 5.10; see docs/weblate-compatibility.md). */
 export function errorBody(
   type: 'client_error' | 'validation_error' | 'server_error',
   errors: readonly { code: string; detail: string; attr: string | null }[],

@@ -3,7 +3,7 @@ import type { SimInstance, SimTranslation } from './model.ts';
 import { MICROS_PER_HOUR } from './time.ts';
 
 /**
- * Weblate's `translation_percent` (research §10): per-mille integer division, never 0.0
+ * Weblate's `translation_percent` (weblate/utils/stats.py): per-mille integer division, never 0.0
  * when something is done, never 100.0 when something is left; a zero total is complete
  * only for the "completed" metric.
  */
@@ -158,7 +158,7 @@ function groupFields(
   };
 }
 
-/** Every counting field of Weblate's StatisticsSerializer (research §6). */
+/** Every counting field of Weblate's StatisticsSerializer (weblate/api/serializers.py). */
 export function statisticsFields(
   counts: StatisticsCounts,
   completed: CompletedMetric,

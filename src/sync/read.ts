@@ -34,7 +34,7 @@ export interface Checked<R> {
   rejected: Rejection[];
 }
 
-/** Largest page sizes Weblate accepts (research §1): standard lists and the large ones. */
+/** Largest page sizes Weblate accepts (weblate/api/pagination.py): standard lists and the large ones. */
 export const PAGE_SIZE = { standard: 1000, large: 10_000 } as const;
 
 /** Pages a list of `count` items takes (an empty list still takes one). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { fastCheck } from './fast-parse.ts';
 
 /**
- * Shapes of the API records weblate-mirror reads (spec: translation-api.md; research §6).
+ * Shapes of the API records weblate-mirror reads (weblate/api/serializers.py; docs/schema.md for what the mirror keeps).
  * Identity fields are required; every other field is optional so that a Weblate version
  * that omits it still mirrors (the column is null, `raw` keeps what was sent). A field
  * that is present with the wrong type is an error, never a silent null.

@@ -1,5 +1,5 @@
 /**
- * Checks of the spec relations a mutated instance must keep, through `dispatch` (the same
+ * Checks of the API's relations a mutated instance must keep, through `dispatch` (the same
  * code path as HTTP, without sockets). Used by the mutation tests after every operation.
  */
 import { expect } from 'vitest';

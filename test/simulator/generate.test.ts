@@ -313,7 +313,7 @@ describe('changes', () => {
 });
 
 describe('users', () => {
-  it('have subscriptions of the spec kinds under several scopes, with unique ids', () => {
+  it('have subscriptions of Weblate notification kinds under several scopes, with unique ids', () => {
     const named = instance.users.filter((u) => u.username !== 'anonymous');
     const subscriptions = named.flatMap((u) => u.subscriptions);
     expect(new Set(subscriptions.map((s) => s.id)).size).toBe(subscriptions.length);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { calculateHash, checksumToHash, hashToChecksum } from '../../src/simulator/siphash.ts';
 
-// Vectors from weblate/utils/tests/test_hash.py (research §9).
+// Vectors from weblate/utils/tests/test_hash.py.
 const VECTORS: readonly (readonly [string[], bigint, string])[] = [
   [['Message'], 8445691827737211251n, 'f5351ff85ab23173'],
   [['Context', 'Message'], -1602104568316855346n, '69c42e6228717bce'],

@@ -38,7 +38,7 @@ describe('translationPercent', () => {
 describe('statistics of the default instance', () => {
   const instance = generateInstance({ ...DEFAULT_SIZE, seed: 1 });
 
-  it('keeps the spec relations for source and target translations', () => {
+  it('keeps the API relations for source and target translations', () => {
     for (const translation of instance.translations) {
       const stats = renderTranslationStatistics(instance, BASE, translation);
       const record = renderTranslation(instance, BASE, translation);

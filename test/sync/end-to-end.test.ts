@@ -345,7 +345,7 @@ describe('a full sync of the simulated instance', () => {
     }
   });
 
-  it('holds the spec rules: units belong to their translation and a translation has `total` units', async () => {
+  it('holds the API rules: units belong to their translation and a translation has `total` units', async () => {
     const result = await sql<{ id: number; total: number; units: number; foreign: number }>`
       select t.id, t.total, count(u.id)::int as units,
         count(*) filter (where u.raw->>'translation' not like split_part(t.url, '?', 1) || '%')::int as foreign

@@ -18,7 +18,7 @@ import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';
  * (`q=id:>K` on the translation's own list), so every page covers an id range and units
  * missing from it are gone; a server without `q` (`byPages` when that is known, else
  * learned from its 400) is walked page by page and the missing units are marked once the
- * list is complete. Every unit must belong to the translation (spec rule 2).
+ * list is complete. Every unit must belong to the translation whose list holds it.
  */
 export async function sweepTranslation(
   ctx: SyncContext,
@@ -89,7 +89,7 @@ async function sweepByPages(ctx: SyncContext, ref: TranslationRef): Promise<void
   }
 }
 
-/** Validates a page of a translation's unit list; a unit of another translation is rejected (spec rule 2). */
+/** Validates a page of a translation's unit list; a unit of another translation is rejected. */
 function checkOwnUnits(
   ctx: SyncContext,
   ref: TranslationRef,
