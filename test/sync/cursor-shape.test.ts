@@ -44,7 +44,7 @@ describe('sync cursors', () => {
     await expect(
       writeCursor(handle.db, 'changes', 'nowhere', {
         mark: null,
-        window: { after: null, end: '' as string, before: 'x' },
+        window: { after: null, end: '', before: 'x' },
       }),
     ).rejects.toThrow();
     expect(await readCursor(handle.db, 'changes', 'nowhere')).toBeNull();
