@@ -4,7 +4,7 @@ import { hasSucceededRun } from '../db/queries/sync-runs.ts';
 import { forEachConcurrently } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
 import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
-import { unlessGone } from './gone.ts';
+import { unlessGone } from './not-found.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
 import { syncProjectChanges } from './streams/changes.ts';
 import { syncComponents } from './streams/components.ts';

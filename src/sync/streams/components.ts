@@ -6,8 +6,8 @@ import { type WeblateComponent, weblateComponent } from '../../weblate/schemas.t
 import { urlKey } from '../../weblate/urls.ts';
 import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { type Listed, unlessGone } from '../gone.ts';
 import { Listing, markUnlisted } from '../listing.ts';
+import { type Listed, unlessGone } from '../not-found.ts';
 import { type Item, PAGE_SIZE, readPages } from '../read.ts';
 import type { ComponentRef, ProjectRef } from '../refs.ts';
 

@@ -1,10 +1,11 @@
 import type { RawJson } from '../../db/database.ts';
 import { type SubscriptionRow, upsertSubscriptions } from '../../db/queries/records.ts';
-import { HttpError, SyncError } from '../../errors.ts';
+import { HttpError } from '../../errors.ts';
 import { type WeblateSubscription, weblateSubscription } from '../../weblate/schemas.ts';
 import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
+import { onNotFound } from '../not-found.ts';
 import { PAGE_SIZE, readPages } from '../read.ts';
 
 type Ref = WeblateSubscription['project'];
@@ -52,29 +53,29 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
     pageSize: PAGE_SIZE.standard,
     listing: new Listing(),
   } as const;
-  try {
-    for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
-      const rows = items.map((i) => toSubscriptionRow(i.record, i.raw, username));
-      await commitPage(ctx, 'notification_subscriptions', rejected, (trx) =>
-        upsertIsolating(trx, rows, upsertSubscriptions, () => ({
-          resource: 'notification_subscriptions',
-          url: page.url,
-        })),
-      );
-    }
-  } catch (err) {
-    if (err instanceof HttpError && err.status === 403) {
-      warnDenied(ctx, username, err);
-      return;
-    }
-    if (err instanceof HttpError && err.status === 404) {
-      throw new SyncError(
+  const unknownUser = {
+    refuse: () =>
+      Promise.resolve(
         `WEBLATE_USERS names "${username}", but the server shows no such user to this token ` +
           "(reading other users' subscriptions needs an admin token)",
-        { cause: err },
-      );
-    }
-    throw err;
+      ),
+  };
+  try {
+    await onNotFound(ctx, unknownUser, async () => {
+      for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
+        const rows = items.map((i) => toSubscriptionRow(i.record, i.raw, username));
+        await commitPage(ctx, 'notification_subscriptions', rejected, (trx) =>
+          upsertIsolating(trx, rows, upsertSubscriptions, () => ({
+            resource: 'notification_subscriptions',
+            url: page.url,
+          })),
+        );
+      }
+    });
+  } catch (err) {
+    if (!(err instanceof HttpError && err.status === 403)) throw err;
+    warnDenied(ctx, username, err);
+    return;
   }
   await markUnlisted(ctx, spec.listing, 'notification_subscriptions', {
     column: 'username',

@@ -3,11 +3,11 @@ import { sql } from 'kysely';
 import type { RawJson } from '../../db/database.ts';
 import { markDeleted, retireReplaced } from '../../db/queries/deletions.ts';
 import { type ProjectRow, upsertProjects } from '../../db/queries/records.ts';
-import { HttpError, SyncError } from '../../errors.ts';
 import { type WeblateProject, weblateProject } from '../../weblate/schemas.ts';
 import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
+import { onNotFound } from '../not-found.ts';
 import { type Checked, PAGE_SIZE, readObject, readPages } from '../read.ts';
 import type { ProjectRef } from '../refs.ts';
 
@@ -84,36 +84,29 @@ export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
   }
   for (const slug of ctx.scope.projects) {
     const url = `projects/${encodeURIComponent(slug)}/`;
-    try {
-      refs.push(
-        ...(await store(
-          ctx,
-          await readObject(ctx, url, {
-            resource: 'projects',
-            schema: weblateProject,
-            isDiscovery: true,
-          }),
-          url,
-        )),
-      );
-    } catch (err) {
-      if (!(err instanceof HttpError && err.status === 404)) throw err;
-      await markProjectGone(ctx, slug, err);
-    }
+    const configured = { refuse: () => markProjectGone(ctx, slug) };
+    await onNotFound(ctx, configured, async () => {
+      const read = await readObject(ctx, url, {
+        resource: 'projects',
+        schema: weblateProject,
+        isDiscovery: true,
+      });
+      refs.push(...(await store(ctx, read, url)));
+    });
   }
   return refs;
 }
 
-/** A configured project that answers 404: deleted if it was mirrored, a wrong slug otherwise. */
-async function markProjectGone(ctx: SyncContext, slug: string, cause: HttpError): Promise<void> {
+/**
+ * A configured project that answers 404: marked deleted if it was mirrored (null), else
+ * what is wrong with the configuration.
+ */
+async function markProjectGone(ctx: SyncContext, slug: string): Promise<string | null> {
   const known = await sql<{ id: number }>`
     select id from weblate.projects where slug = ${slug} and deleted_at is null`.execute(ctx.db);
   const id = known.rows[0]?.id;
   if (id === undefined) {
-    throw new SyncError(
-      `WEBLATE_PROJECTS names "${slug}", but ${ctx.client.apiRoot.href} has no such project visible to this token`,
-      { cause },
-    );
+    return `WEBLATE_PROJECTS names "${slug}", but ${ctx.client.apiRoot.href} has no such project visible to this token`;
   }
   await markDeleted(ctx.db, 'projects', id);
   ctx.warn(
@@ -121,4 +114,5 @@ async function markProjectGone(ctx: SyncContext, slug: string, cause: HttpError)
     `project ${slug} answers 404: marked deleted (its history stays in the mirror)`,
     { table: 'projects', id },
   );
+  return null;
 }

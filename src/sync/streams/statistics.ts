@@ -9,12 +9,11 @@ import {
   type TranslationStatisticsRow,
 } from '../../db/queries/statistics.ts';
 import { pending } from '../../db/queries/sync-state.ts';
-import { HttpError } from '../../errors.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateStatistics, weblateStatistics } from '../../weblate/schemas.ts';
 import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { unlessGone } from '../gone.ts';
+import { onNotFound, unlessGone } from '../not-found.ts';
 import { type Item, PAGE_SIZE, readObject, readPages } from '../read.ts';
 import type { ComponentRef, TranslationRef } from '../refs.ts';
 
@@ -158,7 +157,10 @@ async function snapshotComponent(
     schema: weblateStatistics,
     pageSize: PAGE_SIZE.large,
   } as const;
-  try {
+  // An older server without component statistics lists: what no list brought is read below,
+  // one request per translation.
+  const perTranslation = { fallback: () => Promise.resolve() };
+  await onNotFound(ctx, perTranslation, async () => {
     for await (const { items, rejected } of readPages(ctx, component.statisticsUrl, spec)) {
       const matched = items.flatMap((item) => {
         const translation = byLanguage.get(item.record.code ?? '');
@@ -179,10 +181,7 @@ async function snapshotComponent(
       });
       for (const { translation } of matched) byLanguage.delete(translation.language);
     }
-  } catch (err) {
-    if (!(err instanceof HttpError && err.status === 404)) throw err;
-    // An older server without component statistics lists: one request per translation.
-  }
+  });
   for (const translation of byLanguage.values())
     await snapshotTranslation(ctx, translation, { capture, ...options });
 }
@@ -224,7 +223,14 @@ export async function syncLanguageStatistics(
   const spec = { resource: 'language_statistics', schema: weblateStatistics } as const;
   const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
   for (const [code, url] of urls) {
-    try {
+    const gone = {
+      skip: {
+        event: 'language statistics gone: skipped',
+        message: `language_statistics: ${code} is not known to the server any more (404)`,
+        fields: { language: code },
+      },
+    };
+    await onNotFound(ctx, gone, async () => {
       const { items, rejected } = await readObject(
         ctx,
         url ?? `languages/${encodeURIComponent(code)}/statistics/`,
@@ -246,13 +252,6 @@ export async function syncLanguageStatistics(
         );
         return { written: result.appended };
       });
-    } catch (err) {
-      if (!(err instanceof HttpError && err.status === 404)) throw err;
-      ctx.warn(
-        'language statistics gone: skipped',
-        `language_statistics: ${code} is not known to the server any more (404)`,
-        { language: code },
-      );
-    }
+    });
   }
 }

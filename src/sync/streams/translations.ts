@@ -9,8 +9,8 @@ import { type WeblateTranslation, weblateTranslation } from '../../weblate/schem
 import { urlKey } from '../../weblate/urls.ts';
 import { commitPage, upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { type Listed, unlessGone } from '../gone.ts';
 import { Listing, markUnlisted } from '../listing.ts';
+import { type Listed, unlessGone } from '../not-found.ts';
 import { type Item, PAGE_SIZE, readPages } from '../read.ts';
 import type { ComponentRef, TranslationRef } from '../refs.ts';
 

@@ -8,7 +8,7 @@ import { weblateUnit } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
 import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { unlessGone } from '../gone.ts';
+import { unlessGone } from '../not-found.ts';
 import { checkPage, PAGE_SIZE } from '../read.ts';
 import type { TranslationRef } from '../refs.ts';
 import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';

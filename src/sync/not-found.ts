@@ -1,0 +1,77 @@
+import { markGone } from '../db/queries/deletions.ts';
+import { HttpError, SyncError } from '../errors.ts';
+import type { SyncContext } from './context.ts';
+
+/** An object a listing showed, as a 404 on it names it. */
+export interface Listed {
+  table: 'projects' | 'components' | 'translations';
+  id: number;
+  /** How to name it in the warning, e.g. its URL. */
+  label: string;
+}
+
+/**
+ * What a stage does when the server answers 404, one of four reactions, the only ones a sync
+ * has:
+ *
+ * - `gone`: an object a listing showed was deleted meanwhile. It is marked deleted (with what
+ *   it contains), the run goes on with a warning, and the result is null. Its mirrored history
+ *   stays.
+ * - `skip`: something the run meant to read is no longer there and nothing needs marking (a
+ *   language no translation uses any more): a warning, and null.
+ * - `fallback`: an older server lacks the endpoint; `read` gets the same thing another way.
+ * - `refuse`: a name the configuration gave (WEBLATE_PROJECTS, WEBLATE_USERS) is unknown to
+ *   the server: `refuse` says why, as the message that stops the run, or returns null when it
+ *   could settle the matter itself.
+ */
+export type NotFoundPolicy<T> =
+  | { gone: Listed }
+  | { skip: { event: string; message: string; fields?: Record<string, unknown> } }
+  | { fallback: () => Promise<T> }
+  | { refuse: (err: HttpError) => Promise<string | null> };
+
+/** Whether `err` is the server's 404. */
+export function isNotFound(err: unknown): err is HttpError {
+  return err instanceof HttpError && err.status === 404;
+}
+
+/** Runs `work`; a 404 answer gets the reaction `policy` names, any other error propagates. */
+export async function onNotFound<T>(
+  ctx: SyncContext,
+  policy: NotFoundPolicy<T>,
+  work: () => Promise<T>,
+): Promise<T | null> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    if ('fallback' in policy) return policy.fallback();
+    if ('skip' in policy) {
+      const { event, message, fields } = policy.skip;
+      ctx.warn(event, message, { ...fields, url: err.url });
+      return null;
+    }
+    if ('refuse' in policy) {
+      const message = await policy.refuse(err);
+      if (message === null) return null;
+      throw new SyncError(message, { cause: err });
+    }
+    const object = policy.gone;
+    await markGone(ctx.db, object.table, object.id);
+    ctx.warn(
+      'listed object gone: marked deleted',
+      `${object.label} answers 404: marked deleted (its history stays in the mirror)`,
+      { table: object.table, id: object.id, url: err.url },
+    );
+    return null;
+  }
+}
+
+/** `onNotFound` for an object a listing showed: marked deleted when it answers 404. */
+export function unlessGone<T>(
+  ctx: SyncContext,
+  object: Listed,
+  work: () => Promise<T>,
+): Promise<T | null> {
+  return onNotFound(ctx, { gone: object }, work);
+}
