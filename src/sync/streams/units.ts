@@ -11,7 +11,7 @@ import { type KeysetPage, walkKeyset } from '../../weblate/keyset.ts';
 import { weblateUnit } from '../../weblate/schemas.ts';
 import { commitPage } from '../commit.ts';
 import type { SyncContext, WindowedContext } from '../context.ts';
-import { checkPage, PAGE_SIZE } from '../read.ts';
+import { checkPage, PAGE_SIZE, readPages } from '../read.ts';
 import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';
 import { lazyUnitStrategy, type UnitStrategy } from './unit-strategy.ts';
 import { sweepTranslation } from './unit-sweep.ts';
@@ -185,33 +185,28 @@ async function syncNamedUnits(
   if (ids.length === 0) return;
   const chosen = await strategy();
   if (chosen.kind === 'per-translation') return sweepTranslationsOfUnits(ctx, ids, chosen);
+  const spec = { resource: 'units', schema: weblateUnit, pageSize: PAGE_SIZE.large } as const;
   for (let i = 0; i < ids.length; i += 100) {
     const chunk = ids.slice(i, i + 100);
     const url = ctx.client.resolve('units/');
     url.searchParams.set('q', `id:${chunk.join(',')}`);
-    url.searchParams.set('page_size', String(PAGE_SIZE.large));
-    const response = await ctx.client.getJson(url, 'units', ctx.signal);
-    const results = Array.isArray((response.value as { results?: unknown }).results)
-      ? (response.value as { results: unknown[] }).results
-      : [];
-    const checked = checkPage(
-      ctx,
-      { resource: 'units', schema: weblateUnit },
-      results,
-      response.resultTexts ?? [],
-      response.url,
-    );
-    const found = new Set(checked.items.map((item) => item.record.id));
-    await commitPage(ctx, 'units', checked.rejected, async (trx) => {
-      const result = await storeUnits(ctx, trx, checked.items, response.url);
-      // Named by a change but gone now: deleted upstream since.
-      await markUnitsDeleted(
-        trx,
-        chunk.filter((id) => !found.has(id)),
-      );
-      await pending.namedUnits.settle(trx, chunk);
-      return result;
-    });
+    // Every unit the server listed, rejected ones too: a unit it lists is not deleted.
+    const listed = new Set<string>();
+    for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
+      for (const value of page.results) listed.add(String((value as { id?: unknown }).id));
+      await commitPage(ctx, 'units', rejected, async (trx) => {
+        const result = await storeUnits(ctx, trx, items, page.url);
+        if (page.isLast) {
+          // Named by a change but gone now: deleted upstream since.
+          await markUnitsDeleted(
+            trx,
+            chunk.filter((id) => !listed.has(id)),
+          );
+          await pending.namedUnits.settle(trx, chunk);
+        }
+        return result;
+      });
+    }
   }
 }
 
