@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,6 +157,7 @@ export async function startServer(
   const url = `http://127.0.0.1:${port}/`;
   try {
     await waitUntilAnswering(url, child, 90_000);
+    await waitUntilLogged(logFile, 30_000);
   } catch (err) {
     await stopChild(child);
     log.end();
@@ -193,6 +194,19 @@ async function waitUntilAnswering(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`no answer within ${timeoutMs} ms`);
+}
+
+/**
+ * Waits until the access log holds the answer to the readiness request: the log arrives
+ * through a pipe, and a request logged late would count as one of the first test's own.
+ */
+async function waitUntilLogged(logFile: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (/^GET \/api\/\?\S* [1-4]\d\d /m.test(readFileSync(logFile, 'utf8'))) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the readiness request reached no access log line within ${timeoutMs} ms`);
 }
 
 /** Closes the shell's stdin, which stops gunicorn gracefully; kills the group after 20 s. */
