@@ -32,4 +32,3 @@ export async function withDatabase<T>(
   }
 }
 
-export { createClient } from '../weblate/from-config.ts';

@@ -3,19 +3,14 @@ import { withLockSession } from '../db/advisory-lock.ts';
 import type { DbHandle } from '../db/client.ts';
 import { toError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { SyncDeps } from '../sync/context.ts';
 import type { RunResult, RunStatus } from '../sync/run-record.ts';
-import { overlapsCommits } from '../sync/run-sync.ts';
-import { createClient } from '../weblate/from-config.ts';
+import { withWriter } from '../sync/write-session.ts';
 import type { JobDefinition } from './job.ts';
 import type { SkipReason, WorkerMetrics } from './metrics.ts';
 
-/**
- * Every job that writes the mirror holds this lock while it runs, so that a sync, a
- * reconcile sweep and a statistics snapshot never interleave their writes (their cursors,
- * pending work and statistics history assume one writer). A job waits for it, unlike its own
- * lock: a sync due at 03:30 runs after the reconcile sweep of 03:30 rather than not at all.
- */
-export const WRITER_LOCK = 'mirror-writer';
+/** The writer lock every job takes after its own (see sync/write-session.ts). */
+export { WRITER_LOCK } from '../sync/write-session.ts';
 
 /** Name of the lock that keeps two runs of one job apart. */
 export function jobLockName(job: string): string {
@@ -78,19 +73,32 @@ export class JobRunner {
             if (!(await session.tryLock(jobLockName(job.name)))) {
               return { job: job.name, status: 'skipped', reason: 'locked' } as const;
             }
+            let started = false;
             try {
-              await session.waitLock(WRITER_LOCK, {
-                signal,
-                pollMs: this.#options.lockPollMs,
-                onWait: () => log.info('waiting for another job that writes the mirror'),
-              });
+              return await withWriter(
+                session,
+                handle,
+                this.#options.config,
+                log,
+                {
+                  signal,
+                  pollMs: this.#options.lockPollMs,
+                  onWait: () => log.info('waiting for another job that writes the mirror'),
+                  onResponse: metrics ? ({ status }) => metrics.observeResponse(status) : undefined,
+                  onClient: (client) => metrics?.watchGate(client.gate),
+                },
+                async (deps) => {
+                  started = true;
+                  log.info('job started');
+                  return this.#execute(job, deps);
+                },
+              );
             } catch (err) {
-              if (signal.aborted)
+              // Stopped while it waited for the writer lock: it never started.
+              if (signal.aborted && !started)
                 return { job: job.name, status: 'skipped', reason: 'stopping' } as const;
               throw err;
             }
-            log.info('job started');
-            return this.#execute(job, log);
           });
     } catch (err) {
       report = { job: job.name, status: 'failed', result: null, error: toError(err) };
@@ -101,25 +109,10 @@ export class JobRunner {
     return report;
   }
 
-  async #execute(job: JobDefinition, log: Logger): Promise<JobRunReport> {
-    const { handle, config, signal, metrics } = this.#options;
-    const client = createClient(config, log, {
-      onResponse: metrics ? ({ status }) => metrics.observeResponse(status) : undefined,
-    });
-    metrics?.watchGate(client.gate);
-    try {
-      const deps = {
-        db: handle.db,
-        client,
-        log,
-        scope: { projects: config.projects, users: config.users },
-        overlapCommits: overlapsCommits(handle.kind),
-      };
-      const result = await job.run({ deps, signal, lookbackSeconds: config.lookbackSeconds });
-      return { job: job.name, status: result.status, result };
-    } finally {
-      await client.close();
-    }
+  async #execute(job: JobDefinition, deps: SyncDeps): Promise<JobRunReport> {
+    const { config, signal } = this.#options;
+    const result = await job.run({ deps, signal, lookbackSeconds: config.lookbackSeconds });
+    return { job: job.name, status: result.status, result };
   }
 
   #report(report: JobRunReport, log: Logger, ms: number): void {

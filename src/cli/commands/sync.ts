@@ -4,9 +4,9 @@ import { withLockSession } from '../../db/advisory-lock.ts';
 import type { Logger } from '../../logger.ts';
 import { createLogger } from '../../logger.ts';
 import type { RunResult } from '../../sync/run-record.ts';
-import { overlapsCommits, runSync, type SyncResult } from '../../sync/run-sync.ts';
+import { runSync, type SyncResult } from '../../sync/run-sync.ts';
 import { formatSummary } from '../../sync/summary.ts';
-import { WRITER_LOCK } from '../../worker/job-runner.ts';
+import { withWriter } from '../../sync/write-session.ts';
 import {
   type Command,
   DATABASE_HELP,
@@ -18,7 +18,7 @@ import {
 } from '../args.ts';
 import { withInterruption } from '../interruption.ts';
 import { ProgressLine } from '../progress.ts';
-import { createClient, print, withDatabase } from '../runtime.ts';
+import { print, withDatabase } from '../runtime.ts';
 
 export const syncCommand: Command = {
   name: 'sync',
@@ -53,40 +53,35 @@ export async function syncOnce(
   options: { signal?: AbortSignal; full?: boolean } = {},
 ): Promise<SyncResult> {
   return withDatabase(config, log, { migrate: true }, async (handle) => {
-    const client = createClient(config, log);
     const progress = ProgressLine.isSupported(process.stdout)
       ? new ProgressLine(process.stdout)
       : null;
     try {
-      // The lock every worker job that writes the mirror holds: a sync by hand never
-      // interleaves its writes with a worker's run (it waits for it instead).
-      const result = await withLockSession(handle, async (session) => {
-        await session.waitLock(WRITER_LOCK, {
-          signal: options.signal,
-          onWait: () => log.info('waiting for a worker job that writes the mirror'),
-        });
-        return runSync(
-          {
-            db: handle.db,
-            client,
-            log,
-            scope: { projects: config.projects, users: config.users },
-            overlapCommits: overlapsCommits(handle.kind),
-          },
+      // A sync by hand never interleaves its writes with a worker's run: it waits for it.
+      const result = await withLockSession(handle, (session) =>
+        withWriter(
+          session,
+          handle,
+          config,
+          log,
           {
             signal: options.signal,
-            full: options.full,
-            lookbackSeconds: config.lookbackSeconds,
-            onStart: (tally) => progress?.attach(tally),
+            onWait: () => log.info('waiting for a worker job that writes the mirror'),
           },
-        );
-      });
+          (deps) =>
+            runSync(deps, {
+              signal: options.signal,
+              full: options.full,
+              lookbackSeconds: config.lookbackSeconds,
+              onStart: (tally) => progress?.attach(tally),
+            }),
+        ),
+      );
       progress?.stop();
       printResult(result, config, handle.location);
       return result;
     } finally {
       progress?.stop();
-      await client.close();
     }
   });
 }

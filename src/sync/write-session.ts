@@ -1,0 +1,63 @@
+import type { Config } from '../config.ts';
+import type { LockSession } from '../db/advisory-lock.ts';
+import type { DbHandle } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
+import type { WeblateClient, WeblateClientOptions } from '../weblate/client.ts';
+import { createClient } from '../weblate/from-config.ts';
+import type { SyncDeps } from './context.ts';
+import { overlapsCommits } from './run-sync.ts';
+
+/**
+ * Every run that writes the mirror holds this lock while it runs, so that a sync, a
+ * reconcile sweep and a statistics snapshot never interleave their writes (their cursors,
+ * pending work and statistics history assume one writer). A run waits for it: a sync due
+ * at 03:30 runs after the reconcile sweep of 03:30 rather than not at all, and a sync by
+ * hand waits for the worker's run.
+ */
+export const WRITER_LOCK = 'mirror-writer';
+
+export interface WriterOptions {
+  signal?: AbortSignal;
+  /** How often a run waiting for the writer lock tries again (default 1 s). */
+  pollMs?: number;
+  /** Called once, if the lock was taken and the run waits. */
+  onWait: () => void;
+  /** Sees every answer of the run's client (for metrics). */
+  onResponse?: WeblateClientOptions['onResponse'];
+  /** Sees the run's client once it exists (for metrics of its rate gate). */
+  onClient?: (client: WeblateClient) => void;
+}
+
+/**
+ * The one place a run that writes the mirror gets its dependencies (for `sync`, `run` and
+ * the worker's jobs): it waits for the writer lock in `session`, then builds a Weblate
+ * client of the run's own (its request counts are the run's summary) and the SyncDeps from
+ * the configuration; the client is closed when `work` settles.
+ */
+export async function withWriter<T>(
+  session: LockSession,
+  handle: DbHandle,
+  config: Config,
+  log: Logger,
+  options: WriterOptions,
+  work: (deps: SyncDeps) => Promise<T>,
+): Promise<T> {
+  await session.waitLock(WRITER_LOCK, {
+    signal: options.signal,
+    pollMs: options.pollMs,
+    onWait: options.onWait,
+  });
+  const client = createClient(config, log, { onResponse: options.onResponse });
+  options.onClient?.(client);
+  try {
+    return await work({
+      db: handle.db,
+      client,
+      log,
+      scope: { projects: config.projects, users: config.users },
+      overlapCommits: overlapsCommits(handle.kind),
+    });
+  } finally {
+    await client.close();
+  }
+}
