@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The real-Weblate tier has its own command and configuration (vitest.weblate.config.ts).
     exclude: ['test/real-weblate/**', '**/node_modules/**'],
+    // The migrated database every file clones (test/helpers/database-template.ts).
+    globalSetup: ['test/setup/databases.ts'],
     // PGlite starts in a few seconds and end-to-end tests sync a whole simulated instance.
     testTimeout: 120_000,
     hookTimeout: 120_000,

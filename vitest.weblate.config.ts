@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/real-weblate/**/*.test.ts'],
-    globalSetup: ['test/real-weblate/global-setup.ts'],
+    globalSetup: ['test/setup/databases.ts', 'test/real-weblate/global-setup.ts'],
     testTimeout: 600_000,
     hookTimeout: 600_000,
     pool: 'forks',

@@ -1,4 +1,4 @@
-import { createTask, type ScheduledTask } from 'node-cron';
+import { createTask } from 'node-cron';
 
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
@@ -32,6 +32,8 @@ export interface SchedulerOptions {
   run: (job: JobDefinition) => Promise<unknown>;
   /** A tick that found the job's previous run still going (in this process) and was skipped. */
   onOverlap?: (job: JobDefinition) => void;
+  /** When ticks come (default cronClock: node-cron on the wall clock). */
+  clock?: SchedulerClock;
 }
 
 export interface Scheduler {
@@ -40,37 +42,65 @@ export interface Scheduler {
 }
 
 /**
- * One node-cron task per job. `noOverlap` skips a tick while the job's previous run in this
- * process is still going; across processes, the job's lock does the same (see JobRunner).
+ * What tells the scheduler that a job's time has come: node-cron on the wall clock in the
+ * worker, a clock of their own in tests (which then need not wait for real seconds to pass).
+ */
+export interface SchedulerClock {
+  /** Calls `tick` at every time `expression` matches in `timezone`, until the returned stop(). */
+  every(
+    expression: string,
+    options: { name: string; timezone: string; log: Logger },
+    tick: () => void,
+  ): () => void;
+}
+
+/** node-cron's ticks, at the times its expressions match on the system clock. */
+export const cronClock: SchedulerClock = {
+  every(expression, { name, timezone, log }, tick) {
+    const task = createTask(expression, tick, {
+      name,
+      timezone,
+      // A tick that fires late (a busy event loop) still runs, rather than being dropped.
+      missedExecutionTolerance: 60_000,
+      logger: cronLogger(log),
+    });
+    task.on('execution:missed', (context) => {
+      log.warn({ at: context.date.toISOString() }, 'tick missed');
+    });
+    void task.start();
+    return () => void task.destroy();
+  },
+};
+
+/**
+ * One ticking schedule per job. A tick while the job's previous run in this process is still
+ * going is skipped; across processes, the job's lock does the same (see JobRunner).
  */
 export function startScheduler(
   plan: readonly ScheduledJob[],
   options: SchedulerOptions,
 ): Scheduler {
-  const tasks: ScheduledTask[] = [];
-  for (const { job, expression } of plan) {
+  const clock = options.clock ?? cronClock;
+  const stops = plan.map(({ job, expression }) => {
     const log = options.log.child({ job: job.name });
-    const task = createTask(expression, () => options.run(job), {
-      name: job.name,
-      timezone: options.timezone,
-      noOverlap: true,
-      // A tick that fires late (a busy event loop) still runs, rather than being dropped.
-      missedExecutionTolerance: 60_000,
-      logger: cronLogger(log),
-    });
-    task.on('execution:overlap', () => {
-      log.warn('job skipped: its previous run is still going');
-      options.onOverlap?.(job);
-    });
-    task.on('execution:missed', (context) => {
-      log.warn({ at: context.date.toISOString() }, 'tick missed');
-    });
-    tasks.push(task);
-  }
-  for (const task of tasks) void task.start();
+    let isRunning = false;
+    const tick = () => {
+      if (isRunning) {
+        log.warn('job skipped: its previous run is still going');
+        options.onOverlap?.(job);
+        return;
+      }
+      isRunning = true;
+      const done = () => {
+        isRunning = false;
+      };
+      void options.run(job).then(done, done);
+    };
+    return clock.every(expression, { name: job.name, timezone: options.timezone, log }, tick);
+  });
   return {
     stop() {
-      for (const task of tasks) void task.destroy();
+      for (const stop of stops) stop();
     },
   };
 }

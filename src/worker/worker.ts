@@ -8,7 +8,7 @@ import { startHttpServer } from './http-server.ts';
 import type { JobDefinition } from './job.ts';
 import { JobRunner } from './job-runner.ts';
 import { createMetrics } from './metrics.ts';
-import { planSchedule, startScheduler } from './scheduler.ts';
+import { planSchedule, type SchedulerClock, startScheduler } from './scheduler.ts';
 
 export interface WorkerOptions {
   /** An open, migrated database; the caller closes it after the worker returns. */
@@ -20,6 +20,8 @@ export interface WorkerOptions {
   jobs: readonly JobDefinition[];
   /** How often a job waiting for the writer lock tries again (default 1 s). */
   lockPollMs?: number;
+  /** When the jobs' ticks come (default: node-cron on the wall clock; tests bring their own). */
+  clock?: SchedulerClock;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       log,
       run: (job) => runner.run(job),
       onOverlap: (job) => metrics.recordSkip(job.name, 'overlap'),
+      clock: options.clock,
     });
     // Synchronously, in the abort itself: no tick may start a run after the signal.
     signal.addEventListener('abort', () => scheduler.stop(), { once: true });

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningSimulator, startSimulator, type Trigger } from '../../src/simulator/index.ts';
 import { databaseEnv, runCli, startCli } from '../helpers/cli.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
-const databases: TestDatabase[] = [];
+const databases = useTestDatabases();
 
 beforeAll(async () => {
   // Three pages of units (10,000 each) and two pages of changes per project.
@@ -24,13 +24,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim.close();
-  for (const database of databases) await database.drop();
 });
 
-async function database(): Promise<TestDatabase> {
-  const created = await createTestDatabase();
-  databases.push(created);
-  return created;
+function database(): Promise<TestDatabase> {
+  return databases.create();
 }
 
 /**

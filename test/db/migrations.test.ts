@@ -1,13 +1,13 @@
 import { readdirSync } from 'node:fs';
 
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { migrateDownToZero, migrateToLatest, pendingMigrations } from '../../src/db/migrator.ts';
 import { databaseEnv, runCli } from '../helpers/cli.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 
-const databases: TestDatabase[] = [];
+const databases = useTestDatabases();
 
 /** Every migration in migrations/, by name, in the order they apply. */
 const MIGRATIONS = readdirSync(new URL('../../migrations', import.meta.url))
@@ -44,15 +44,10 @@ const FUNCTIONS = [
   'truncated_percent()',
 ];
 
-async function freshDatabase(): Promise<TestDatabase> {
-  const database = await createTestDatabase();
-  databases.push(database);
-  return database;
+/** A database with no migration applied. */
+function freshDatabase(): Promise<TestDatabase> {
+  return databases.create({ empty: true });
 }
-
-afterEach(async () => {
-  for (const database of databases.splice(0)) await database.drop();
-});
 
 async function weblateTables(handle: Awaited<ReturnType<TestDatabase['open']>>): Promise<string[]> {
   const result = await sql<{ name: string }>`

@@ -24,6 +24,7 @@ import {
   DATABASE_KIND,
   TEST_DATABASE_URL,
   type TestDatabase,
+  useTestDatabases,
 } from '../helpers/database.ts';
 
 /**
@@ -828,12 +829,12 @@ describe('weblate_reader', () => {
 
   describe.runIf(DATABASE_KIND === 'postgres')('on a PostgreSQL server', () => {
     const login = `wm_analyst_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const others: TestDatabase[] = [];
 
     afterAll(async () => {
-      for (const other of others.splice(0)) await other.drop();
       await adminQuery(`drop role if exists ${login}`);
     });
+    // Registered after the role's cleanup: its databases are dropped first.
+    const others = useTestDatabases();
 
     it('lets a login granted weblate_reader select views and later tables, and refuses writes', async () => {
       await adminQuery(`create role ${login} login`);
@@ -868,9 +869,7 @@ describe('weblate_reader', () => {
     });
 
     it('survives a rollback in another database of the server, with its members', async () => {
-      const other = await createTestDatabase();
-      others.push(other);
-      const otherHandle = await other.migrated();
+      const otherHandle = await others.migrated();
       await migrateDownToZero(otherHandle); // must not fail although this database uses the role
       const roles = await sql<{ n: string }>`
         select count(*) as n from pg_roles where rolname = 'weblate_reader'`.execute(db);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileJob } from '../../jobs/reconcile.ts';
 import { overlapsCommits } from '../../src/sync/run-sync.ts';
 import { WeblateClient } from '../../src/weblate/client.ts';
-import { createTestDatabase, DATABASE_KIND, type TestDatabase } from '../helpers/database.ts';
+import { DATABASE_KIND, useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { createLoopbackCertificate, startTlsProxy, type TlsProxy } from '../helpers/tls-proxy.ts';
 import { compareWithWeblate } from './harness/compare.ts';
@@ -24,12 +24,8 @@ const USERS = [...SEED.users];
 describe('real Weblate 5.14.3 as deployments serve it', () => {
   let proxy: TlsProxy;
   let certificate: string;
-  const databases: TestDatabase[] = [];
-  const migrated = async () => {
-    const database = await createTestDatabase();
-    databases.push(database);
-    return (await database.migrated()).db;
-  };
+  const databases = useTestDatabases();
+  const migrated = async () => (await databases.migrated()).db;
 
   const viaProxy = () => ({ baseUrl: proxy.url, client: { ca: certificate } });
 
@@ -40,7 +36,6 @@ describe('real Weblate 5.14.3 as deployments serve it', () => {
   });
   afterAll(async () => {
     await proxy.close();
-    for (const database of databases) await database.drop();
   });
 
   it('is mirrored over https although its links say http, with one warning', async () => {

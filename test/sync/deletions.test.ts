@@ -6,21 +6,15 @@ import { parseJsonLossless } from '../../src/lib/json.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { runSync, type SyncResult } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { startRewritingProxy } from '../helpers/proxy.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
-const databases: TestDatabase[] = [];
+const databases = useTestDatabases();
 let handle: DbHandle;
-
-async function freshHandle(): Promise<DbHandle> {
-  const database = await createTestDatabase();
-  databases.push(database);
-  return database.migrated();
-}
 
 beforeAll(async () => {
   sim = await startSimulator({
@@ -32,14 +26,13 @@ beforeAll(async () => {
     changes: 600,
     users: 1,
   });
-  handle = await freshHandle();
+  handle = await databases.migrated();
   const first = await syncSimulator(sim, handle.db);
   expect([first.status, first.summary.rejected]).toEqual(['succeeded', 0]);
 });
 
 afterAll(async () => {
   await sim.close();
-  for (const database of databases) await database.drop();
 });
 
 type Json = { [key: string]: unknown };
@@ -268,7 +261,7 @@ describe('an object created again under the natural key of a deleted one', () =>
     expect(kept.rows[0]!.n).toBe(history.rows.length);
 
     await expectCleanSync();
-    const fresh = await freshHandle();
+    const fresh = await databases.migrated();
     expect((await syncSimulator(sim, fresh.db)).status).toBe('succeeded');
     const differences = compareMirrors(
       await snapshotMirror(handle.db),
@@ -283,7 +276,7 @@ describe('an object deleted while a sync limited to some projects walks', () => 
   let scoped: DbHandle;
 
   beforeAll(async () => {
-    scoped = await freshHandle();
+    scoped = await databases.migrated();
   });
 
   function listPath(path: string): RegExp {

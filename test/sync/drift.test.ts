@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { useTestDatabases } from '../helpers/database.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
-const databases: TestDatabase[] = [];
+const databases = useTestDatabases();
 let handle: DbHandle;
 
 beforeAll(async () => {
@@ -22,15 +22,12 @@ beforeAll(async () => {
     changes: 2600,
     users: 1,
   });
-  const database = await createTestDatabase();
-  databases.push(database);
-  handle = await database.migrated();
+  handle = await databases.migrated();
   expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
 });
 
 afterAll(async () => {
   await sim.close();
-  for (const database of databases) await database.drop();
 });
 
 async function liveUnits(ids: number[]): Promise<number> {
@@ -90,9 +87,7 @@ describe('data that moves while a sync reads it', () => {
     );
     expect(translation.rows[0]!.deleted).toBe(true);
 
-    const fresh = await createTestDatabase();
-    databases.push(fresh);
-    const freshHandle = await fresh.migrated();
+    const freshHandle = await databases.migrated();
     expect((await syncSimulator(sim, freshHandle.db)).status).toBe('succeeded');
     const differences = compareMirrors(
       await snapshotMirror(handle.db),

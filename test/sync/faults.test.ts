@@ -1,13 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { DbHandle } from '../../src/db/client.ts';
 import { countRows } from '../../src/db/queries/status.ts';
 import { parseJsonLossless } from '../../src/lib/json.ts';
 import { FAULT_KINDS, type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, type MirrorSnapshot, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { startRewritingProxy } from '../helpers/proxy.ts';
@@ -17,13 +16,7 @@ const TOKEN = 'wlu_NeverLogThisToken42';
 const SIZE = { projects: 2, components: 4, languages: 3, units: 2500, changes: 1500, users: 2 };
 let sim: RunningSimulator;
 let clean: MirrorSnapshot;
-const databases: TestDatabase[] = [];
-
-async function freshHandle(): Promise<DbHandle> {
-  const database = await createTestDatabase();
-  databases.push(database);
-  return database.migrated();
-}
+const databases = useTestDatabases();
 
 const fastRetries = {
   timeoutMs: 400,
@@ -35,7 +28,7 @@ const fastRetries = {
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: 31, ...SIZE });
-  const handle = await freshHandle();
+  const handle = await databases.migrated();
   const result = await syncSimulator(sim, handle.db);
   expect(result.status).toBe('succeeded');
   clean = await snapshotMirror(handle.db);
@@ -43,12 +36,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim.close();
-  for (const database of databases) await database.drop();
 });
 
 describe('a sync against a misbehaving server', () => {
   it('succeeds through 10% failures of every kind and equals the fault-free mirror', async () => {
-    const handle = await freshHandle();
+    const handle = await databases.migrated();
     sim.setFaults({ rate: 0.1, seed: 7, retryAfterSeconds: 0.05, hangMs: 2000 });
     // Besides the random ones, every kind at least once.
     const forced = FAULT_KINDS.map((kind, i) =>
@@ -93,7 +85,7 @@ describe('a sync against a misbehaving server', () => {
   });
 
   it('fails clearly when failures outlast the attempts, keeps what it committed, and the next run completes', async () => {
-    const handle = await freshHandle();
+    const handle = await databases.migrated();
     // The walk's first page, at whatever size it is asked (not the capability probe before it).
     sim.failNext(3, '503', /\/api\/units\/\?page_size=\d+$/);
     const failed = await syncSimulator(sim, handle.db, {
@@ -115,7 +107,7 @@ describe('a sync against a misbehaving server', () => {
 
 describe('the rate budget', () => {
   it('is never exceeded when the server advertises it', async () => {
-    const handle = await freshHandle();
+    const handle = await databases.migrated();
     // Four requests a second: far below what the sync would do unpaced, on any machine.
     sim.setRateLimit({ limit: 4, windowSeconds: 1, headers: true });
     sim.requests.reset();
@@ -134,7 +126,7 @@ describe('the rate budget', () => {
   });
 
   it('is honoured through 429 and Retry-After when the server does not advertise it', async () => {
-    const handle = await freshHandle();
+    const handle = await databases.migrated();
     // One request per 0.3 s: the two projects' change lists are requested at once, so one meets a 429.
     sim.setRateLimit({ limit: 1, windowSeconds: 0.3, headers: false });
     sim.requests.reset();
@@ -158,7 +150,7 @@ function rewriteUnit(body: string, id: number, edit: (text: string) => string): 
 
 describe('records that cannot be stored', () => {
   it('go to rejected_records with the reason while the rest of their page lands', async () => {
-    const handle = await freshHandle();
+    const handle = await databases.migrated();
     const [bad, nul] = sim.instance.units.filter((u) => u.state === 20).slice(0, 2);
     const proxy = await startRewritingProxy(sim.url, (path, body) =>
       /\/units\/(\?|$)/.test(path)
@@ -211,7 +203,7 @@ describe('records that cannot be stored', () => {
   });
 
   it('stop at a next link that leaves the configured origin', async () => {
-    const handle = await freshHandle();
+    const handle = await databases.migrated();
     const proxy = await startRewritingProxy(sim.url, (path, body) =>
       path.startsWith('/api/languages/')
         ? body.replace('"next":null', '"next":"https://elsewhere.example/api/languages/?page=2"')

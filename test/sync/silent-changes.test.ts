@@ -6,20 +6,14 @@ import type { DbHandle } from '../../src/db/client.ts';
 import { type RunningSimulator, type SimUnit, startSimulator } from '../../src/simulator/index.ts';
 import { overlapsCommits } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
-import { createTestDatabase, DATABASE_KIND, type TestDatabase } from '../helpers/database.ts';
+import { DATABASE_KIND, useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
-const databases: TestDatabase[] = [];
+const databases = useTestDatabases();
 let kept: DbHandle;
-
-async function freshHandle(): Promise<DbHandle> {
-  const database = await createTestDatabase();
-  databases.push(database);
-  return database.migrated();
-}
 
 beforeAll(async () => {
   sim = await startSimulator({
@@ -31,14 +25,13 @@ beforeAll(async () => {
     changes: 800,
     users: 1,
   });
-  kept = await freshHandle();
+  kept = await databases.migrated();
   const first = await syncSimulator(sim, kept.db);
   expect([first.mode, first.status]).toEqual(['full', 'succeeded']);
 });
 
 afterAll(async () => {
   await sim.close();
-  for (const database of databases) await database.drop();
 });
 
 /** Live mirrored units whose state or position differs from the server's now, by id. */
@@ -107,7 +100,7 @@ describe('unit changes Weblate makes without a trace (QuerySet.update)', () => {
       });
     }
     // The translations themselves are current: their records show the new counts.
-    const fresh = await freshHandle();
+    const fresh = await databases.migrated();
     expect((await syncSimulator(sim, fresh.db)).status).toBe('succeeded');
     const differences = compareMirrors(
       await snapshotMirror(kept.db),

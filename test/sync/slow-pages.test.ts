@@ -5,7 +5,7 @@ import {
   type RunningSimulator,
   startSimulator,
 } from '../../src/simulator/index.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, type MirrorSnapshot, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { syncSimulator } from '../helpers/sync.ts';
@@ -15,12 +15,10 @@ const SIZE = { projects: 2, components: 4, languages: 3, units: 6000, changes: 4
 const MAX_RESULTS = 2500;
 let sim: RunningSimulator;
 let clean: MirrorSnapshot;
-const databases: TestDatabase[] = [];
+const databases = useTestDatabases();
 
 async function freshDb() {
-  const database = await createTestDatabase();
-  databases.push(database);
-  return (await database.migrated()).db;
+  return (await databases.migrated()).db;
 }
 
 beforeAll(async () => {
@@ -33,7 +31,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim.close();
-  for (const database of databases) await database.drop();
 });
 
 /** Requests of the global unit walk (not the capability probe, which asks page_size=1). */

@@ -7,24 +7,21 @@ import {
   startSimulator,
 } from '../../src/simulator/index.ts';
 import type { SyncResult } from '../../src/sync/run-sync.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
 const SIZE = { projects: 2, components: 4, languages: 3, units: 1500, changes: 600, users: 1 };
-const databases: TestDatabase[] = [];
+const databases = useTestDatabases();
 const simulators: RunningSimulator[] = [];
 
 afterAll(async () => {
   for (const sim of simulators) await sim.close();
-  for (const database of databases) await database.drop();
 });
 
 async function freshDb() {
-  const database = await createTestDatabase();
-  databases.push(database);
-  return (await database.migrated()).db;
+  return (await databases.migrated()).db;
 }
 
 interface Observed {

@@ -4,10 +4,10 @@ import { withLockSession } from '../../src/db/advisory-lock.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { jobLockName } from '../../src/worker/job-runner.ts';
 import { databaseEnv, runCli, startCli } from '../helpers/cli.ts';
-import { createTestDatabase, DATABASE_KIND, type TestDatabase } from '../helpers/database.ts';
+import { DATABASE_KIND, type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 
 let sim: RunningSimulator;
-const databases: TestDatabase[] = [];
+const databases = useTestDatabases();
 
 beforeAll(async () => {
   sim = await startSimulator({
@@ -23,13 +23,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim.close();
-  for (const database of databases) await database.drop();
 });
 
-async function database(): Promise<TestDatabase> {
-  const created = await createTestDatabase();
-  databases.push(created);
-  return created;
+function database(): Promise<TestDatabase> {
+  return databases.create();
 }
 
 function env(db: TestDatabase): Record<string, string> {

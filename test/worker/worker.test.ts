@@ -1,25 +1,36 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { JOBS } from '../../jobs/index.ts';
+import { loadConfig } from '../../src/config.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { SyncRunRow } from '../../src/db/database.ts';
 import { startChurn } from '../../src/simulator/churn.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { runWorker } from '../../src/worker/worker.ts';
 import { databaseEnv, runCli, type RunningCli, startCli } from '../helpers/cli.ts';
-import { createTestDatabase, DATABASE_KIND, type TestDatabase } from '../helpers/database.ts';
-import { parseLogLines } from '../helpers/logs.ts';
+import { type ManualClock, manualClock } from '../helpers/clock.ts';
+import { DATABASE_KIND, type TestDatabase, useTestDatabases } from '../helpers/database.ts';
+import { captureLogger, parseLogLines } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
+/**
+ * The worker runs in this process on a clock of the test's own, which moves on a second every
+ * TICK_MS: schedules of seconds pass ten times as fast, and nothing waits for a real second.
+ * Only what needs a process of its own runs as one: signals, a kill, two workers on one lock,
+ * and the embedded database's lock between processes.
+ */
+const TICK_MS = 100;
+
+const databases = useTestDatabases();
 const cleanups: Array<() => Promise<void>> = [];
 
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-async function database(): Promise<TestDatabase> {
-  const created = await createTestDatabase();
-  cleanups.push(() => created.drop());
-  return created;
+function database(): Promise<TestDatabase> {
+  return databases.create();
 }
 
 async function simulator(options: Parameters<typeof startSimulator>[0]): Promise<RunningSimulator> {
@@ -55,6 +66,7 @@ function workerEnv(
   };
 }
 
+/** `weblate-mirror worker` in a process of its own. */
 function startWorker(env: Record<string, string>, args: string[] = []): RunningCli {
   const worker = startCli(['worker', ...args], env, 180_000);
   cleanups.push(async () => {
@@ -64,26 +76,96 @@ function startWorker(env: Record<string, string>, args: string[] = []): RunningC
   return worker;
 }
 
-/** Waits until the worker has logged `count` finished runs of `job` with `status`. */
+interface InProcessWorker {
+  clock: ManualClock;
+  /** What it logged so far, a JSON line each, as the process would on stderr. */
+  readonly stderr: string;
+  /** Moves its clock on until `pattern` matches what it logged; rejects after `waitMs`. */
+  waitForStderr(pattern: RegExp, waitMs?: number): Promise<RegExpExecArray>;
+  /** Until `condition` holds, moves its clock on; rejects after `waitMs` or when it stopped. */
+  tickUntil(condition: () => boolean, what: () => string, waitMs?: number): Promise<void>;
+  /** Aborts its signal as the first SIGTERM does; resolves when it has stopped. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker as `weblate-mirror worker` runs it (same jobs, configuration from `env`), in this
+ * process on `handle`, with a manual clock: no tick comes until the test moves it.
+ */
+function startWorkerInProcess(handle: DbHandle, env: Record<string, string>): InProcessWorker {
+  const config = loadConfig({ env, envFile: false });
+  const { log, lines } = captureLogger('info');
+  const controller = new AbortController();
+  const clock = manualClock();
+  let hasStopped = false;
+  const done = runWorker({
+    handle,
+    config,
+    log,
+    signal: controller.signal,
+    jobs: JOBS,
+    clock,
+    lockPollMs: 20,
+  }).finally(() => (hasStopped = true));
+  const stop = () => {
+    controller.abort(new Error('SIGTERM'));
+    return done;
+  };
+  cleanups.push(() => stop().catch(() => undefined));
+  const stderr = () => `${lines.join('\n')}\n`;
+  const tickUntil = async (condition: () => boolean, what: () => string, waitMs = 60_000) => {
+    const deadline = Date.now() + waitMs;
+    while (!condition()) {
+      if (Date.now() > deadline || hasStopped)
+        throw new Error(`${what()}; logs:\n${stderr().slice(-3000)}`);
+      clock.advance();
+      await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+    }
+  };
+  return {
+    clock,
+    get stderr() {
+      return stderr();
+    },
+    async waitForStderr(pattern, waitMs) {
+      await tickUntil(
+        () => pattern.test(stderr()),
+        () => `no match of ${String(pattern)}`,
+        waitMs,
+      );
+      return pattern.exec(stderr())!;
+    },
+    tickUntil,
+    stop,
+  };
+}
+
+/** Finished runs of `job` with `status` that a worker logged. */
+function finishedRuns(stderr: string, job: string, status = 'succeeded'): number {
+  return parseLogLines(stderr).filter(
+    (l) => l.msg === 'job finished' && l.job === job && l.status === status,
+  ).length;
+}
+
+/** Moves the worker's clock on until it has logged `count` finished runs of `job` with `status`. */
 async function waitForRuns(
-  worker: RunningCli,
+  worker: InProcessWorker,
   job: string,
   count: number,
   options: { status?: string; waitMs?: number } = {},
 ): Promise<void> {
-  const deadline = Date.now() + (options.waitMs ?? 60_000);
-  const finished = () =>
-    parseLogLines(worker.output.stderr).filter(
-      (l) =>
-        l.msg === 'job finished' && l.job === job && l.status === (options.status ?? 'succeeded'),
-    ).length;
-  while (finished() < count) {
-    if (Date.now() > deadline || worker.child.exitCode !== null)
-      throw new Error(
-        `${finished()} of ${count} runs of ${job}; stderr:\n${worker.output.stderr.slice(-3000)}`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const finished = () => finishedRuns(worker.stderr, job, options.status);
+  await worker.tickUntil(
+    () => finished() >= count,
+    () => `${finished()} of ${count} runs of ${job}`,
+    options.waitMs,
+  );
+}
+
+/** Stops an in-process worker and says whether it stopped as the process would before exit 0. */
+async function stopped(worker: InProcessWorker): Promise<boolean> {
+  await worker.stop();
+  return parseLogLines(worker.stderr).some((l) => l.msg === 'worker stopped');
 }
 
 /** Sends SIGTERM and returns the exit code and the time it took to exit. */
@@ -129,7 +211,9 @@ describe('weblate-mirror worker', () => {
   it('keeps the mirror up with an instance that keeps changing, one job at a time', async () => {
     const sim = await simulator({ seed: 21, units: 400, changes: 150 });
     const db = await database();
-    const worker = startWorker(
+    const handle = await db.migrated();
+    const worker = startWorkerInProcess(
+      handle,
       workerEnv(db, sim, {
         sync: '*/2 * * * * *',
         statistics: '*/3 * * * * *',
@@ -143,15 +227,11 @@ describe('weblate-mirror worker', () => {
       churn.stop();
     }
     // Runs that finish from now on may have started before the churn stopped: wait for two.
-    const before = parseLogLines(worker.output.stderr).filter(
-      (l) => l.msg === 'job finished' && l.job === 'sync' && l.status === 'succeeded',
-    ).length;
+    const before = finishedRuns(worker.stderr, 'sync');
     await waitForRuns(worker, 'sync', before + 2);
     await waitForRuns(worker, 'statistics', 1);
-    const { code } = await terminate(worker);
-    expect(code).toBe(0);
+    expect(await stopped(worker)).toBe(true);
 
-    const handle = await db.open();
     const runs = await runsOf(handle);
     expect(new Set(runs.map((r) => r.kind))).toEqual(
       new Set(['full', 'incremental', 'statistics']),
@@ -166,12 +246,12 @@ describe('weblate-mirror worker', () => {
     // Every request takes 150 ms: a sync spans several of its one-second ticks.
     const sim = await simulator({ seed: 22, units: 200, changes: 50, latencyMs: 150 });
     const db = await database();
-    const worker = startWorker(workerEnv(db, sim, { sync: '* * * * * *' }));
+    const handle = await db.migrated();
+    const worker = startWorkerInProcess(handle, workerEnv(db, sim, { sync: '* * * * * *' }));
     await worker.waitForStderr(/"msg":"job skipped: its previous run is still going"/, 60_000);
     await waitForRuns(worker, 'sync', 1);
-    const { code } = await terminate(worker);
-    expect(code).toBe(0);
-    const runs = await runsOf(await db.open());
+    expect(await stopped(worker)).toBe(true);
+    const runs = await runsOf(handle);
     expect(runs.length).toBeGreaterThanOrEqual(1);
     expect(overlapping(runs)).toEqual([]);
   });
@@ -255,7 +335,11 @@ describe('weblate-mirror worker', () => {
   it('serves /healthz and /metrics', async () => {
     const sim = await simulator({ seed: 24, units: 200, changes: 50 });
     const db = await database();
-    const worker = startWorker(workerEnv(db, sim, { sync: '*/2 * * * * *' }), ['--http-port', '0']);
+    // As --http-port 0 sets it.
+    const worker = startWorkerInProcess(await db.migrated(), {
+      ...workerEnv(db, sim, { sync: '*/2 * * * * *' }),
+      WORKER_HTTP_PORT: '0',
+    });
     const started = await worker.waitForStderr(/"http":"(http:\/\/127\.0\.0\.1:\d+\/)"/, 60_000);
     const url = started[1]!;
     await waitForRuns(worker, 'sync', 1);
@@ -290,8 +374,7 @@ describe('weblate-mirror worker', () => {
       sim.instance.units.length,
     );
     expect(value('weblate_mirror_data_freshness_lag_seconds')).toBeGreaterThanOrEqual(0);
-    const { code } = await terminate(worker);
-    expect(code).toBe(0);
+    expect(await stopped(worker)).toBe(true);
   });
 });
 
