@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +28,22 @@ export type DatabaseTemplate =
   | { kind: 'postgres'; hash: string; database: string }
   /** `folder`/empty/pgdata: initialised only; `folder`/migrated/pgdata: migrated too. */
   | { kind: 'pglite'; hash: string; folder: string };
+
+/**
+ * Where the folders of test databases go: in memory (/dev/shm) where the system has it. PGlite
+ * flushes its files to disk as PostgreSQL does, which a database that lives for one test file
+ * does not need; on a small machine the waits for the disk take a good part of a PGlite run.
+ */
+export const FOLDER_ROOT = isWritable('/dev/shm') ? '/dev/shm' : tmpdir();
+
+function isWritable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * What databases and folders of the test harness are called. Each name carries the pid of the
@@ -73,7 +98,7 @@ export function databaseUrlOf(adminUrl: string, name: string): string {
 export async function buildTemplate(adminUrl: string | null): Promise<DatabaseTemplate> {
   const hash = migrationsHash();
   if (adminUrl === null) {
-    const folder = mkdtempSync(join(tmpdir(), `${NAMES.folderPrefix(process.pid)}template-`));
+    const folder = mkdtempSync(join(FOLDER_ROOT, `${NAMES.folderPrefix(process.pid)}template-`));
     const empty = join(folder, 'empty');
     const migrated = join(folder, 'migrated');
     // Opening an empty folder runs initdb; closed again, the folder is an empty database.
@@ -117,10 +142,11 @@ export async function dropTemplate(
  * carry a live pid and stay; a database still in use is not dropped either.
  */
 export async function sweepLeftovers(adminUrl: string | null): Promise<void> {
-  for (const name of readdirSync(tmpdir())) {
-    const pid = NAMES.folderPid(name);
-    if (pid !== null && !isAlive(pid))
-      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  for (const root of new Set([FOLDER_ROOT, tmpdir()])) {
+    for (const name of readdirSync(root)) {
+      const pid = NAMES.folderPid(name);
+      if (pid !== null && !isAlive(pid)) rmSync(join(root, name), { recursive: true, force: true });
+    }
   }
   if (adminUrl === null) return;
   const client = new pg.Client({ connectionString: adminUrl });

@@ -1,5 +1,4 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, inject } from 'vitest';
@@ -10,6 +9,7 @@ import {
   adminQuery,
   type DatabaseTemplate,
   databaseUrlOf,
+  FOLDER_ROOT,
   migrationsHash,
   NAMES,
 } from './database-template.ts';
@@ -23,7 +23,8 @@ declare module 'vitest' {
 
 /**
  * Each test file gets its own database: a database on the PostgreSQL server named by
- * TEST_DATABASE_URL, or, when it is unset, an embedded PGlite database in a temporary folder.
+ * TEST_DATABASE_URL, or, when it is unset, an embedded PGlite database in a folder of its own
+ * (in memory where the system allows, see FOLDER_ROOT).
  * Both are copies of the migrated template of the run (see database-template.ts).
  */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? null;
@@ -56,7 +57,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   const provided = inject('databaseTemplate');
   const template =
     provided !== undefined && provided.hash === migrationsHash() ? provided : undefined;
-  const dataDir = await mkdtemp(join(tmpdir(), NAMES.folderPrefix(process.pid)));
+  const dataDir = await mkdtemp(join(FOLDER_ROOT, NAMES.folderPrefix(process.pid)));
   const source = options.empty === true ? 'empty' : 'migrated';
   let databaseUrl: string | null = null;
   let dbName: string | null = null;
