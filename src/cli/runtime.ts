@@ -31,4 +31,3 @@ export async function withDatabase<T>(
     await handle.close();
   }
 }
-
