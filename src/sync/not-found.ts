@@ -66,12 +66,3 @@ export async function onNotFound<T>(
     return null;
   }
 }
-
-/** `onNotFound` for an object a listing showed: marked deleted when it answers 404. */
-export function unlessGone<T>(
-  ctx: SyncContext,
-  object: Listed,
-  work: () => Promise<T>,
-): Promise<T | null> {
-  return onNotFound(ctx, { gone: object }, work);
-}

@@ -4,10 +4,10 @@ import type { RawJson } from '../db/database.ts';
 import type { Rejection } from '../db/queries/rejections.ts';
 import { SyncError } from '../errors.ts';
 import { fastParse } from '../weblate/fast-parse.ts';
-import { type ListPage, walkList } from '../weblate/pagination.ts';
 import { describeIssues } from '../weblate/schemas.ts';
 import type { SyncContext } from './context.ts';
 import type { Listing } from './listing.ts';
+import type { Source, SourcePage } from './sources.ts';
 import type { Resource } from './tally.ts';
 
 /** A validated API record and its exact source text. */
@@ -19,13 +19,13 @@ export interface Item<R> {
 export interface ReadSpec<R> {
   resource: Resource;
   schema: z.ZodType<R, unknown>;
-  /** Pages already counted in the progress total (announced when the work was discovered). */
-  announcedPages?: number;
   /**
    * A discovery resource (languages, projects, components, translations): a page whose
    * records all lack `id` comes from a server older than Weblate 5.0.1, and stops the run.
    */
   isDiscovery?: boolean;
+  /** Notes the id of every record read, rejected ones too (to mark what the list lacks). */
+  listing?: Listing;
 }
 
 /** Records of a page split into those that fit and those to keep in rejected_records. */
@@ -34,58 +34,44 @@ export interface Checked<R> {
   rejected: Rejection[];
 }
 
-/** Largest page sizes Weblate accepts (weblate/api/pagination.py): standard lists and the large ones. */
-export const PAGE_SIZE = { standard: 1000, large: 10_000 } as const;
-
-/** Pages a list of `count` items takes (an empty list still takes one). */
-export function pagesFor(count: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(count / pageSize));
-}
-
 /**
- * Walks a list page by page (bounded memory: one page at a time), validating every record.
- * A record that does not fit is not stored but returned as a rejection naming the resource,
- * the page URL, the record's position and id, and the offending field. With a `listing`,
- * the id of every record, rejected ones too, is noted there (to mark what the list lacks).
+ * Reads a source page by page (bounded memory: one page at a time), validating every record,
+ * and counts its pages for progress. A record that does not fit is not stored but returned as
+ * a rejection naming the resource, the page URL, the record's position and id, and the
+ * offending field.
  */
-export async function* readPages<R>(
+export async function* readPages<R, At>(
   ctx: SyncContext,
-  url: string | URL,
-  spec: ReadSpec<R> & { pageSize: number; listing?: Listing },
-): AsyncGenerator<Checked<R> & { page: ListPage }> {
+  source: Source<At>,
+  spec: ReadSpec<R>,
+): AsyncGenerator<Checked<R> & { page: SourcePage<At> }> {
   ctx.tally.begin(spec.resource);
-  const announced = spec.announcedPages ?? 1;
-  if (spec.announcedPages === undefined) ctx.tally.expectPages(1);
-  const walk = walkList(ctx.client, url, {
-    resource: spec.resource,
-    pageSize: spec.pageSize,
-    signal: ctx.signal,
-  });
-  for await (const page of walk) {
-    if (page.number === 1 && page.count !== null) {
-      ctx.tally.expectPages(pagesFor(page.count, spec.pageSize) - announced);
-    } else if (!page.isLast && ctx.tally.pagesKnown <= ctx.tally.pagesDone + 1) {
+  ctx.tally.expectPages(1);
+  let counted = false;
+  let first = true;
+  for await (const page of source.pages(ctx, spec.resource)) {
+    if (first && page.totalPages !== null) {
+      ctx.tally.expectPages(page.totalPages - 1);
+      counted = true;
+    } else if (page.more && !counted) {
       ctx.tally.expectPages(1);
     }
+    first = false;
     if (spec.isDiscovery === true) assertIdsSent(spec.resource, page.results, page.url);
     spec.listing?.notePage(page.results, page.url);
-    yield { page, ...checkPage(ctx, spec, page.results, page.resultTexts, page.url) };
+    const checked = checkRecords(spec, page.results, page.resultTexts, page.url, page.single);
+    ctx.tally.pageRead(spec.resource, page.results.length);
+    ctx.log.debug(
+      {
+        resource: spec.resource,
+        url: page.url,
+        records: page.results.length,
+        rejected: checked.rejected.length,
+      },
+      'page read',
+    );
+    yield { page, ...checked };
   }
-}
-
-/** Fetches one object (a detail or statistics endpoint) and validates it. */
-export async function readObject<R>(
-  ctx: SyncContext,
-  url: string | URL,
-  spec: ReadSpec<R>,
-): Promise<Checked<R>> {
-  ctx.tally.begin(spec.resource);
-  if (spec.announcedPages === undefined) ctx.tally.expectPages(1);
-  const response = await ctx.client.getJson(url, spec.resource, ctx.signal);
-  if (spec.isDiscovery === true) assertIdsSent(spec.resource, [response.value], response.url);
-  const checked = checkRecords(spec, [response.value], [response.text.trim()], response.url, true);
-  ctx.tally.pageRead(spec.resource, 1);
-  return checked;
 }
 
 /**
@@ -102,23 +88,6 @@ function assertIdsSent(resource: Resource, values: readonly unknown[], url: stri
       'which weblate-mirror needs: before it, languages, projects, components and translations ' +
       'carry no id, and the mirror keys every table on those ids. Upgrade Weblate to 5.0.1 or later.',
   );
-}
-
-/** Validates a page read by another walker (keyset, change window) and counts it. */
-export function checkPage<R>(
-  ctx: SyncContext,
-  spec: ReadSpec<R>,
-  values: readonly unknown[],
-  texts: readonly string[],
-  url: string,
-): Checked<R> {
-  const checked = checkRecords(spec, values, texts, url, false);
-  ctx.tally.pageRead(spec.resource, values.length);
-  ctx.log.debug(
-    { resource: spec.resource, url, records: values.length, rejected: checked.rejected.length },
-    'page read',
-  );
-  return checked;
 }
 
 function checkRecords<R>(

@@ -4,7 +4,6 @@ import { hasSucceededRun } from '../db/queries/sync-runs.ts';
 import { forEachConcurrently } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
 import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
-import { unlessGone } from './not-found.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
 import { syncProjectChanges } from './streams/changes.ts';
 import { syncComponents } from './streams/components.ts';
@@ -56,11 +55,7 @@ async function syncEverything(run: SyncContext, controller: AbortController): Pr
   const components = await syncComponents(ctx, projects);
   await syncTranslations(ctx, components);
   await cascadeDeletions(ctx.db);
-  await forEachConcurrently(projects, controller, (project) =>
-    unlessGone(ctx, { table: 'projects', id: project.id, label: `project ${project.slug}` }, () =>
-      syncProjectChanges(ctx, project),
-    ),
-  );
+  await forEachConcurrently(projects, controller, (project) => syncProjectChanges(ctx, project));
   await syncUnits(ctx);
   await syncStatistics(ctx, languageUrls);
   for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);

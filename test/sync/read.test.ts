@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Rejection } from '../../src/db/queries/rejections.ts';
 import type { SyncContext } from '../../src/sync/context.ts';
 import { readPages } from '../../src/sync/read.ts';
+import { listSource } from '../../src/sync/sources.ts';
 import { SyncTally } from '../../src/sync/tally.ts';
 import { weblateUnit } from '../../src/weblate/schemas.ts';
 import { createTestClient } from '../helpers/client.ts';
@@ -38,8 +39,8 @@ async function readAll(pages: string[]) {
   const ids: string[] = [];
   const rejected: Rejection[] = [];
   try {
-    const spec = { resource: 'units', schema: weblateUnit, pageSize: 2 } as const;
-    for await (const page of readPages(ctx, 'units/', spec)) {
+    const spec = { resource: 'units', schema: weblateUnit } as const;
+    for await (const page of readPages(ctx, listSource('units/', 2), spec)) {
       ids.push(...page.items.map((i) => i.record.id));
       rejected.push(...page.rejected);
     }

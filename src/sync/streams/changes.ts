@@ -10,7 +10,6 @@ import {
   writeCursor,
 } from '../../db/queries/sync-state.ts';
 import { shiftSeconds, toUtcMicros } from '../../lib/timestamps.ts';
-import { walkChangeWindow } from '../../weblate/change-window.ts';
 import { type WeblateChange, weblateChange } from '../../weblate/schemas.ts';
 import {
   componentSlugFromUrl,
@@ -19,10 +18,12 @@ import {
   urlKey,
   usernameFromUrl,
 } from '../../weblate/urls.ts';
-import { commitPage, upsertIsolating } from '../commit.ts';
+import { upsertIsolating } from '../commit.ts';
 import type { SyncContext, WindowedContext } from '../context.ts';
-import { checkPage, type Item, PAGE_SIZE } from '../read.ts';
+import type { Item } from '../read.ts';
 import type { Lookup, ProjectRef } from '../refs.ts';
+import { runStream } from '../run-stream.ts';
+import { PAGE_SIZE, timeWindowSource } from '../sources.ts';
 
 /**
  * Transforms one change of `project` into its row (pure). Changes carry no project field,
@@ -79,6 +80,7 @@ export type { ChangeCursor } from '../../db/queries/sync-state.ts';
  * the overlap is deduplicated by id. Every page is written with the narrowed window and the
  * units it names (bulk edits leave a unit's last_changed alone), so a crash resumes in place,
  * and the mark moves only when the window is complete. A full sync reads the whole history.
+ * A project whose list answers 404 was deleted meanwhile: marked so, and the others go on.
  */
 export async function syncProjectChanges(ctx: WindowedContext, project: ProjectRef): Promise<void> {
   const cursor = (await readCursor(ctx.db, 'changes', project.slug)) ?? {
@@ -90,31 +92,23 @@ export async function syncProjectChanges(ctx: WindowedContext, project: ProjectR
   const resumable =
     cursor.window !== null && (cursor.window.after === null || ctx.mode === 'incremental');
   const window = resumable && cursor.window !== null ? cursor.window : openWindow(ctx, cursor.mark);
-  ctx.tally.begin('changes');
-  ctx.tally.expectPages(1);
-  const walk = walkChangeWindow(ctx.client, project.changesUrl, {
-    resource: 'changes',
-    pageSize: PAGE_SIZE.standard,
+  const source = timeWindowSource(project.changesUrl, {
     after: window.after,
     before: window.before,
-    signal: ctx.signal,
+    pageSize: PAGE_SIZE.standard,
   });
-  for await (const page of walk) {
-    if (!page.isLast) ctx.tally.expectPages(1);
-    const { items, rejected } = checkPage(
-      ctx,
-      { resource: 'changes', schema: weblateChange },
-      page.results,
-      page.resultTexts,
-      page.url,
-    );
-    const next: ChangeCursor = page.isLast
-      ? { mark: window.end, window: null }
-      : { mark: cursor.mark, window: { ...window, before: page.oldest ?? window.before } };
-    await commitPage(ctx, 'changes', rejected, (trx) =>
-      storeChanges(ctx, trx, { project, items, url: page.url, cursor: next }),
-    );
-  }
+  await runStream(ctx, source, {
+    resource: 'changes',
+    schema: weblateChange,
+    prepare: ({ items }) => items,
+    write: (trx, items, page) => {
+      const next: ChangeCursor = page.more
+        ? { mark: cursor.mark, window: { ...window, before: page.at.oldest ?? window.before } }
+        : { mark: window.end, window: null };
+      return storeChanges(ctx, trx, { project, items, url: page.url, cursor: next });
+    },
+    notFound: { gone: { table: 'projects', id: project.id, label: `project ${project.slug}` } },
+  });
 }
 
 function openWindow(

@@ -4,12 +4,12 @@ import { type ComponentRow, upsertComponents } from '../../db/queries/records.ts
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateComponent, weblateComponent } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
-import { commitPage, upsertIsolating } from '../commit.ts';
+import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
-import { type Listed, unlessGone } from '../not-found.ts';
-import { type Item, PAGE_SIZE, readPages } from '../read.ts';
 import type { ComponentRef, ProjectRef } from '../refs.ts';
+import { runStream, type Stream } from '../run-stream.ts';
+import { listSource, PAGE_SIZE } from '../sources.ts';
 
 /** Transforms one component record of `project` into its row (pure). */
 export function toComponentRow(
@@ -113,81 +113,74 @@ export async function syncComponents(
   ctx: SyncContext,
   projects: ProjectRef[],
 ): Promise<ComponentRef[]> {
-  const byId = new Map(projects.map((p) => [p.id, p]));
+  const refs: ComponentRef[] = [];
   if (ctx.scope.projects === null) {
+    const byId = new Map(projects.map((p) => [p.id, p]));
     const listing = new Listing();
-    const refs = await readComponents(
+    const stream = componentStream(
       ctx,
-      'components/',
-      (item) => byId.get(item.record.project?.id ?? -1) ?? null,
+      (record) => byId.get(record.project?.id ?? -1) ?? null,
+      refs,
       listing,
     );
+    await runStream(ctx, listSource('components/', PAGE_SIZE.standard), stream);
     await markUnlisted(ctx, listing, 'components', null);
     return refs;
   }
-  const refs: ComponentRef[] = [];
   for (const project of projects) {
-    const found = await unlessGone(ctx, projectListed(project), () =>
-      syncProjectComponents(ctx, project),
-    );
-    refs.push(...(found ?? []));
+    const listing = new Listing();
+    const stream = componentStream(ctx, () => project, refs, listing);
+    const complete = await runStream(ctx, listSource(project.componentsUrl, PAGE_SIZE.standard), {
+      ...stream,
+      notFound: { gone: { table: 'projects', id: project.id, label: `project ${project.slug}` } },
+    });
+    const scope = { column: 'project_slug', value: project.slug };
+    if (complete) await markUnlisted(ctx, listing, 'components', scope);
   }
   return refs;
 }
 
-function projectListed(project: ProjectRef): Listed {
-  return { table: 'projects', id: project.id, label: `project ${project.slug}` };
-}
-
-/** One project's components, from its own list; those it no longer has are marked deleted. */
-async function syncProjectComponents(
+/**
+ * The components stream: each record is placed in its project (one this sync stored, else it
+ * waits for the next sync) and the lookup learns it as its page is prepared, before the
+ * translations that name it.
+ */
+function componentStream(
   ctx: SyncContext,
-  project: ProjectRef,
-): Promise<ComponentRef[]> {
-  const listing = new Listing();
-  const found = await readComponents(ctx, project.componentsUrl, () => project, listing);
-  await markUnlisted(ctx, listing, 'components', { column: 'project_slug', value: project.slug });
-  return found;
-}
-
-async function readComponents(
-  ctx: SyncContext,
-  url: string,
-  projectOf: (item: Item<WeblateComponent>) => ProjectRef | null,
+  projectOf: (record: WeblateComponent) => ProjectRef | null,
+  refs: ComponentRef[],
   listing: Listing,
-): Promise<ComponentRef[]> {
-  const refs: ComponentRef[] = [];
-  const spec = {
+) {
+  return {
     resource: 'components',
     schema: weblateComponent,
-    pageSize: PAGE_SIZE.standard,
-    listing,
     isDiscovery: true,
-  } as const;
-  for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
-    const rows: ComponentRow[] = [];
-    for (const item of items) {
-      const project = projectOf(item);
-      if (project === null) {
-        ctx.warn(
-          'component of a project not stored: skipped',
-          `component ${item.record.slug} belongs to a project this sync did not store (it appeared during the sync, or its record was rejected): not mirrored in this run`,
-        );
-        continue;
+    listing,
+    prepare: ({ items }) => {
+      const rows: ComponentRow[] = [];
+      for (const item of items) {
+        const project = projectOf(item.record);
+        if (project === null) {
+          ctx.warn(
+            'component of a project not stored: skipped',
+            `component ${item.record.slug} belongs to a project this sync did not store (it appeared during the sync, or its record was rejected): not mirrored in this run`,
+          );
+          continue;
+        }
+        const ref = toRef(item.record, project);
+        refs.push(ref);
+        ctx.lookup.componentsById.set(ref.id, ref);
+        if (ref.url !== null) ctx.lookup.componentsByUrl.set(urlKey(ref.url), ref);
+        rows.push(toComponentRow(item.record, item.raw, project));
       }
-      const ref = toRef(item.record, project);
-      refs.push(ref);
-      ctx.lookup.componentsById.set(ref.id, ref);
-      if (ref.url !== null) ctx.lookup.componentsByUrl.set(urlKey(ref.url), ref);
-      rows.push(toComponentRow(item.record, item.raw, project));
-    }
-    await commitPage(ctx, 'components', rejected, async (trx) => {
+      return rows;
+    },
+    write: async (trx, rows, page) => {
       await retireReplaced(trx, 'components', rows);
       return upsertIsolating(trx, rows, upsertComponents, () => ({
         resource: 'components',
         url: page.url,
       }));
-    });
-  }
-  return refs;
+    },
+  } satisfies Stream<WeblateComponent, unknown, ComponentRow[]>;
 }

@@ -1,9 +1,10 @@
 import type { RawJson } from '../../db/database.ts';
 import { type LanguageRow, upsertLanguages } from '../../db/queries/records.ts';
 import { type WeblateLanguage, weblateLanguage } from '../../weblate/schemas.ts';
-import { commitPage, upsertIsolating } from '../commit.ts';
+import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { PAGE_SIZE, readPages } from '../read.ts';
+import { runStream } from '../run-stream.ts';
+import { listSource, PAGE_SIZE } from '../sources.ts';
 
 /** Transforms one language record into its row (pure). */
 export function toLanguageRow(record: WeblateLanguage, raw: RawJson): LanguageRow {
@@ -29,18 +30,25 @@ export function toLanguageRow(record: WeblateLanguage, raw: RawJson): LanguageRo
 /** Mirrors /api/languages/ (one or two requests); returns each language's statistics URL by code. */
 export async function syncLanguages(ctx: SyncContext): Promise<Map<string, string | null>> {
   const statisticsUrls = new Map<string, string | null>();
-  const spec = {
+  await runStream(ctx, listSource('languages/', PAGE_SIZE.standard), {
     resource: 'languages',
     schema: weblateLanguage,
     isDiscovery: true,
-    pageSize: PAGE_SIZE.standard,
-  } as const;
-  for await (const { items, rejected, page } of readPages(ctx, 'languages/', spec)) {
-    for (const { record } of items) statisticsUrls.set(record.code, record.statistics_url ?? null);
-    const rows = items.map((i) => toLanguageRow(i.record, i.raw));
-    await commitPage(ctx, 'languages', rejected, (trx) =>
-      upsertIsolating(trx, rows, upsertLanguages, () => ({ resource: 'languages', url: page.url })),
-    );
-  }
+    prepare: ({ items }) => items,
+    write: (trx, items, page) =>
+      upsertIsolating(
+        trx,
+        items.map((i) => toLanguageRow(i.record, i.raw)),
+        upsertLanguages,
+        () => ({
+          resource: 'languages',
+          url: page.url,
+        }),
+      ),
+    committed: (items) => {
+      for (const { record } of items)
+        statisticsUrls.set(record.code, record.statistics_url ?? null);
+    },
+  });
   return statisticsUrls;
 }

@@ -2,11 +2,11 @@ import type { RawJson } from '../../db/database.ts';
 import { type SubscriptionRow, upsertSubscriptions } from '../../db/queries/records.ts';
 import { HttpError } from '../../errors.ts';
 import { type WeblateSubscription, weblateSubscription } from '../../weblate/schemas.ts';
-import { commitPage, upsertIsolating } from '../commit.ts';
+import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
-import { onNotFound } from '../not-found.ts';
-import { PAGE_SIZE, readPages } from '../read.ts';
+import { runStream } from '../run-stream.ts';
+import { listSource, PAGE_SIZE } from '../sources.ts';
 
 type Ref = WeblateSubscription['project'];
 
@@ -47,40 +47,34 @@ export function toSubscriptionRow(
  */
 export async function syncSubscriptions(ctx: SyncContext, username: string): Promise<void> {
   const url = `users/${encodeURIComponent(username)}/notifications/`;
-  const spec = {
-    resource: 'notification_subscriptions',
-    schema: weblateSubscription,
-    pageSize: PAGE_SIZE.standard,
-    listing: new Listing(),
-  } as const;
-  const unknownUser = {
-    refuse: () =>
-      Promise.resolve(
-        `WEBLATE_USERS names "${username}", but the server shows no such user to this token ` +
-          "(reading other users' subscriptions needs an admin token)",
-      ),
-  };
+  const listing = new Listing();
+  let complete: boolean;
   try {
-    await onNotFound(ctx, unknownUser, async () => {
-      for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
-        const rows = items.map((i) => toSubscriptionRow(i.record, i.raw, username));
-        await commitPage(ctx, 'notification_subscriptions', rejected, (trx) =>
-          upsertIsolating(trx, rows, upsertSubscriptions, () => ({
-            resource: 'notification_subscriptions',
-            url: page.url,
-          })),
-        );
-      }
+    complete = await runStream(ctx, listSource(url, PAGE_SIZE.standard), {
+      resource: 'notification_subscriptions',
+      schema: weblateSubscription,
+      listing,
+      prepare: ({ items }) => items.map((i) => toSubscriptionRow(i.record, i.raw, username)),
+      write: (trx, rows, page) =>
+        upsertIsolating(trx, rows, upsertSubscriptions, () => ({
+          resource: 'notification_subscriptions',
+          url: page.url,
+        })),
+      notFound: {
+        refuse: () =>
+          Promise.resolve(
+            `WEBLATE_USERS names "${username}", but the server shows no such user to this token ` +
+              "(reading other users' subscriptions needs an admin token)",
+          ),
+      },
     });
   } catch (err) {
     if (!(err instanceof HttpError && err.status === 403)) throw err;
     warnDenied(ctx, username, err);
     return;
   }
-  await markUnlisted(ctx, spec.listing, 'notification_subscriptions', {
-    column: 'username',
-    value: username,
-  });
+  const scope = { column: 'username', value: username };
+  if (complete) await markUnlisted(ctx, listing, 'notification_subscriptions', scope);
 }
 
 /**

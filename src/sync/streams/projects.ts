@@ -4,12 +4,13 @@ import type { RawJson } from '../../db/database.ts';
 import { markDeleted, retireReplaced } from '../../db/queries/deletions.ts';
 import { type ProjectRow, upsertProjects } from '../../db/queries/records.ts';
 import { type WeblateProject, weblateProject } from '../../weblate/schemas.ts';
-import { commitPage, upsertIsolating } from '../commit.ts';
+import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
-import { onNotFound } from '../not-found.ts';
-import { type Checked, PAGE_SIZE, readObject, readPages } from '../read.ts';
+import type { Item } from '../read.ts';
 import type { ProjectRef } from '../refs.ts';
+import { runStream, type Stream } from '../run-stream.ts';
+import { listSource, objectSource, PAGE_SIZE } from '../sources.ts';
 
 /** Transforms one project record into its row (pure). */
 export function toProjectRow(record: WeblateProject, raw: RawJson): ProjectRow {
@@ -48,17 +49,24 @@ function toRef(record: WeblateProject): ProjectRef {
   };
 }
 
-async function store(
-  ctx: SyncContext,
-  checked: Checked<WeblateProject>,
-  url: string,
-): Promise<ProjectRef[]> {
-  const rows = checked.items.map((i) => toProjectRow(i.record, i.raw));
-  await commitPage(ctx, 'projects', checked.rejected, async (trx) => {
-    await retireReplaced(trx, 'projects', rows);
-    return upsertIsolating(trx, rows, upsertProjects, () => ({ resource: 'projects', url }));
-  });
-  return checked.items.map((i) => toRef(i.record));
+/** The projects stream: rows of a page, written with the rows they replace retired. */
+function projectStream(ctx: SyncContext, refs: ProjectRef[], listing?: Listing) {
+  return {
+    resource: 'projects',
+    schema: weblateProject,
+    isDiscovery: true,
+    listing,
+    prepare: ({ items }) => items,
+    write: async (trx, items, page) => {
+      const rows = items.map((i) => toProjectRow(i.record, i.raw));
+      await retireReplaced(trx, 'projects', rows);
+      return upsertIsolating(trx, rows, upsertProjects, () => ({
+        resource: 'projects',
+        url: page.url,
+      }));
+    },
+    committed: (items) => refs.push(...items.map((i) => toRef(i.record))),
+  } satisfies Stream<WeblateProject, unknown, Array<Item<WeblateProject>>>;
 }
 
 /**
@@ -70,28 +78,19 @@ export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
   const refs: ProjectRef[] = [];
   if (ctx.scope.projects === null) {
     const listing = new Listing();
-    const spec = {
-      resource: 'projects',
-      schema: weblateProject,
-      isDiscovery: true,
-      pageSize: PAGE_SIZE.standard,
-      listing,
-    } as const;
-    for await (const page of readPages(ctx, 'projects/', spec))
-      refs.push(...(await store(ctx, page, page.page.url)));
+    await runStream(
+      ctx,
+      listSource('projects/', PAGE_SIZE.standard),
+      projectStream(ctx, refs, listing),
+    );
     await markUnlisted(ctx, listing, 'projects', null);
     return refs;
   }
   for (const slug of ctx.scope.projects) {
     const url = `projects/${encodeURIComponent(slug)}/`;
-    const configured = { refuse: () => markProjectGone(ctx, slug) };
-    await onNotFound(ctx, configured, async () => {
-      const read = await readObject(ctx, url, {
-        resource: 'projects',
-        schema: weblateProject,
-        isDiscovery: true,
-      });
-      refs.push(...(await store(ctx, read, url)));
+    await runStream(ctx, objectSource(url), {
+      ...projectStream(ctx, refs),
+      notFound: { refuse: () => markProjectGone(ctx, slug) },
     });
   }
   return refs;

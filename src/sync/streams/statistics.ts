@@ -1,4 +1,6 @@
-import type { RawJson } from '../../db/database.ts';
+import type { Transaction } from 'kysely';
+
+import type { Database, RawJson } from '../../db/database.ts';
 import {
   findLaggingLanguages,
   isStaleLanguageAnswer,
@@ -13,9 +15,10 @@ import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateStatistics, weblateStatistics } from '../../weblate/schemas.ts';
 import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { onNotFound, unlessGone } from '../not-found.ts';
-import { type Item, PAGE_SIZE, readObject, readPages } from '../read.ts';
+import type { Item } from '../read.ts';
 import type { ComponentRef, TranslationRef } from '../refs.ts';
+import { runStream } from '../run-stream.ts';
+import { listSource, objectSource, PAGE_SIZE } from '../sources.ts';
 
 interface Capture {
   capturedAt: string;
@@ -152,38 +155,48 @@ async function snapshotComponent(
 ): Promise<void> {
   const byLanguage = new Map(translations.map((t) => [t.language, t]));
   const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
-  const spec = {
-    resource: 'translation_statistics',
-    schema: weblateStatistics,
-    pageSize: PAGE_SIZE.large,
-  } as const;
-  // An older server without component statistics lists: what no list brought is read below,
-  // one request per translation.
-  const perTranslation = { fallback: () => Promise.resolve() };
-  await onNotFound(ctx, perTranslation, async () => {
-    for await (const { items, rejected } of readPages(ctx, component.statisticsUrl, spec)) {
-      const matched = items.flatMap((item) => {
+  await runStream(ctx, listSource(component.statisticsUrl, PAGE_SIZE.large), {
+    ...translationStatisticsStream(capture, options),
+    prepare: ({ items }) =>
+      items.flatMap((item) => {
         const translation = byLanguage.get(item.record.code ?? '');
         return translation === undefined ? [] : [{ item, translation }];
-      });
-      await commitPage(ctx, 'translation_statistics', rejected, async (trx) => {
-        const rows = matched.map(({ item, translation }) =>
-          toTranslationStatisticsRow(item.record, item.raw, translation, capture),
-        );
-        const result = await recordTranslationStatistics(trx, rows);
-        if (options.settlesPending) {
-          await pending.movedTranslations.settle(
-            trx,
-            matched.map((m) => m.translation.id),
-          );
-        }
-        return { written: result.appended };
-      });
+      }),
+    committed: (matched) => {
       for (const { translation } of matched) byLanguage.delete(translation.language);
-    }
+    },
+    // An older server without component statistics lists: what no list brought is read
+    // below, one request per translation.
+    notFound: { fallback: () => Promise.resolve(false) },
   });
   for (const translation of byLanguage.values())
     await snapshotTranslation(ctx, translation, { capture, ...options });
+}
+
+interface Matched {
+  item: Item<WeblateStatistics>;
+  translation: TranslationRef;
+}
+
+/** Translation statistics, each page appended as snapshots (and settling its pending translations). */
+function translationStatisticsStream(capture: Capture, options: SnapshotOptions) {
+  return {
+    resource: 'translation_statistics',
+    schema: weblateStatistics,
+    write: async (trx: Transaction<Database>, matched: Matched[]) => {
+      const rows = matched.map(({ item, translation }) =>
+        toTranslationStatisticsRow(item.record, item.raw, translation, capture),
+      );
+      const result = await recordTranslationStatistics(trx, rows);
+      if (options.settlesPending) {
+        await pending.movedTranslations.settle(
+          trx,
+          matched.map((m) => m.translation.id),
+        );
+      }
+      return { written: result.appended };
+    },
+  } as const;
 }
 
 async function snapshotTranslation(
@@ -191,25 +204,15 @@ async function snapshotTranslation(
   translation: TranslationRef,
   options: SnapshotOptions & { capture: Capture },
 ): Promise<void> {
-  const { capture } = options;
-  const spec = { resource: 'translation_statistics', schema: weblateStatistics } as const;
-  const listed = { table: 'translations', id: translation.id, label: translation.url } as const;
-  const read = await unlessGone(ctx, listed, () =>
-    readObject(ctx, translation.statisticsUrl, spec),
-  );
-  if (read === null) {
-    if (options.settlesPending) await pending.movedTranslations.settle(ctx.db, [translation.id]);
-    return;
-  }
-  const { items, rejected } = read;
-  await commitPage(ctx, 'translation_statistics', rejected, async (trx) => {
-    const rows = items.map((item: Item<WeblateStatistics>) =>
-      toTranslationStatisticsRow(item.record, item.raw, translation, capture),
-    );
-    const result = await recordTranslationStatistics(trx, rows);
-    if (options.settlesPending) await pending.movedTranslations.settle(trx, [translation.id]);
-    return { written: result.appended };
+  const label = translation.url;
+  const read = await runStream(ctx, objectSource(translation.statisticsUrl), {
+    ...translationStatisticsStream(options.capture, options),
+    prepare: ({ items }) => items.map((item) => ({ item, translation })),
+    notFound: { gone: { table: 'translations', id: translation.id, label } },
   });
+  if (!read && options.settlesPending) {
+    await pending.movedTranslations.settle(ctx.db, [translation.id]);
+  }
 }
 
 /**
@@ -220,23 +223,14 @@ export async function syncLanguageStatistics(
   ctx: SyncContext,
   urls: Map<string, string | null>,
 ): Promise<void> {
-  const spec = { resource: 'language_statistics', schema: weblateStatistics } as const;
   const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
   for (const [code, url] of urls) {
-    const gone = {
-      skip: {
-        event: 'language statistics gone: skipped',
-        message: `language_statistics: ${code} is not known to the server any more (404)`,
-        fields: { language: code },
-      },
-    };
-    await onNotFound(ctx, gone, async () => {
-      const { items, rejected } = await readObject(
-        ctx,
-        url ?? `languages/${encodeURIComponent(code)}/statistics/`,
-        spec,
-      );
-      await commitPage(ctx, 'language_statistics', rejected, async (trx) => {
+    const source = objectSource(url ?? `languages/${encodeURIComponent(code)}/statistics/`);
+    await runStream(ctx, source, {
+      resource: 'language_statistics',
+      schema: weblateStatistics,
+      prepare: ({ items }) => items,
+      write: async (trx, items) => {
         const fresh: typeof items = [];
         for (const item of items) {
           if (await isStaleLanguageAnswer(trx, code, item.record.last_change ?? null)) {
@@ -251,7 +245,14 @@ export async function syncLanguageStatistics(
           fresh.map((i) => toLanguageStatisticsRow(i.record, i.raw, code, capture)),
         );
         return { written: result.appended };
-      });
+      },
+      notFound: {
+        skip: {
+          event: 'language statistics gone: skipped',
+          message: `language_statistics: ${code} is not known to the server any more (404)`,
+          fields: { language: code },
+        },
+      },
     });
   }
 }

@@ -7,12 +7,13 @@ import { pending } from '../../db/queries/sync-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateTranslation, weblateTranslation } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
-import { commitPage, upsertIsolating } from '../commit.ts';
+import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
-import { type Listed, unlessGone } from '../not-found.ts';
-import { type Item, PAGE_SIZE, readPages } from '../read.ts';
+import type { Item } from '../read.ts';
 import type { ComponentRef, TranslationRef } from '../refs.ts';
+import { runStream, type Stream } from '../run-stream.ts';
+import { listSource, PAGE_SIZE } from '../sources.ts';
 
 const TRANSLATION_FIELDS = [
   'filename',
@@ -88,75 +89,69 @@ export async function syncTranslations(
   ctx: SyncContext,
   components: ComponentRef[],
 ): Promise<TranslationRef[]> {
+  const found: TranslationRef[] = [];
   if (ctx.scope.projects === null) {
     const listing = new Listing();
-    const refs = await readTranslations(
-      ctx,
-      'translations/',
-      (item) => ctx.lookup.componentsById.get(item.record.component?.id ?? -1) ?? null,
-      listing,
-    );
+    const componentOf = (record: WeblateTranslation) =>
+      ctx.lookup.componentsById.get(record.component?.id ?? -1) ?? null;
+    const stream = translationStream(ctx, componentOf, found, listing);
+    await runStream(ctx, listSource('translations/', PAGE_SIZE.standard), stream);
     await markUnlisted(ctx, listing, 'translations', null);
-    return refs;
+    return found;
   }
-  const found: TranslationRef[] = [];
   for (const component of components) {
-    const listed = await unlessGone(ctx, componentListed(component), () =>
-      syncComponentTranslations(ctx, component),
+    const listing = new Listing();
+    const label = `component ${component.projectSlug}/${component.slug}`;
+    const complete = await runStream(
+      ctx,
+      listSource(component.translationsUrl, PAGE_SIZE.standard),
+      {
+        ...translationStream(ctx, () => component, found, listing),
+        notFound: { gone: { table: 'components', id: component.id, label } },
+      },
     );
-    found.push(...(listed ?? []));
+    const scope = { column: 'component_id', value: String(component.id) };
+    if (complete) await markUnlisted(ctx, listing, 'translations', scope);
   }
   return found;
 }
 
-function componentListed(component: ComponentRef): Listed {
-  const label = `component ${component.projectSlug}/${component.slug}`;
-  return { table: 'components', id: component.id, label };
+interface Placed {
+  item: Item<WeblateTranslation>;
+  component: ComponentRef;
 }
 
-/** One component's translations, from its own list; those it no longer has are marked deleted. */
-async function syncComponentTranslations(
+/**
+ * The translations stream: each record is placed in its component (one this sync stored,
+ * else it waits for the next sync), and the lookup learns it once its page is committed.
+ */
+function translationStream(
   ctx: SyncContext,
-  component: ComponentRef,
-): Promise<TranslationRef[]> {
-  const listing = new Listing();
-  const listed = await readTranslations(ctx, component.translationsUrl, () => component, listing);
-  const scope = { column: 'component_id', value: String(component.id) };
-  await markUnlisted(ctx, listing, 'translations', scope);
-  return listed;
-}
-
-async function readTranslations(
-  ctx: SyncContext,
-  url: string,
-  componentOf: (item: Item<WeblateTranslation>) => ComponentRef | null,
+  componentOf: (record: WeblateTranslation) => ComponentRef | null,
+  found: TranslationRef[],
   listing: Listing,
-): Promise<TranslationRef[]> {
-  const found: TranslationRef[] = [];
-  const spec = {
+) {
+  return {
     resource: 'translations',
     schema: weblateTranslation,
     isDiscovery: true,
-    pageSize: PAGE_SIZE.standard,
     listing,
-  } as const;
-  for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
-    const placed = items.flatMap((item) => {
-      const component = componentOf(item);
-      if (component !== null) return [{ item, component }];
-      ctx.warn(
-        'translation of a component not stored: skipped',
-        `translation ${item.record.url} belongs to a component this sync did not store (it appeared during the sync, or its record was rejected): not mirrored in this run`,
-      );
-      return [];
-    });
-    await commitPage(ctx, 'translations', rejected, (trx) =>
-      storeTranslations(ctx, trx, placed, page.url),
-    );
-    for (const { item, component } of placed)
-      found.push(remember(ctx, toRef(item.record, component)));
-  }
-  return found;
+    prepare: ({ items }) =>
+      items.flatMap((item) => {
+        const component = componentOf(item.record);
+        if (component !== null) return [{ item, component }];
+        ctx.warn(
+          'translation of a component not stored: skipped',
+          `translation ${item.record.url} belongs to a component this sync did not store (it appeared during the sync, or its record was rejected): not mirrored in this run`,
+        );
+        return [];
+      }),
+    write: (trx, placed, page) => storeTranslations(ctx, trx, placed, page.url),
+    committed: (placed) => {
+      for (const { item, component } of placed)
+        found.push(remember(ctx, toRef(item.record, component)));
+    },
+  } satisfies Stream<WeblateTranslation, unknown, Placed[]>;
 }
 
 /**
@@ -170,7 +165,7 @@ async function readTranslations(
 async function storeTranslations(
   ctx: SyncContext,
   trx: Transaction<Database>,
-  placed: Array<{ item: Item<WeblateTranslation>; component: ComponentRef }>,
+  placed: Placed[],
   url: string,
 ) {
   const rows = placed.map(({ item, component }) =>

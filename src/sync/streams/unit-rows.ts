@@ -82,13 +82,3 @@ export function unitRows(ctx: SyncContext, items: Array<Item<WeblateUnit>>): Uni
 export function writeUnitRows(trx: Transaction<Database>, rows: UnitRow[], url: string) {
   return upsertIsolating(trx, rows, upsertUnits, () => ({ resource: 'units', url }));
 }
-
-/** Builds and upserts the rows of a page of units. */
-export function storeUnits(
-  ctx: SyncContext,
-  trx: Transaction<Database>,
-  items: Array<Item<WeblateUnit>>,
-  url: string,
-) {
-  return writeUnitRows(trx, unitRows(ctx, items), url);
-}

@@ -1,17 +1,13 @@
 import { markUnitsMissingInRange } from '../../db/queries/deletions.ts';
 import { pending } from '../../db/queries/sync-state.ts';
 import { HttpError } from '../../errors.ts';
-import { pipelined } from '../../lib/pipelined.ts';
-import { type KeysetPage, walkKeyset } from '../../weblate/keyset.ts';
-import { walkList } from '../../weblate/pagination.ts';
-import { weblateUnit } from '../../weblate/schemas.ts';
+import { type WeblateUnit, weblateUnit } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
-import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
-import { unlessGone } from '../not-found.ts';
-import { checkPage, PAGE_SIZE } from '../read.ts';
 import type { TranslationRef } from '../refs.ts';
-import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';
+import { type ReadPage, runStream } from '../run-stream.ts';
+import { keysetSource, listSource, PAGE_SIZE } from '../sources.ts';
+import { unitRows, writeUnitRows } from './unit-rows.ts';
 
 /**
  * Reads every unit of one translation and marks the ones it lacks as deleted. Walked by id
@@ -25,87 +21,65 @@ export async function sweepTranslation(
   ref: TranslationRef,
   options: { byPages?: boolean } = {},
 ): Promise<void> {
-  await unlessGone(ctx, { table: 'translations', id: ref.id, label: ref.url }, async () => {
-    if (options.byPages === true) return sweepByPages(ctx, ref);
-    try {
-      await sweepByKeyset(ctx, ref);
-    } catch (err) {
-      if (!(err instanceof HttpError && err.status === 400)) throw err;
-      await sweepByPages(ctx, ref);
-    }
-  });
-}
-
-async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<void> {
-  const pages = walkKeyset(ctx.client, ref.unitsUrl, {
-    resource: 'units',
-    pageSize: PAGE_SIZE.standard,
-    q: null,
-    after: null,
-    signal: ctx.signal,
-  });
-  ctx.tally.expectPages(1);
-  const prepare = (page: KeysetPage) => {
-    if (page.through !== null) ctx.tally.expectPages(1);
-    const checked = checkOwnUnits(ctx, ref, page.results, page.resultTexts, page.url);
-    return { page, rejected: checked.rejected, rows: unitRows(ctx, checked.items) };
-  };
-  // Pages cover disjoint id ranges and no cursor is written, so their commits may overlap.
-  await pipelined(
-    pages,
-    prepare,
-    ({ page, rejected, rows }) =>
-      commitPage(ctx, 'units', rejected, async (trx) => {
-        const result = await writeUnitRows(trx, rows, page.url);
-        await markUnitsMissingInRange(trx, { translationId: ref.id }, page, page.ids);
-        await pending.namedUnits.settle(trx, page.ids);
-        return result;
-      }),
-    ctx.overlapCommits,
-  );
-}
-
-async function sweepByPages(ctx: SyncContext, ref: TranslationRef): Promise<void> {
-  const seen: string[] = [];
-  const pages = walkList(ctx.client, ref.unitsUrl, {
-    resource: 'units',
-    pageSize: PAGE_SIZE.standard,
-    signal: ctx.signal,
-  });
-  for await (const page of pages) {
-    const checked = checkOwnUnits(ctx, ref, page.results, page.resultTexts, page.url);
-    seen.push(...checked.items.map((i) => i.record.id));
-    await commitPage(ctx, 'units', checked.rejected, async (trx) => {
-      const result = await storeUnits(ctx, trx, checked.items, page.url);
-      if (page.isLast)
-        await markUnitsMissingInRange(
-          trx,
-          { translationId: ref.id },
-          { after: null, through: null },
-          seen,
-        );
-      return result;
-    });
+  if (options.byPages === true) return sweepByPages(ctx, ref);
+  try {
+    await sweepByKeyset(ctx, ref);
+  } catch (err) {
+    if (!(err instanceof HttpError && err.status === 400)) throw err;
+    await sweepByPages(ctx, ref);
   }
 }
 
-/** Validates a page of a translation's unit list; a unit of another translation is rejected. */
-function checkOwnUnits(
-  ctx: SyncContext,
-  ref: TranslationRef,
-  results: unknown[],
-  texts: string[],
-  url: string,
-) {
-  const checked = checkPage(ctx, { resource: 'units', schema: weblateUnit }, results, texts, url);
-  const own = checked.items.filter((item) => urlKey(item.record.translation) === urlKey(ref.url));
-  const foreign = checked.items
-    .filter((item) => !own.includes(item))
-    .map((item) => ({
-      resource: 'units',
-      url,
-      reason: `unit ${item.record.id} is in the unit list of ${ref.url} but belongs to ${item.record.translation}`,
-      raw: item.raw,
-    }));
-  return { items: own, rejected: [...checked.rejected, ...foreign] };
+async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<void> {
+  const source = keysetSource(ref.unitsUrl, { q: null, after: null, pageSize: PAGE_SIZE.standard });
+  await runStream(ctx, source, {
+    ...ownUnits(ctx, ref),
+    // Pages cover disjoint id ranges and no cursor is written, so their commits may overlap.
+    overlap: true,
+    write: async (trx, rows, { url, at }) => {
+      const result = await writeUnitRows(trx, rows, url);
+      await markUnitsMissingInRange(trx, { translationId: ref.id }, at, at.ids);
+      await pending.namedUnits.settle(trx, at.ids);
+      return result;
+    },
+  });
+}
+
+async function sweepByPages(ctx: SyncContext, ref: TranslationRef): Promise<void> {
+  // Every unit the list shows, rejected ones too: a unit it lists is not deleted.
+  const listed = new Set<string>();
+  await runStream(ctx, listSource(ref.unitsUrl, PAGE_SIZE.standard), {
+    ...ownUnits(ctx, ref),
+    write: async (trx, rows, { url, results, at }) => {
+      const result = await writeUnitRows(trx, rows, url);
+      for (const id of results.flatMap(unitId)) listed.add(id);
+      if (at.isLast) {
+        const all = { after: null, through: null };
+        await markUnitsMissingInRange(trx, { translationId: ref.id }, all, [...listed]);
+      }
+      return result;
+    },
+  });
+}
+
+/**
+ * The units of one translation's list: a unit that belongs to another translation is
+ * rejected; a list that answers 404 is a translation deleted meanwhile (marked so).
+ */
+function ownUnits(ctx: SyncContext, ref: TranslationRef) {
+  return {
+    resource: 'units',
+    schema: weblateUnit,
+    notFound: { gone: { table: 'translations', id: ref.id, label: ref.url } },
+    foreign: (unit: WeblateUnit) =>
+      urlKey(unit.translation) === urlKey(ref.url)
+        ? null
+        : `unit ${unit.id} is in the unit list of ${ref.url} but belongs to ${unit.translation}`,
+    prepare: ({ items }: ReadPage<WeblateUnit, unknown>) => unitRows(ctx, items),
+  } as const;
+}
+
+function unitId(value: unknown): string[] {
+  const id = value !== null && typeof value === 'object' ? (value as { id?: unknown }).id : null;
+  return typeof id === 'number' || typeof id === 'string' ? [String(id)] : [];
 }

@@ -5,14 +5,12 @@ import {
 } from '../../db/queries/deletions.ts';
 import { pending, readCursor, type UnitCursor, writeCursor } from '../../db/queries/sync-state.ts';
 import { findUnitCountMismatches } from '../../db/queries/translation-state.ts';
-import { pipelined } from '../../lib/pipelined.ts';
 import { shiftSeconds } from '../../lib/timestamps.ts';
-import { type KeysetPage, walkKeyset } from '../../weblate/keyset.ts';
 import { weblateUnit } from '../../weblate/schemas.ts';
-import { commitPage } from '../commit.ts';
 import type { SyncContext, WindowedContext } from '../context.ts';
-import { checkPage, PAGE_SIZE, readPages } from '../read.ts';
-import { storeUnits, unitRows, writeUnitRows } from './unit-rows.ts';
+import { runStream } from '../run-stream.ts';
+import { byIdsSource, keysetSource, PAGE_SIZE } from '../sources.ts';
+import { unitRows, writeUnitRows } from './unit-rows.ts';
 import { lazyUnitStrategy, type UnitStrategy } from './unit-strategy.ts';
 import { sweepTranslation } from './unit-sweep.ts';
 
@@ -90,60 +88,37 @@ async function walkScope(
   ];
   const q = conditions.filter((c): c is string => c !== null).join(' AND ') || null;
   let maxId = cursor.maxId;
-  ctx.tally.begin('units');
-  ctx.tally.expectPages(1);
-  const pages = walkKeyset(ctx.client, 'units/', {
-    resource: 'units',
-    pageSize: PAGE_SIZE.large,
-    q,
-    after: walk.after,
-    signal: ctx.signal,
-  });
   const deletionScope: UnitScope =
     scope.projectSlug === null ? null : { projectSlug: scope.projectSlug };
-  // While one page is written, the next is fetched, validated and turned into rows.
-  const prepare = (page: KeysetPage) => {
-    if (page.through !== null) ctx.tally.expectPages(1);
-    const checked = checkPage(
-      ctx,
-      { resource: 'units', schema: weblateUnit },
-      page.results,
-      page.resultTexts,
-      page.url,
-    );
-    // Only what the commit needs: the parsed records are garbage once they are rows.
-    const { url, ids, after, through } = page;
-    return {
-      page: { url, ids, after, through },
-      rejected: checked.rejected,
-      rows: unitRows(ctx, checked.items),
-    };
-  };
-  // Page k+1's rows are written while page k commits (ids are disjoint); its cursor waits
-  // for page k, so the cursor never claims a page that was not stored.
-  const commit = (
-    { page, rejected, rows }: ReturnType<typeof prepare>,
-    previous: Promise<void>,
-  ) => {
-    maxId = maxOf(maxId, ...page.ids);
-    const next: UnitCursor =
-      page.through === null
-        ? { mark: walk.end, maxId, walk: null }
-        : { mark: cursor.mark, maxId, walk: { ...walk, after: page.through } };
-    return commitPage(ctx, 'units', rejected, async (trx) => {
-      const result = await writeUnitRows(trx, rows, page.url);
-      await pending.namedUnits.settle(trx, page.ids);
-      if (walk.full) await markUnitsMissingInRange(trx, deletionScope, page, page.ids);
+  const source = keysetSource('units/', { q, after: walk.after, pageSize: PAGE_SIZE.large });
+  await runStream(ctx, source, {
+    resource: 'units',
+    schema: weblateUnit,
+    // Page k+1's rows are written while page k commits (ids are disjoint); its cursor waits
+    // for page k, so the cursor never claims a page that was not stored.
+    overlap: true,
+    // Pages are prepared in order: each cursor's maxId covers its own page and those before.
+    prepare: ({ items, page }) => ({
+      rows: unitRows(ctx, items),
+      maxId: (maxId = maxOf(maxId, ...page.at.ids)),
+    }),
+    write: async (trx, { rows, maxId }, { url, at }, previous) => {
+      const next: UnitCursor =
+        at.through === null
+          ? { mark: walk.end, maxId, walk: null }
+          : { mark: cursor.mark, maxId, walk: { ...walk, after: at.through } };
+      const result = await writeUnitRows(trx, rows, url);
+      await pending.namedUnits.settle(trx, at.ids);
+      if (walk.full) await markUnitsMissingInRange(trx, deletionScope, at, at.ids);
       await previous;
       // Pending units are not known by project: only a walk of every project covers them all.
-      if (walk.full && page.through === null && scope.projectSlug === null) {
+      if (walk.full && at.through === null && scope.projectSlug === null) {
         await pending.namedUnits.settleAll(trx);
       }
       await writeCursor(trx, 'units', scope.key, next);
       return result;
-    });
-  };
-  await pipelined(pages, prepare, commit, ctx.overlapCommits);
+    },
+  });
 }
 
 async function planWalk(
@@ -185,29 +160,21 @@ async function syncNamedUnits(
   if (ids.length === 0) return;
   const chosen = await strategy();
   if (chosen.kind === 'per-translation') return sweepTranslationsOfUnits(ctx, ids, chosen);
-  const spec = { resource: 'units', schema: weblateUnit, pageSize: PAGE_SIZE.large } as const;
-  for (let i = 0; i < ids.length; i += 100) {
-    const chunk = ids.slice(i, i + 100);
-    const url = ctx.client.resolve('units/');
-    url.searchParams.set('q', `id:${chunk.join(',')}`);
-    // Every unit the server listed, rejected ones too: a unit it lists is not deleted.
-    const listed = new Set<string>();
-    for await (const { page, items, rejected } of readPages(ctx, url, spec)) {
-      for (const value of page.results) listed.add(String((value as { id?: unknown }).id));
-      await commitPage(ctx, 'units', rejected, async (trx) => {
-        const result = await storeUnits(ctx, trx, items, page.url);
-        if (page.isLast) {
-          // Named by a change but gone now: deleted upstream since.
-          await markUnitsDeleted(
-            trx,
-            chunk.filter((id) => !listed.has(id)),
-          );
-          await pending.namedUnits.settle(trx, chunk);
-        }
-        return result;
-      });
-    }
-  }
+  const source = byIdsSource('units/', ids, { chunkSize: 100, pageSize: PAGE_SIZE.large });
+  await runStream(ctx, source, {
+    resource: 'units',
+    schema: weblateUnit,
+    prepare: ({ items }) => unitRows(ctx, items),
+    write: async (trx, rows, { url, at }) => {
+      const result = await writeUnitRows(trx, rows, url);
+      if (at.missing !== null) {
+        // Named by a change but gone now: deleted upstream since.
+        await markUnitsDeleted(trx, at.missing);
+        await pending.namedUnits.settle(trx, at.chunk);
+      }
+      return result;
+    },
+  });
 }
 
 async function sweepTranslationsOfUnits(

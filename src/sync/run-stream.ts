@@ -1,0 +1,111 @@
+import type { Transaction } from 'kysely';
+
+import type { Database } from '../db/database.ts';
+import type { Rejection } from '../db/queries/rejections.ts';
+import { pipelined } from '../lib/pipelined.ts';
+import { commitPage, type PageWrite } from './commit.ts';
+import type { SyncContext } from './context.ts';
+import { type NotFoundPolicy, onNotFound } from './not-found.ts';
+import { type Item, readPages, type ReadSpec } from './read.ts';
+import type { Source, SourcePage } from './sources.ts';
+
+/** A validated page, as a stream's `prepare` sees it. */
+export interface ReadPage<R, At> {
+  page: SourcePage<At>;
+  items: Array<Item<R>>;
+}
+
+/**
+ * What a stream declares; the runner does the rest. A stream reads records of one schema
+ * from a source, turns each page into rows (`prepare`, pure CPU work) and writes them with
+ * whatever goes with them (`write`: its cursor, pending work) in one transaction.
+ */
+export interface Stream<R, At, P> extends ReadSpec<R> {
+  /**
+   * A reason to reject a record that is valid but does not belong where it was listed (a
+   * unit in another translation's list), or null.
+   */
+  foreign?: (record: R, page: SourcePage<At>) => string | null;
+  /** Rows for a validated page; runs while the page before commits. */
+  prepare: (read: ReadPage<R, At>) => P;
+  /**
+   * Writes a prepared page inside its transaction. `previous` settles once the page before
+   * has committed (it rejects if that page failed): whatever claims "everything up to here
+   * is stored", a cursor above all, awaits it first.
+   */
+  write: (
+    trx: Transaction<Database>,
+    prepared: P,
+    page: SourcePage<At>,
+    previous: Promise<void>,
+  ) => Promise<PageWrite>;
+  /** After the page's transaction committed (a transaction may run twice; this runs once). */
+  committed?: (prepared: P, page: SourcePage<At>) => void;
+  /**
+   * Whether a page's transaction may start while the page before still commits (their rows
+   * are disjoint). Only where the database runs transactions side by side (see
+   * SyncContext.overlapCommits); elsewhere pages commit one after another.
+   */
+  overlap?: boolean;
+  /**
+   * What a 404 from the source means (see not-found.ts); without one, a 404 fails the run.
+   * A `fallback` returns what runStream returns.
+   */
+  notFound?: NotFoundPolicy<boolean>;
+}
+
+/**
+ * Runs one stream over one source: reads pages (see read.ts: validation, rejections,
+ * progress), prepares each while the page before commits, and writes each in its own
+ * transaction with its rejections (see commit.ts). At most two pages are in hand.
+ *
+ * The order of commits is the runner's alone: a page's `write` may run beside the page
+ * before it, but whatever it claims waits on `previous`. That is what lets a source be split
+ * into windows (id ranges, time ranges) read side by side: a window's first `previous` is
+ * the last commit of the window before it, so its cursor only ever claims a contiguous
+ * prefix of committed windows, however they arrive.
+ *
+ * Returns false when a 404 ended the source and its `notFound` policy settled it (a slice
+ * gone upstream: the other slices go on), true when the source was read to its end.
+ */
+export async function runStream<R, At, P>(
+  ctx: SyncContext,
+  source: Source<At>,
+  stream: Stream<R, At, P>,
+): Promise<boolean> {
+  const run = async () => {
+    const prepare = ({ page, items, rejected }: ReadPage<R, At> & { rejected: Rejection[] }) => {
+      const kept = stream.foreign === undefined ? items : claim(stream, page, items, rejected);
+      return { page, rejected, prepared: stream.prepare({ page, items: kept }) };
+    };
+    const commit = async (
+      { page, rejected, prepared }: ReturnType<typeof prepare>,
+      previous: Promise<void>,
+    ) => {
+      await commitPage(ctx, stream.resource, rejected, (trx) =>
+        stream.write(trx, prepared, page, previous),
+      );
+      stream.committed?.(prepared, page);
+    };
+    const overlap = stream.overlap === true && ctx.overlapCommits;
+    await pipelined(readPages(ctx, source, stream), prepare, commit, overlap);
+    return true;
+  };
+  if (stream.notFound === undefined) return run();
+  return (await onNotFound(ctx, stream.notFound, run)) ?? false;
+}
+
+/** The items that belong where they were listed; the others join the page's rejections. */
+function claim<R, At, P>(
+  stream: Stream<R, At, P>,
+  page: SourcePage<At>,
+  items: Array<Item<R>>,
+  rejected: Rejection[],
+): Array<Item<R>> {
+  return items.filter((item) => {
+    const reason = stream.foreign!(item.record, page);
+    if (reason === null) return true;
+    rejected.push({ resource: stream.resource, url: page.url, reason, raw: item.raw });
+    return false;
+  });
+}

@@ -1,0 +1,173 @@
+import { walkChangeWindow } from '../weblate/change-window.ts';
+import { walkKeyset } from '../weblate/keyset.ts';
+import { walkList } from '../weblate/pagination.ts';
+import type { SyncContext } from './context.ts';
+import type { Resource } from './tally.ts';
+
+/**
+ * One page of a source, before validation: the records as parsed with their exact texts,
+ * and where the source stands after it (`at`, which a stream's cursor is made of).
+ */
+export interface SourcePage<At> {
+  url: string;
+  results: unknown[];
+  resultTexts: string[];
+  /** Whether the source has pages after this one. */
+  more: boolean;
+  /** Pages the whole source takes, when its first page tells (a list's `count`), else null. */
+  totalPages: number | null;
+  /** A detail endpoint's single object rather than a list's record (names rejections by URL). */
+  single: boolean;
+  at: At;
+}
+
+/** Where a stream's pages come from; `pages` starts one reading of it. */
+export interface Source<At> {
+  pages(ctx: SyncContext, resource: Resource): AsyncGenerator<SourcePage<At>>;
+}
+
+/** Largest page sizes Weblate accepts (weblate/api/pagination.py): standard lists and the large ones. */
+export const PAGE_SIZE = { standard: 1000, large: 10_000 } as const;
+
+/** Pages a list of `count` items takes (an empty list still takes one). */
+export function pagesFor(count: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(count / pageSize));
+}
+
+/** A plain list, followed by its `next` links. */
+export function listSource(url: string | URL, pageSize: number): Source<{ isLast: boolean }> {
+  return {
+    async *pages(ctx, resource) {
+      const walk = walkList(ctx.client, url, { resource, pageSize, signal: ctx.signal });
+      for await (const page of walk) {
+        yield {
+          url: page.url,
+          results: page.results,
+          resultTexts: page.resultTexts,
+          more: !page.isLast,
+          totalPages:
+            page.number === 1 && page.count !== null ? pagesFor(page.count, pageSize) : null,
+          single: false,
+          at: { isLast: page.isLast },
+        };
+      }
+    },
+  };
+}
+
+/** Where a keyset walk stands after a page: it covered every matching id in (after, through]. */
+export interface KeysetAt {
+  /** Ids of the page's records, as decimal strings. */
+  ids: string[];
+  after: string | null;
+  /** null: the page reached the end of the list. */
+  through: string | null;
+}
+
+/** A list walked by id, `(q) AND id:>K` (see weblate/keyset.ts), resuming after `after`. */
+export function keysetSource(
+  path: string,
+  options: { q: string | null; after: string | null; pageSize: number },
+): Source<KeysetAt> {
+  return {
+    async *pages(ctx, resource) {
+      const walk = walkKeyset(ctx.client, path, { ...options, resource, signal: ctx.signal });
+      for await (const page of walk) {
+        const { url, results, resultTexts, ids, after, through } = page;
+        const more = through !== null;
+        yield {
+          url,
+          results,
+          resultTexts,
+          more,
+          totalPages: null,
+          single: false,
+          at: { ids, after, through },
+        };
+      }
+    },
+  };
+}
+
+/** Where a time window stands after a page: its oldest timestamp, the window's new end. */
+export interface WindowAt {
+  oldest: string | null;
+}
+
+/** A change list in the time window [after, before], newest first (see weblate/change-window.ts). */
+export function timeWindowSource(
+  path: string,
+  options: { after: string | null; before: string; pageSize: number },
+): Source<WindowAt> {
+  return {
+    async *pages(ctx, resource) {
+      const walk = walkChangeWindow(ctx.client, path, { ...options, resource, signal: ctx.signal });
+      for await (const page of walk) {
+        const { url, results, resultTexts, oldest, isLast } = page;
+        yield {
+          url,
+          results,
+          resultTexts,
+          more: !isLast,
+          totalPages: null,
+          single: false,
+          at: { oldest },
+        };
+      }
+    },
+  };
+}
+
+/** Where a read by id stands after a page: on a chunk's last page, the ids it asked for that no page listed. */
+export interface ByIdsAt {
+  chunk: string[];
+  /** Null until the chunk's last page. */
+  missing: string[] | null;
+}
+
+/**
+ * Objects read by id from a list that takes `id:` terms, `chunkSize` ids per request. Every
+ * record the server lists counts as found, valid or not: an object it lists is not gone.
+ */
+export function byIdsSource(
+  path: string,
+  ids: readonly string[],
+  options: { chunkSize: number; pageSize: number },
+): Source<ByIdsAt> {
+  return {
+    async *pages(ctx, resource) {
+      for (let i = 0; i < ids.length; i += options.chunkSize) {
+        const chunk = ids.slice(i, i + options.chunkSize);
+        const url = ctx.client.resolve(path);
+        url.searchParams.set('q', `id:${chunk.join(',')}`);
+        const listed = new Set<string>();
+        const chunks = listSource(url, options.pageSize).pages(ctx, resource);
+        for await (const page of chunks) {
+          for (const value of page.results) listed.add(String((value as { id?: unknown }).id));
+          const last = page.at.isLast;
+          const missing = last ? chunk.filter((id) => !listed.has(id)) : null;
+          const more = !last || i + options.chunkSize < ids.length;
+          yield { ...page, more, totalPages: null, at: { chunk, missing } };
+        }
+      }
+    },
+  };
+}
+
+/** One object from a detail or statistics endpoint. */
+export function objectSource(url: string | URL): Source<null> {
+  return {
+    async *pages(ctx, resource) {
+      const response = await ctx.client.getJson(url, resource, ctx.signal);
+      yield {
+        url: response.url,
+        results: [response.value],
+        resultTexts: [response.text.trim()],
+        more: false,
+        totalPages: 1,
+        single: true,
+        at: null,
+      };
+    },
+  };
+}
