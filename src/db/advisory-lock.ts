@@ -51,7 +51,7 @@ export function lockKey(name: string): number {
  * PostgreSQL before its connection goes back to the pool).
  */
 export async function withLockSession<T>(
-  handle: DbHandle,
+  handle: Pick<DbHandle, 'db' | 'kind'>,
   work: (session: LockSession) => Promise<T>,
 ): Promise<T> {
   if (handle.kind === 'pglite') return runSession(handle.db, null, work);

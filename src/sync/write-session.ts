@@ -4,7 +4,7 @@ import type { DbHandle } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient, WeblateClientOptions } from '../weblate/client.ts';
 import { createClient } from '../weblate/from-config.ts';
-import type { SyncDeps } from './context.ts';
+import type { SyncDeps, SyncScope } from './context.ts';
 import { overlapsCommits } from './run-sync.ts';
 
 /**
@@ -22,23 +22,41 @@ export interface WriterOptions {
   pollMs?: number;
   /** Called once, if the lock was taken and the run waits. */
   onWait: () => void;
-  /** Sees every answer of the run's client (for metrics). */
-  onResponse?: WeblateClientOptions['onResponse'];
   /** Sees the run's client once it exists (for metrics of its rate gate). */
   onClient?: (client: WeblateClient) => void;
 }
 
+/** What a run writes with: its logger, its scope, and how to make its own Weblate client. */
+export interface WriterRun {
+  log: Logger;
+  scope: SyncScope;
+  /** Called once the lock is held; the client is closed when the run settles. */
+  client: () => WeblateClient;
+}
+
+/** The run a configuration describes: WEBLATE_URL's client, WEBLATE_PROJECTS and WEBLATE_USERS. */
+export function configuredRun(
+  config: Config,
+  log: Logger,
+  extra: Pick<WeblateClientOptions, 'onResponse'> = {},
+): WriterRun {
+  return {
+    log,
+    scope: { projects: config.projects, users: config.users },
+    client: () => createClient(config, log, extra),
+  };
+}
+
 /**
- * The one place a run that writes the mirror gets its dependencies (for `sync`, `run` and
- * the worker's jobs): it waits for the writer lock in `session`, then builds a Weblate
- * client of the run's own (its request counts are the run's summary) and the SyncDeps from
- * the configuration; the client is closed when `work` settles.
+ * The one place a run that writes the mirror gets its dependencies (for `sync`, `run`, the
+ * worker's jobs and the tests): it waits for the writer lock in `session`, then builds the
+ * run's own Weblate client (its request counts are the run's summary) and the SyncDeps; the
+ * client is closed when `work` settles.
  */
 export async function withWriter<T>(
   session: LockSession,
-  handle: DbHandle,
-  config: Config,
-  log: Logger,
+  handle: Pick<DbHandle, 'db' | 'kind'>,
+  run: WriterRun,
   options: WriterOptions,
   work: (deps: SyncDeps) => Promise<T>,
 ): Promise<T> {
@@ -47,14 +65,14 @@ export async function withWriter<T>(
     pollMs: options.pollMs,
     onWait: options.onWait,
   });
-  const client = createClient(config, log, { onResponse: options.onResponse });
+  const client = run.client();
   options.onClient?.(client);
   try {
     return await work({
       db: handle.db,
       client,
-      log,
-      scope: { projects: config.projects, users: config.users },
+      log: run.log,
+      scope: run.scope,
       overlapCommits: overlapsCommits(handle.kind),
     });
   } finally {

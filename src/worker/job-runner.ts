@@ -5,7 +5,7 @@ import { toError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { SyncDeps } from '../sync/context.ts';
 import type { RunResult, RunStatus } from '../sync/run-record.ts';
-import { withWriter } from '../sync/write-session.ts';
+import { configuredRun, withWriter } from '../sync/write-session.ts';
 import type { JobDefinition } from './job.ts';
 import type { SkipReason, WorkerMetrics } from './metrics.ts';
 
@@ -75,16 +75,17 @@ export class JobRunner {
             }
             let started = false;
             try {
+              const onResponse = metrics
+                ? ({ status }: { status: number }) => metrics.observeResponse(status)
+                : undefined;
               return await withWriter(
                 session,
                 handle,
-                this.#options.config,
-                log,
+                configuredRun(this.#options.config, log, { onResponse }),
                 {
                   signal,
                   pollMs: this.#options.lockPollMs,
                   onWait: () => log.info('waiting for another job that writes the mirror'),
-                  onResponse: metrics ? ({ status }) => metrics.observeResponse(status) : undefined,
                   onClient: (client) => metrics?.watchGate(client.gate),
                 },
                 async (deps) => {

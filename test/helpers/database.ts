@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { afterAll, inject } from 'vitest';
 
-import { createDb, type DbHandle } from '../../src/db/client.ts';
+import { createDb, type DatabaseKind, type DbHandle } from '../../src/db/client.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import {
   adminQuery,
@@ -28,7 +28,7 @@ declare module 'vitest' {
  * Both are copies of the migrated template of the run (see database-template.ts).
  */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? null;
-export const DATABASE_KIND = TEST_DATABASE_URL === null ? 'pglite' : 'postgres';
+export const DATABASE_KIND: DatabaseKind = TEST_DATABASE_URL === null ? 'pglite' : 'postgres';
 
 export interface TestDatabase {
   /** What createDb / loadConfig need to reach this database. */

@@ -2,10 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { reconcileJob } from '../../jobs/reconcile.ts';
-import { overlapsCommits } from '../../src/sync/run-sync.ts';
 import { WeblateClient } from '../../src/weblate/client.ts';
-import { DATABASE_KIND, useTestDatabases } from '../helpers/database.ts';
+import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
+import { asWriter } from '../helpers/sync.ts';
 import { createLoopbackCertificate, startTlsProxy, type TlsProxy } from '../helpers/tls-proxy.ts';
 import { compareWithWeblate } from './harness/compare.ts';
 import { useWeblate } from './harness/instance.ts';
@@ -93,32 +93,25 @@ describe('real Weblate 5.14.3 as deployments serve it', () => {
     expect(await states()).toEqual([STATE.fuzzy]);
 
     const log = captureLogger('info').log;
-    const client = new WeblateClient({
-      baseUrl: new URL(proxy.url),
-      token: weblate.current.tokens.admin!,
-      concurrency: 4,
-      maxRps: 0,
-      maxAttempts: 3,
-      timeoutMs: 300_000,
+    const run = {
       log,
-      ca: certificate,
-    });
-    try {
-      const reconciled = await reconcileJob.run({
-        deps: {
-          db,
-          client,
+      scope: { projects: null, users: USERS },
+      client: () =>
+        new WeblateClient({
+          baseUrl: new URL(proxy.url),
+          token: weblate.current.tokens.admin!,
+          concurrency: 4,
+          maxRps: 0,
+          maxAttempts: 3,
+          timeoutMs: 300_000,
           log,
-          scope: { projects: null, users: USERS },
-          overlapCommits: overlapsCommits(DATABASE_KIND),
-        },
-        signal: new AbortController().signal,
-        lookbackSeconds: 300,
-      });
-      expect([reconciled.kind, reconciled.status]).toEqual(['full', 'succeeded']);
-    } finally {
-      await client.close();
-    }
+          ca: certificate,
+        }),
+    };
+    const reconciled = await asWriter(db, run, (deps) =>
+      reconcileJob.run({ deps, signal: new AbortController().signal, lookbackSeconds: 300 }),
+    );
+    expect([reconciled.kind, reconciled.status]).toEqual(['full', 'succeeded']);
     expect(await states()).toEqual([STATE.translated]);
     expect(
       await compareWithWeblate(db, weblate.current.admin, { projects: null, users: USERS }),

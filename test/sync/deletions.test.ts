@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/db/client.ts';
 import { parseJsonLossless } from '../../src/lib/json.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
-import { runSync, type SyncResult } from '../../src/sync/run-sync.ts';
+import type { SyncResult } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { startRewritingProxy } from '../helpers/proxy.ts';
-import { syncSimulator } from '../helpers/sync.ts';
+import { syncAsWriter, syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
 const databases = useTestDatabases();
@@ -56,17 +56,14 @@ async function syncEditing(edits: Edits): Promise<SyncResult> {
     const forList = list === undefined ? [] : (edits[list] ?? []);
     return forList.reduce((text, [id, edit]) => rewriteRecord(text, id, edit), body);
   });
-  const client = createTestClient(proxy.url);
   try {
     const users = sim.instance.users.filter((u) => u.subscriptions.length > 0);
-    return await runSync({
-      db: handle.db,
-      client,
+    return await syncAsWriter(handle.db, {
       log: captureLogger().log,
       scope: { projects: null, users: users.map((u) => u.username) },
+      client: () => createTestClient(proxy.url),
     });
   } finally {
-    await client.close();
     await proxy.close();
   }
 }

@@ -19,11 +19,12 @@ import {
   startSimulator,
   toJsonText,
 } from '../../src/simulator/index.ts';
-import { runSync, type SyncResult } from '../../src/sync/run-sync.ts';
+import type { SyncResult } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
 import { firstMismatch } from '../helpers/compare.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
+import { syncAsWriter } from '../helpers/sync.ts';
 import { toUtcMicros, UTC_MICROS_FORMAT } from '../helpers/timestamps.ts';
 
 let sim: RunningSimulator;
@@ -35,12 +36,11 @@ let usernames: string[];
 
 async function syncAll(): Promise<SyncResult> {
   const { log } = captureLogger('info');
-  const client = createTestClient(sim.url, { token: 'wlu_e2e', concurrency: 4, log });
-  try {
-    return await runSync({ db, client, log, scope: { projects: null, users: usernames } });
-  } finally {
-    await client.close();
-  }
+  return syncAsWriter(db, {
+    log,
+    scope: { projects: null, users: usernames },
+    client: () => createTestClient(sim.url, { token: 'wlu_e2e', concurrency: 4, log }),
+  });
 }
 
 /** Rows of `table` whose `raw` differs from what the simulator renders for that key (or that exist on one side only). */

@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows } from '../../src/db/queries/status.ts';
 import { parseJsonLossless } from '../../src/lib/json.ts';
 import { FAULT_KINDS, type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
-import { runSync } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, type MirrorSnapshot, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { startRewritingProxy } from '../helpers/proxy.ts';
-import { syncSimulator } from '../helpers/sync.ts';
+import { syncAsWriter, syncSimulator } from '../helpers/sync.ts';
 
 const TOKEN = 'wlu_NeverLogThisToken42';
 const SIZE = { projects: 2, components: 4, languages: 3, units: 2500, changes: 1500, users: 2 };
@@ -164,17 +163,14 @@ describe('records that cannot be stored', () => {
         : body,
     );
     try {
-      const client = createTestClient(proxy.url, fastRetries);
       const users = sim.instance.users
         .filter((u) => u.subscriptions.length > 0)
         .map((u) => u.username);
-      const result = await runSync({
-        db: handle.db,
-        client,
+      const result = await syncAsWriter(handle.db, {
         log: captureLogger().log,
         scope: { projects: null, users },
+        client: () => createTestClient(proxy.url, fastRetries),
       });
-      await client.close();
       expect([result.status, result.summary.rejected >= 2]).toEqual(['succeeded', true]);
       const rejected = await sql<{ resource: string; reason: string; raw: string }>`
         select resource, reason, raw from weblate.rejected_records where run_id = ${result.runId} order by id`.execute(
@@ -210,14 +206,11 @@ describe('records that cannot be stored', () => {
         : body,
     );
     try {
-      const client = createTestClient(proxy.url, fastRetries);
-      const result = await runSync({
-        db: handle.db,
-        client,
+      const result = await syncAsWriter(handle.db, {
         log: captureLogger().log,
         scope: { projects: null, users: [] },
+        client: () => createTestClient(proxy.url, fastRetries),
       });
-      await client.close();
       expect(result.status).toBe('failed');
       expect(result.error?.message).toMatch(
         /^languages: the next link of .* was refused: refusing https:\/\/elsewhere\.example\/api\/languages\/: it is not on/,

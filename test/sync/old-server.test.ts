@@ -5,12 +5,12 @@ import type { DbHandle } from '../../src/db/client.ts';
 import { countRows } from '../../src/db/queries/status.ts';
 import { parseJsonLossless } from '../../src/lib/json.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
-import { runSync, type SyncResult } from '../../src/sync/run-sync.ts';
+import type { SyncResult } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { startRewritingProxy } from '../helpers/proxy.ts';
-import { syncSimulator } from '../helpers/sync.ts';
+import { syncAsWriter, syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
 let database: TestDatabase;
@@ -76,14 +76,12 @@ describe('a server older than Weblate 5.0.1 (records without id)', () => {
       const results = value.results.map((r) => ({ ...r, id: undefined }));
       return JSON.stringify({ ...value, results });
     });
-    const client = createTestClient(proxy.url);
     try {
       const run = (projects: string[] | null) =>
-        runSync({
-          db: handle.db,
-          client,
+        syncAsWriter(handle.db, {
           log: captureLogger().log,
           scope: { projects, users: [] },
+          client: () => createTestClient(proxy.url),
         });
       const all = await run(null);
       expect(all.error?.message).toMatch(
@@ -100,7 +98,6 @@ describe('a server older than Weblate 5.0.1 (records without id)', () => {
       expect(scoped.error?.message).toContain(OLDER);
       await expectStoppedAt(scoped, ['components', 'translations']);
     } finally {
-      await client.close();
       await proxy.close();
     }
   });

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/db/client.ts';
 import { countRows } from '../../src/db/queries/status.ts';
 import { parseJsonLossless } from '../../src/lib/json.ts';
-import { runSync } from '../../src/sync/run-sync.ts';
 import type { WeblateClient } from '../../src/weblate/client.ts';
 import { walkList } from '../../src/weblate/pagination.ts';
 import {
@@ -23,6 +22,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { RECORDED_DIR, startRecordedServer } from '../helpers/recorded-server.ts';
 import type { ScriptedServer } from '../helpers/scripted-server.ts';
+import { syncAsWriter } from '../helpers/sync.ts';
 
 let database: TestDatabase;
 let handle: DbHandle;
@@ -52,14 +52,11 @@ afterAll(async () => {
 
 describe('recorded responses of an older Weblate', () => {
   it('stop the run at the first list whose records carry no id, naming Weblate 5.0.1, leaving no partial rows', async () => {
-    const client = clientFor(server.url);
-    const result = await runSync({
-      db: handle.db,
-      client,
+    const result = await syncAsWriter(handle.db, {
       log: captureLogger().log,
       scope: { projects: null, users: [] },
+      client: () => clientFor(server.url),
     });
-    await client.close();
     // Older servers send no `id`; the mirror keys every table on Weblate's ids.
     expect(result.status).toBe('failed');
     expect(result.error?.message).toMatch(

@@ -5,10 +5,10 @@ import type { DbHandle } from '../../src/db/client.ts';
 import { countRows } from '../../src/db/queries/status.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import type { SyncScope } from '../../src/sync/context.ts';
-import { runSync } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
+import { syncAsWriter } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
 let database: TestDatabase;
@@ -34,12 +34,11 @@ afterAll(async () => {
 });
 
 async function sync(scope: SyncScope) {
-  const client = createTestClient(sim.url);
-  try {
-    return await runSync({ db: handle.db, client, log: captureLogger().log, scope });
-  } finally {
-    await client.close();
-  }
+  return syncAsWriter(handle.db, {
+    log: captureLogger().log,
+    scope,
+    client: () => createTestClient(sim.url),
+  });
 }
 
 describe('the scope of a sync', () => {

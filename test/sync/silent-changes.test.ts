@@ -4,12 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileJob } from '../../jobs/reconcile.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import { type RunningSimulator, type SimUnit, startSimulator } from '../../src/simulator/index.ts';
-import { overlapsCommits } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
-import { DATABASE_KIND, useTestDatabases } from '../helpers/database.ts';
+import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
-import { syncSimulator } from '../helpers/sync.ts';
+import { asWriter, syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
 const databases = useTestDatabases();
@@ -110,28 +109,20 @@ describe('unit changes Weblate makes without a trace (QuerySet.update)', () => {
     expect(differences.map((d) => d.table)).toEqual(['units']);
 
     // The nightly reconcile job (a full sync) reads every unit again.
-    const client = createTestClient(sim.url, { concurrency: 4 });
-    try {
-      const users = instance.users.filter((u) => u.subscriptions.length > 0);
-      const reconciled = await reconcileJob.run({
-        deps: {
-          db: kept.db,
-          client,
-          log: captureLogger('info').log,
-          scope: { projects: null, users: users.map((u) => u.username) },
-          overlapCommits: overlapsCommits(DATABASE_KIND),
-        },
-        signal: new AbortController().signal,
-        lookbackSeconds: 300,
-      });
-      expect([reconciled.kind, reconciled.status, reconciled.error]).toEqual([
-        'full',
-        'succeeded',
-        null,
-      ]);
-    } finally {
-      await client.close();
-    }
+    const users = instance.users.filter((u) => u.subscriptions.length > 0);
+    const run = {
+      log: captureLogger('info').log,
+      scope: { projects: null, users: users.map((u) => u.username) },
+      client: () => createTestClient(sim.url, { concurrency: 4 }),
+    };
+    const reconciled = await asWriter(kept.db, run, (deps) =>
+      reconcileJob.run({ deps, signal: new AbortController().signal, lookbackSeconds: 300 }),
+    );
+    expect([reconciled.kind, reconciled.status, reconciled.error]).toEqual([
+      'full',
+      'succeeded',
+      null,
+    ]);
     expect(await laggingUnits()).toEqual(new Map());
     expect(
       compareMirrors(

@@ -8,7 +8,7 @@ import { runStatisticsSnapshot } from '../../src/sync/run-statistics.ts';
 import { createTestClient } from '../helpers/client.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
-import { syncSimulator } from '../helpers/sync.ts';
+import { asWriter, syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
 const databases = useTestDatabases();
@@ -35,17 +35,12 @@ function migrated(): Promise<DbHandle> {
 
 async function snapshot(handle: DbHandle, projects: string[] | null = null) {
   const log = captureLogger('warn').log;
-  const client = createTestClient(sim.url, { log });
-  try {
-    return await runStatisticsSnapshot({
-      db: handle.db,
-      client,
-      log,
-      scope: { projects, users: [] },
-    });
-  } finally {
-    await client.close();
-  }
+  const run = {
+    log,
+    scope: { projects, users: [] },
+    client: () => createTestClient(sim.url, { log }),
+  };
+  return asWriter(handle.db, run, (deps) => runStatisticsSnapshot(deps));
 }
 
 async function count(handle: DbHandle, table: string, where = sql`true`): Promise<number> {

@@ -6,7 +6,7 @@ import { createLogger } from '../../logger.ts';
 import type { RunResult } from '../../sync/run-record.ts';
 import { runSync, type SyncResult } from '../../sync/run-sync.ts';
 import { formatSummary } from '../../sync/summary.ts';
-import { withWriter } from '../../sync/write-session.ts';
+import { configuredRun, withWriter } from '../../sync/write-session.ts';
 import {
   type Command,
   DATABASE_HELP,
@@ -62,8 +62,7 @@ export async function syncOnce(
         withWriter(
           session,
           handle,
-          config,
-          log,
+          configuredRun(config, log),
           {
             signal: options.signal,
             onWait: () => log.info('waiting for a worker job that writes the mirror'),

@@ -2,15 +2,10 @@ import type { Kysely } from 'kysely';
 
 import type { Database } from '../../../src/db/database.ts';
 import type { Logger } from '../../../src/logger.ts';
-import {
-  overlapsCommits,
-  runSync,
-  type SyncOptions,
-  type SyncResult,
-} from '../../../src/sync/run-sync.ts';
+import type { SyncOptions, SyncResult } from '../../../src/sync/run-sync.ts';
 import { WeblateClient, type WeblateClientOptions } from '../../../src/weblate/client.ts';
-import { DATABASE_KIND } from '../../helpers/database.ts';
 import { captureLogger } from '../../helpers/logs.ts';
+import { syncAsWriter } from '../../helpers/sync.ts';
 import type { WeblateInstance } from './instance.ts';
 import { SEED } from './seed.ts';
 
@@ -31,32 +26,24 @@ export async function syncWeblate(
   options: TierSyncOptions = {},
 ): Promise<SyncResult> {
   const log = options.log ?? captureLogger('info').log;
-  const client = new WeblateClient({
-    baseUrl: new URL(options.baseUrl ?? weblate.url),
-    token: options.token ?? weblate.tokens.admin!,
-    concurrency: 4,
-    maxRps: 0,
-    maxAttempts: 3,
-    timeoutMs: 300_000,
+  const run = {
     log,
-    retryBaseMs: 50,
-    retryCapMs: 1000,
-    ...options.client,
-  });
-  try {
-    return await runSync(
-      {
-        db,
-        client,
+    scope: { projects: options.projects ?? null, users: options.users ?? [...SEED.users] },
+    client: () =>
+      new WeblateClient({
+        baseUrl: new URL(options.baseUrl ?? weblate.url),
+        token: options.token ?? weblate.tokens.admin!,
+        concurrency: 4,
+        maxRps: 0,
+        maxAttempts: 3,
+        timeoutMs: 300_000,
         log,
-        scope: { projects: options.projects ?? null, users: options.users ?? [...SEED.users] },
-        overlapCommits: overlapsCommits(DATABASE_KIND),
-      },
-      options,
-    );
-  } finally {
-    await client.close();
-  }
+        retryBaseMs: 50,
+        retryCapMs: 1000,
+        ...options.client,
+      }),
+  };
+  return syncAsWriter(db, run, options);
 }
 
 /** Requests a sync made, by resource. */
