@@ -6,7 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 
-import { trackingPool } from './copy.ts';
+import { type CopyCapability, copyCapability, guardedPool } from './copy.ts';
 import type { Database } from './database.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
 
@@ -17,6 +17,8 @@ export interface DbHandle {
   kind: DatabaseKind;
   /** Where the data lives, without credentials: a host/database or a folder. */
   location: string;
+  /** Transactions that rows can be COPYed into: PostgreSQL has them, the embedded database not. */
+  copy: CopyCapability | null;
   close(): Promise<void>;
 }
 
@@ -58,12 +60,14 @@ function openPostgres(databaseUrl: string, poolSize = 10): DbHandle {
   });
   // An idle client losing its server (restart, failover) must not crash the process.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: trackingPool(pool) }) });
+  const guarded = guardedPool(pool);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
   const url = new URL(databaseUrl);
   return {
     db,
     kind: 'postgres',
     location: `${url.hostname}:${url.port || 5432}${url.pathname}`,
+    copy: copyCapability(guarded),
     close: () => db.destroy(),
   };
 }
@@ -86,6 +90,7 @@ async function openPglite(options: DbOptions): Promise<DbHandle> {
       db,
       kind: 'pglite',
       location: options.dataDir,
+      copy: null,
       close: async () => {
         try {
           await db.destroy();

@@ -1,31 +1,36 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
+import type { Database } from './database.ts';
+
+/** Streams COPY data (`copy … from stdin`) into the transaction it was handed to. */
+export type CopyInto = (statement: string, chunks: Iterable<Buffer>) => Promise<void>;
+
 /**
- * COPY on PostgreSQL. Kysely does not expose the pg client behind a transaction, so the
- * pool hands clients out through a wrapper that records, in the async context of a
- * session, the first client checked out there: the one the session's transaction uses.
- * Code inside `withSession` can then COPY into that very transaction. Without a session,
- * or on the embedded database, there is no client and callers use plain SQL instead.
+ * What a PostgreSQL database can do that the embedded one cannot: transactions that rows can
+ * be COPYed into. Kysely does not expose the pg client behind a transaction, so each such
+ * transaction runs on a client checked out for it alone, and `work` gets, beside the
+ * transaction, the COPY into that very client.
  */
-const sessions = new AsyncLocalStorage<{ client: pg.PoolClient | null }>();
+export interface CopyCapability {
+  transaction<T>(work: (trx: Transaction<Database>, copy: CopyInto) => Promise<T>): Promise<T>;
+}
 
 /** Clients that already have the listener below. */
 const guarded = new WeakSet<pg.PoolClient>();
 
 /**
- * The pool Kysely is given: records clients checked out inside a session. A checked-out
- * client whose connection dies (a server restart, pg_terminate_backend) emits `error`, and
- * the pool listens only to idle clients: unheard, that event would crash the process. The
- * failure reaches whoever uses the client through its query anyway, and the pool drops the
- * client when it comes back (it is no longer queryable). Lock sessions hold one client for
- * a whole job, so this is not rare.
+ * The pool Kysely is given. A checked-out client whose connection dies (a server restart,
+ * pg_terminate_backend) emits `error`, and the pool listens only to idle clients: unheard,
+ * that event would crash the process. The failure reaches whoever uses the client through
+ * its query anyway, and the pool drops the client when it comes back (it is no longer
+ * queryable). Lock sessions hold one client for a whole job, so this is not rare.
  */
-export function trackingPool(pool: pg.Pool) {
+export function guardedPool(pool: pg.Pool) {
   return {
     async connect(): Promise<pg.PoolClient> {
       const client = await pool.connect();
@@ -33,34 +38,35 @@ export function trackingPool(pool: pg.Pool) {
         guarded.add(client);
         client.on('error', () => undefined);
       }
-      const session = sessions.getStore();
-      if (session !== undefined && session.client === null) session.client = client;
       return client;
     },
     end: () => pool.end(),
   };
 }
 
-/** Runs `work` in a session; a transaction it opens first can be COPYed into. */
-export function withSession<T>(work: () => Promise<T>): Promise<T> {
-  return sessions.run({ client: null }, work);
-}
-
-/** Whether COPY into the current session's transaction is possible. */
-export function canCopy(): boolean {
-  const session = sessions.getStore();
-  return session !== undefined && session.client !== null;
-}
-
-/** Streams COPY data into the session's transaction; false when COPY is not available here. */
-export async function copyIntoSession(
-  statement: string,
-  chunks: Iterable<Buffer>,
-): Promise<boolean> {
-  const client = sessions.getStore()?.client;
-  if (client === null || client === undefined) return false;
-  await pipeline(Readable.from(chunks), client.query(copyFrom(statement)));
-  return true;
+/** COPY transactions on clients of `pool` (see CopyCapability). */
+export function copyCapability(pool: ReturnType<typeof guardedPool>): CopyCapability {
+  return {
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        // A Kysely of this one client: the transaction it opens is on the client COPY uses.
+        const facade = {
+          query: (...args: unknown[]) => (client.query as (...a: unknown[]) => unknown)(...args),
+          release: () => undefined,
+        };
+        const pinned = { connect: () => Promise.resolve(facade), end: () => Promise.resolve() };
+        const db = new Kysely<Database>({
+          dialect: new PostgresDialect({ pool: pinned as unknown as pg.Pool }),
+        });
+        const copy: CopyInto = (statement, chunks) =>
+          pipeline(Readable.from(chunks), client.query(copyFrom(statement)));
+        return await db.transaction().execute((trx) => work(trx, copy));
+      } finally {
+        client.release();
+      }
+    },
+  };
 }
 
 const CHUNK_BYTES = 1 << 20;

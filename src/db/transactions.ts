@@ -1,24 +1,28 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 
-import { withSession } from './copy.ts';
+import type { CopyCapability, CopyInto } from './copy.ts';
 import type { Database } from './database.ts';
 
 const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
 const TRANSACTION_ATTEMPTS = 3;
 
 /**
- * Runs `work` in a transaction that rows can be COPYed into on PostgreSQL (see copy.ts), and
- * runs it again (at most three times in all) when PostgreSQL aborts it for a deadlock or a
- * serialization failure; `onRetry` hears of each retry. `work` must be safe to repeat.
+ * Runs `work` in a transaction, one that rows can be COPYed into where the database has the
+ * capability (`copy`, PostgreSQL; else `work` gets null), and runs it again (at most three
+ * times in all) when PostgreSQL aborts it for a deadlock or a serialization failure;
+ * `onRetry` hears of each retry. `work` must be safe to repeat.
  */
 export async function writeTransaction<T>(
-  db: Kysely<Database>,
-  work: (trx: Transaction<Database>) => Promise<T>,
+  database: { db: Kysely<Database>; copy: CopyCapability | null },
+  work: (trx: Transaction<Database>, copy: CopyInto | null) => Promise<T>,
   onRetry: (retry: { code: string; attempt: number }) => void = () => undefined,
 ): Promise<T> {
+  const { db, copy } = database;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await withSession(() => db.transaction().execute(work));
+      return await (copy === null
+        ? db.transaction().execute((trx) => work(trx, null))
+        : copy.transaction(work));
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       const retryable = typeof code === 'string' && RETRYABLE_SQLSTATES.has(code);

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 
+import type { CopyInto } from '../db/copy.ts';
 import type { Database } from '../db/database.ts';
 import { recordRejections, type Rejection } from '../db/queries/rejections.ts';
 import { underSavepoint, writeTransaction } from '../db/transactions.ts';
@@ -19,14 +20,14 @@ export async function commitPage(
   ctx: SyncContext,
   resource: Resource,
   rejected: readonly Rejection[],
-  write: (trx: Transaction<Database>) => Promise<PageWrite>,
+  write: (trx: Transaction<Database>, copy: CopyInto | null) => Promise<PageWrite>,
 ): Promise<void> {
   let all: Rejection[] = [];
   const written = await writeTransaction(
-    ctx.db,
-    async (trx) => {
+    ctx,
+    async (trx, copy) => {
       all = [...rejected];
-      const result = await write(trx);
+      const result = await write(trx, copy);
       all.push(...(result.rejected ?? []));
       await recordRejections(trx, ctx.runId, all);
       return result.written;

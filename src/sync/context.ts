@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 
+import type { CopyCapability } from '../db/copy.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient } from '../weblate/client.ts';
@@ -14,6 +15,8 @@ export interface SyncDeps {
   scope: SyncScope;
   /** See SyncContext.overlapCommits; false when not given. */
   overlapCommits?: boolean;
+  /** The database's COPY capability (DbHandle.copy); plain SQL when null or not given. */
+  copy?: CopyCapability | null;
 }
 
 export interface SyncScope {
@@ -56,6 +59,8 @@ export interface SyncContext {
    * time, so there pages are written one after another.
    */
   overlapCommits: boolean;
+  /** Transactions that rows can be COPYed into (PostgreSQL), or null: see db/copy.ts. */
+  copy: CopyCapability | null;
 }
 
 /**

@@ -72,6 +72,7 @@ export async function recordRun(
     lookbackSeconds: options.lookbackSeconds ?? 300,
     lookup: emptyLookup(),
     overlapCommits: deps.overlapCommits ?? false,
+    copy: deps.copy ?? null,
   };
   log.info(
     { weblate: deps.client.apiRoot.href, projects: deps.scope.projects ?? 'all' },

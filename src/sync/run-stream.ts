@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 
+import type { CopyInto } from '../db/copy.ts';
 import type { Database } from '../db/database.ts';
 import type { Rejection } from '../db/queries/rejections.ts';
 import { pipelined } from '../lib/pipelined.ts';
@@ -15,6 +16,18 @@ export interface ReadPage<R, At> {
   items: Array<Item<R>>;
 }
 
+/** What a page's `write` gets beside its transaction and its prepared rows. */
+export interface PageCommit<At> {
+  page: SourcePage<At>;
+  /**
+   * Settles once the page before has committed (it rejects if that page failed): whatever
+   * claims "everything up to here is stored", a cursor above all, awaits it first.
+   */
+  previous: Promise<void>;
+  /** COPY into this transaction, where the database can (see db/copy.ts); else null. */
+  copy: CopyInto | null;
+}
+
 /**
  * What a stream declares; the runner does the rest. A stream reads records of one schema
  * from a source, turns each page into rows (`prepare`, pure CPU work) and writes them with
@@ -28,17 +41,8 @@ export interface Stream<R, At, P> extends ReadSpec<R> {
   foreign?: (record: R, page: SourcePage<At>) => string | null;
   /** Rows for a validated page; runs while the page before commits. */
   prepare: (read: ReadPage<R, At>) => P;
-  /**
-   * Writes a prepared page inside its transaction. `previous` settles once the page before
-   * has committed (it rejects if that page failed): whatever claims "everything up to here
-   * is stored", a cursor above all, awaits it first.
-   */
-  write: (
-    trx: Transaction<Database>,
-    prepared: P,
-    page: SourcePage<At>,
-    previous: Promise<void>,
-  ) => Promise<PageWrite>;
+  /** Writes a prepared page inside its transaction (see PageCommit). */
+  write: (trx: Transaction<Database>, prepared: P, commit: PageCommit<At>) => Promise<PageWrite>;
   /** After the page's transaction committed (a transaction may run twice; this runs once). */
   committed?: (prepared: P, page: SourcePage<At>) => void;
   /**
@@ -82,8 +86,8 @@ export async function runStream<R, At, P>(
       { page, rejected, prepared }: ReturnType<typeof prepare>,
       previous: Promise<void>,
     ) => {
-      await commitPage(ctx, stream.resource, rejected, (trx) =>
-        stream.write(trx, prepared, page, previous),
+      await commitPage(ctx, stream.resource, rejected, (trx, copy) =>
+        stream.write(trx, prepared, { page, previous, copy }),
       );
       stream.committed?.(prepared, page);
     };

@@ -55,7 +55,7 @@ export function configuredRun(
  */
 export async function withWriter<T>(
   session: LockSession,
-  handle: Pick<DbHandle, 'db' | 'kind'>,
+  handle: Pick<DbHandle, 'db' | 'kind' | 'copy'>,
   run: WriterRun,
   options: WriterOptions,
   work: (deps: SyncDeps) => Promise<T>,
@@ -74,6 +74,7 @@ export async function withWriter<T>(
       log: run.log,
       scope: run.scope,
       overlapCommits: overlapsCommits(handle.kind),
+      copy: handle.copy,
     });
   } finally {
     await client.close();

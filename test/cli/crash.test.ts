@@ -69,7 +69,7 @@ describe('a sync killed with SIGKILL', () => {
 
     const clean = await database();
     const cleanHandle = await clean.migrated();
-    expect((await syncSimulator(sim, cleanHandle.db)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, cleanHandle)).status).toBe('succeeded');
     const crashedHandle = await crashed.open();
     expect(
       compareMirrors(

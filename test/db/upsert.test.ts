@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
-import { withSession } from '../../src/db/copy.ts';
+import type { CopyInto } from '../../src/db/copy.ts';
 import {
   upsertComponents,
   upsertProjects,
@@ -10,6 +10,7 @@ import {
   upsertUnits,
 } from '../../src/db/queries/records.ts';
 import { recordTranslationStatistics } from '../../src/db/queries/statistics.ts';
+import { writeTransaction } from '../../src/db/transactions.ts';
 import type { ComponentRef, ProjectRef, TranslationRef } from '../../src/sync/refs.ts';
 import { toComponentRow } from '../../src/sync/streams/components.ts';
 import { toProjectRow } from '../../src/sync/streams/projects.ts';
@@ -80,23 +81,22 @@ function args<R, W>(i: { record: R; raw: W }): [R, W] {
 }
 
 describe('upserts', () => {
-  // Both write paths: plain (one JSON parameter) and, in a session, COPY on PostgreSQL.
+  // Both write paths: plain (one JSON parameter) and, in a write transaction, COPY on PostgreSQL.
   for (const path of ['json', 'session'] as const) {
     it(`store int64, microsecond timestamps, plurals and Unicode exactly, and keep raw lossless (${path})`, async () => {
       await sql`delete from weblate.units`.execute(handle.db);
       const u = item(weblateUnit, unitText('"", "🇨🇿 «%1» souborů\\t\\\\"'));
-      const write = (db: typeof handle.db) => upsertUnits(db, [toUnitRow(u.record, u.raw, 3)]);
+      const write = (db: typeof handle.db, copy: CopyInto | null = null) =>
+        upsertUnits(db, [toUnitRow(u.record, u.raw, 3)], copy);
       const staged = await (path === 'json'
         ? write(handle.db).then(() => false)
-        : withSession(() =>
-            handle.db.transaction().execute(async (trx) => {
-              expect(await write(trx)).toBe(1);
-              const stage = await sql<{
-                ok: boolean;
-              }>`select to_regclass('pg_temp.stage_weblate_units') is not null as ok`.execute(trx);
-              return stage.rows[0]!.ok;
-            }),
-          ));
+        : writeTransaction(handle, async (trx, copy) => {
+            expect(await write(trx, copy)).toBe(1);
+            const stage = await sql<{
+              ok: boolean;
+            }>`select to_regclass('pg_temp.stage_weblate_units') is not null as ok`.execute(trx);
+            return stage.rows[0]!.ok;
+          }));
       // COPY is what a session uses on PostgreSQL; the embedded database has only the JSON path.
       expect(staged).toBe(path === 'session' && DATABASE_KIND === 'postgres');
       const row = await sql<Record<string, unknown>>`

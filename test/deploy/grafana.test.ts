@@ -60,7 +60,7 @@ beforeAll(async () => {
   });
   database = await createTestDatabase();
   handle = await database.migrated();
-  const result = await syncSimulator(sim, handle.db);
+  const result = await syncSimulator(sim, handle);
   expect(result.status).toBe('succeeded');
 });
 

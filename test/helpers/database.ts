@@ -1,9 +1,11 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import type { Kysely } from 'kysely';
 import { afterAll, inject } from 'vitest';
 
 import { createDb, type DatabaseKind, type DbHandle } from '../../src/db/client.ts';
+import type { Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import {
   adminQuery,
@@ -75,6 +77,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   const open = async () => {
     const handle = await createDb({ databaseUrl, dataDir });
     handles.push(handle);
+    opened.set(handle.db, handle);
     return handle;
   };
   return {
@@ -93,6 +96,16 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Handles of the test databases, by their Kysely instance (see handleOf). */
+const opened = new WeakMap<Kysely<Database>, DbHandle>();
+
+/** The handle (with its kind and COPY capability) of a test database known by its Kysely instance. */
+export function handleOf(db: Kysely<Database>): DbHandle {
+  const handle = opened.get(db);
+  if (handle === undefined) throw new Error('handleOf: not a database opened by the test helpers');
+  return handle;
 }
 
 /**

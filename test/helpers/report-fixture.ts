@@ -35,7 +35,7 @@ export async function createReportFixture(): Promise<ReportFixture> {
   const database = await createTestDatabase();
   const handle = await database.migrated();
   try {
-    const result = await syncSimulator(sim, handle.db);
+    const result = await syncSimulator(sim, handle);
     if (result.status !== 'succeeded')
       throw new Error(`sync ${result.status}`, { cause: result.error });
     await insertHistory(handle.db);

@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
-
 import { withLockSession } from '../../src/db/advisory-lock.ts';
-import type { Database } from '../../src/db/database.ts';
+import type { DbHandle } from '../../src/db/client.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { RunningSimulator } from '../../src/simulator/index.ts';
 import type { SyncDeps } from '../../src/sync/context.ts';
@@ -9,7 +7,6 @@ import { runSync, type SyncOptions, type SyncResult } from '../../src/sync/run-s
 import { withWriter, type WriterRun } from '../../src/sync/write-session.ts';
 import type { WeblateClientOptions } from '../../src/weblate/client.ts';
 import { createTestClient } from './client.ts';
-import { DATABASE_KIND } from './database.ts';
 import { captureLogger } from './logs.ts';
 
 /**
@@ -17,29 +14,28 @@ import { captureLogger } from './logs.ts';
  * writer lock, built by withWriter (which makes the client and closes it afterwards).
  */
 export function asWriter<T>(
-  db: Kysely<Database>,
+  handle: DbHandle,
   run: WriterRun,
   work: (deps: SyncDeps) => Promise<T>,
 ): Promise<T> {
-  const handle = { db, kind: DATABASE_KIND };
   return withLockSession(handle, (session) =>
     withWriter(session, handle, run, { onWait: () => undefined }, work),
   );
 }
 
-/** One sync into `db`, as a writer (see asWriter). */
+/** One sync into the database, as a writer (see asWriter). */
 export function syncAsWriter(
-  db: Kysely<Database>,
+  handle: DbHandle,
   run: WriterRun,
   options: SyncOptions = {},
 ): Promise<SyncResult> {
-  return asWriter(db, run, (deps) => runSync(deps, options));
+  return asWriter(handle, run, (deps) => runSync(deps, options));
 }
 
-/** One sync of the simulator into `db`, with users that have subscriptions. */
+/** One sync of the simulator into the database, with users that have subscriptions. */
 export async function syncSimulator(
   sim: RunningSimulator,
-  db: Kysely<Database>,
+  handle: DbHandle,
   options: SyncOptions & {
     client?: Partial<WeblateClientOptions>;
     projects?: string[] | null;
@@ -49,7 +45,7 @@ export async function syncSimulator(
   const log = options.log ?? captureLogger('info').log;
   const users = sim.instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
   return syncAsWriter(
-    db,
+    handle,
     {
       log,
       scope: { projects: options.projects ?? null, users },

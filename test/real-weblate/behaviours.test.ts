@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { reconcileJob } from '../../jobs/reconcile.ts';
 import { WeblateClient } from '../../src/weblate/client.ts';
-import { useTestDatabases } from '../helpers/database.ts';
+import { handleOf, useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { asWriter } from '../helpers/sync.ts';
 import { createLoopbackCertificate, startTlsProxy, type TlsProxy } from '../helpers/tls-proxy.ts';
@@ -108,7 +108,7 @@ describe('real Weblate 5.14.3 as deployments serve it', () => {
           ca: certificate,
         }),
     };
-    const reconciled = await asWriter(db, run, (deps) =>
+    const reconciled = await asWriter(handleOf(db), run, (deps) =>
       reconcileJob.run({ deps, signal: new AbortController().signal, lookbackSeconds: 300 }),
     );
     expect([reconciled.kind, reconciled.status]).toEqual(['full', 'succeeded']);

@@ -23,7 +23,7 @@ beforeAll(async () => {
   });
   database = await createTestDatabase();
   handle = await database.migrated();
-  const first = await syncSimulator(sim, handle.db);
+  const first = await syncSimulator(sim, handle);
   expect([first.status, first.error]).toEqual(['succeeded', null]);
 });
 
@@ -55,7 +55,7 @@ describe('sync cursors', () => {
     const before = await readCursor(handle.db, 'changes', project);
     await sql`update weblate.sync_cursors set value = ${JSON.stringify({ mark: 17, window: 'soon' })}::jsonb
       where stream = 'changes' and scope = ${project}`.execute(handle.db);
-    const result = await syncSimulator(sim, handle.db);
+    const result = await syncSimulator(sim, handle);
     expect(result.status).toBe('failed');
     expect(result.error?.message).toContain(
       `the changes cursor of scope "${project}" in weblate.sync_cursors is not one this version understands (mark:`,
@@ -63,7 +63,7 @@ describe('sync cursors', () => {
     expect(result.error?.message).toContain('delete that row and run `weblate-mirror sync --full`');
     await sql`update weblate.sync_cursors set value = ${JSON.stringify(before)}::jsonb
       where stream = 'changes' and scope = ${project}`.execute(handle.db);
-    const next = await syncSimulator(sim, handle.db);
+    const next = await syncSimulator(sim, handle);
     expect([next.status, next.error]).toEqual(['succeeded', null]);
   });
 });

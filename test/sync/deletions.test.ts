@@ -27,7 +27,7 @@ beforeAll(async () => {
     users: 1,
   });
   handle = await databases.migrated();
-  const first = await syncSimulator(sim, handle.db);
+  const first = await syncSimulator(sim, handle);
   expect([first.status, first.summary.rejected]).toEqual(['succeeded', 0]);
 });
 
@@ -58,7 +58,7 @@ async function syncEditing(edits: Edits): Promise<SyncResult> {
   });
   try {
     const users = sim.instance.users.filter((u) => u.subscriptions.length > 0);
-    return await syncAsWriter(handle.db, {
+    return await syncAsWriter(handle, {
       log: captureLogger().log,
       scope: { projects: null, users: users.map((u) => u.username) },
       client: () => createTestClient(proxy.url),
@@ -117,7 +117,7 @@ function simUnitsOf(translationIds: number[]): number {
 }
 
 async function expectCleanSync(): Promise<SyncResult> {
-  const next = await syncSimulator(sim, handle.db);
+  const next = await syncSimulator(sim, handle);
   expect([next.status, next.error, next.summary.rejected, next.summary.warnings]).toEqual([
     'succeeded',
     null,
@@ -230,7 +230,7 @@ describe('an object created again under the natural key of a deleted one', () =>
       codeOf(replacedTranslation.languageId),
     );
 
-    const result = await syncSimulator(sim, handle.db);
+    const result = await syncSimulator(sim, handle);
     expect([result.mode, result.status, result.error]).toEqual(['incremental', 'succeeded', null]);
     expect(await rejectedOf(result.runId)).toEqual([]);
     expect(result.summary.warnings).toEqual([]);
@@ -259,7 +259,7 @@ describe('an object created again under the natural key of a deleted one', () =>
 
     await expectCleanSync();
     const fresh = await databases.migrated();
-    expect((await syncSimulator(sim, fresh.db)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, fresh)).status).toBe('succeeded');
     const differences = compareMirrors(
       await snapshotMirror(handle.db),
       await snapshotMirror(fresh.db),
@@ -288,7 +288,7 @@ describe('an object deleted while a sync limited to some projects walks', () => 
       { match: listPath(`components/${project.slug}/${component.slug}/translations/`) },
       () => sim.mutate.deleteComponent(component.id),
     );
-    const result = await syncSimulator(sim, scoped.db, { projects: [project.slug] });
+    const result = await syncSimulator(sim, scoped, { projects: [project.slug] });
     expect(trigger.fired).toBe(true);
     expect([result.status, result.error]).toEqual(['succeeded', null]);
     expect(result.summary.warnings).toContain(
@@ -296,7 +296,7 @@ describe('an object deleted while a sync limited to some projects walks', () => 
     );
     // The component list of this run wrote it; its translation list found it gone.
     expect(await isDeleted('components', component.id, scoped.db)).toBe(true);
-    const next = await syncSimulator(sim, scoped.db, { projects: [project.slug] });
+    const next = await syncSimulator(sim, scoped, { projects: [project.slug] });
     expect([next.status, next.error, next.summary.rejected, next.summary.warnings]).toEqual([
       'succeeded',
       null,
@@ -311,7 +311,7 @@ describe('an object deleted while a sync limited to some projects walks', () => 
     const trigger = sim.at({ match: listPath(`projects/${doomed!.slug}/components/`) }, () =>
       sim.mutate.deleteProject(doomed!.id),
     );
-    const result = await syncSimulator(sim, scoped.db, { projects: [kept!.slug, doomed!.slug] });
+    const result = await syncSimulator(sim, scoped, { projects: [kept!.slug, doomed!.slug] });
     expect(trigger.fired).toBe(true);
     expect([result.status, result.error]).toEqual(['succeeded', null]);
     expect(result.summary.warnings).toContain(

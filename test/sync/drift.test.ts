@@ -23,7 +23,7 @@ beforeAll(async () => {
     users: 1,
   });
   handle = await databases.migrated();
-  expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
+  expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
 });
 
 afterAll(async () => {
@@ -62,7 +62,7 @@ describe('data that moves while a sync reads it', () => {
       insertedChanges.push(...sim.mutate.addChanges(sim.instance.translations[2]!.id, 4).changeIds);
       sim.mutate.deleteTranslation(doomed.id);
     });
-    const during = await syncSimulator(sim, handle.db, { full: true });
+    const during = await syncSimulator(sim, handle, { full: true });
     expect(during.error?.message).toBeUndefined();
     expect([during.status, duringUnits.fired, duringChanges.fired]).toEqual([
       'succeeded',
@@ -72,7 +72,7 @@ describe('data that moves while a sync reads it', () => {
     // The walk reached the last page after the deletion: those units are marked at once.
     expect(await liveUnits(unwalkedIds)).toBe(0);
 
-    const next = await syncSimulator(sim, handle.db);
+    const next = await syncSimulator(sim, handle);
     expect([next.status, next.mode]).toEqual(['succeeded', 'incremental']);
     expect(await liveUnits(walkedIds)).toBe(0);
     expect(await liveUnits(added)).toBe(added.length);
@@ -88,7 +88,7 @@ describe('data that moves while a sync reads it', () => {
     expect(translation.rows[0]!.deleted).toBe(true);
 
     const freshHandle = await databases.migrated();
-    expect((await syncSimulator(sim, freshHandle.db)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, freshHandle)).status).toBe('succeeded');
     const differences = compareMirrors(
       await snapshotMirror(handle.db),
       await snapshotMirror(freshHandle.db),

@@ -22,7 +22,7 @@ import {
 import type { SyncResult } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
 import { firstMismatch } from '../helpers/compare.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { createTestDatabase, handleOf, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { syncAsWriter } from '../helpers/sync.ts';
 import { toUtcMicros, UTC_MICROS_FORMAT } from '../helpers/timestamps.ts';
@@ -36,7 +36,7 @@ let usernames: string[];
 
 async function syncAll(): Promise<SyncResult> {
   const { log } = captureLogger('info');
-  return syncAsWriter(db, {
+  return syncAsWriter(handleOf(db), {
     log,
     scope: { projects: null, users: usernames },
     client: () => createTestClient(sim.url, { token: 'wlu_e2e', concurrency: 4, log }),

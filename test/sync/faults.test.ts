@@ -28,7 +28,7 @@ const fastRetries = {
 beforeAll(async () => {
   sim = await startSimulator({ seed: 31, ...SIZE });
   const handle = await databases.migrated();
-  const result = await syncSimulator(sim, handle.db);
+  const result = await syncSimulator(sim, handle);
   expect(result.status).toBe('succeeded');
   clean = await snapshotMirror(handle.db);
 });
@@ -60,7 +60,7 @@ describe('a sync against a misbehaving server', () => {
     );
     const { log, lines } = captureLogger('trace');
     try {
-      const result = await syncSimulator(sim, handle.db, {
+      const result = await syncSimulator(sim, handle, {
         log,
         client: { ...fastRetries, token: TOKEN, log },
       });
@@ -87,7 +87,7 @@ describe('a sync against a misbehaving server', () => {
     const handle = await databases.migrated();
     // The walk's first page, at whatever size it is asked (not the capability probe before it).
     sim.failNext(3, '503', /\/api\/units\/\?page_size=\d+$/);
-    const failed = await syncSimulator(sim, handle.db, {
+    const failed = await syncSimulator(sim, handle, {
       client: { ...fastRetries, maxAttempts: 3, token: TOKEN },
     });
     expect(failed.status).toBe('failed');
@@ -98,7 +98,7 @@ describe('a sync against a misbehaving server', () => {
     const committed = await countRows(handle.db);
     expect(committed.translations).toBe(sim.instance.translations.length);
     expect(committed.units).toBe(0);
-    const next = await syncSimulator(sim, handle.db, { client: fastRetries });
+    const next = await syncSimulator(sim, handle, { client: fastRetries });
     expect([next.status, next.mode]).toEqual(['succeeded', 'full']);
     expect(compareMirrors(await snapshotMirror(handle.db), clean, () => false)).toEqual([]);
   });
@@ -112,7 +112,7 @@ describe('the rate budget', () => {
     sim.requests.reset();
     try {
       const started = Date.now();
-      const result = await syncSimulator(sim, handle.db, { client: fastRetries });
+      const result = await syncSimulator(sim, handle, { client: fastRetries });
       expect(result.status).toBe('succeeded');
       expect(sim.requests.throttled).toBe(0);
       // It was paced: at most four requests in any second.
@@ -130,7 +130,7 @@ describe('the rate budget', () => {
     sim.setRateLimit({ limit: 1, windowSeconds: 0.3, headers: false });
     sim.requests.reset();
     try {
-      const result = await syncSimulator(sim, handle.db, { client: fastRetries });
+      const result = await syncSimulator(sim, handle, { client: fastRetries });
       expect(result.status).toBe('succeeded');
       expect(sim.requests.throttled).toBeGreaterThan(0);
       expect(compareMirrors(await snapshotMirror(handle.db), clean, () => false)).toEqual([]);
@@ -166,7 +166,7 @@ describe('records that cannot be stored', () => {
       const users = sim.instance.users
         .filter((u) => u.subscriptions.length > 0)
         .map((u) => u.username);
-      const result = await syncAsWriter(handle.db, {
+      const result = await syncAsWriter(handle, {
         log: captureLogger().log,
         scope: { projects: null, users },
         client: () => createTestClient(proxy.url, fastRetries),
@@ -206,7 +206,7 @@ describe('records that cannot be stored', () => {
         : body,
     );
     try {
-      const result = await syncAsWriter(handle.db, {
+      const result = await syncAsWriter(handle, {
         log: captureLogger().log,
         scope: { projects: null, users: [] },
         client: () => createTestClient(proxy.url, fastRetries),

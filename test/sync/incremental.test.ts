@@ -33,7 +33,7 @@ beforeAll(async () => {
   });
   kept = await createTestDatabase();
   handle = await kept.migrated();
-  const first = await syncSimulator(sim, handle.db);
+  const first = await syncSimulator(sim, handle);
   expect([first.mode, first.status, first.summary.rejected]).toEqual(['full', 'succeeded', 0]);
 });
 
@@ -112,7 +112,7 @@ async function syncRound(mutate: () => void) {
   const before = translationRecords(sim.instance);
   mutate();
   const expected = await expectedRequests(before);
-  const result = await syncSimulator(sim, handle.db, { lookbackSeconds: LOOKBACK_SECONDS });
+  const result = await syncSimulator(sim, handle, { lookbackSeconds: LOOKBACK_SECONDS });
   expect([result.mode, result.status, result.error, result.summary.rejected]).toEqual([
     'incremental',
     'succeeded',
@@ -176,7 +176,7 @@ describe('an incremental sync', () => {
     const fresh = await createTestDatabase();
     try {
       const freshHandle = await fresh.migrated();
-      const full = await syncSimulator(sim, freshHandle.db);
+      const full = await syncSimulator(sim, freshHandle);
       expect(full.mode).toBe('full');
       const kept = await snapshotMirror(handle.db);
       const differences = compareMirrors(

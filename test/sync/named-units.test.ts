@@ -24,7 +24,7 @@ beforeAll(async () => {
   });
   database = await createTestDatabase();
   handle = await database.migrated();
-  const first = await syncSimulator(sim, handle.db);
+  const first = await syncSimulator(sim, handle);
   expect([first.status, first.summary.rejected]).toEqual(['succeeded', 0]);
 });
 
@@ -56,7 +56,7 @@ describe('units a change names', () => {
         : body.replace(text, text.replace(/"state":\d+/, '"state":"translated"'));
     });
     try {
-      const result = await syncSimulator(sim, handle.db, {
+      const result = await syncSimulator(sim, handle, {
         client: { baseUrl: new URL(proxy.url) },
       });
       expect([result.mode, result.status, result.error]).toEqual([

@@ -23,7 +23,7 @@ beforeAll(async () => {
   });
   database = await createTestDatabase();
   handle = await database.migrated();
-  const first = await syncSimulator(sim, handle.db);
+  const first = await syncSimulator(sim, handle);
   expect([first.status, first.summary.warnings]).toEqual(['succeeded', []]);
 });
 
@@ -63,7 +63,7 @@ describe("notification subscriptions the token may not read (Weblate 5.15+'s 403
     const { log, lines } = captureLogger('info');
     let warnings: string[];
     try {
-      const result = await syncSimulator(sim, handle.db, { log });
+      const result = await syncSimulator(sim, handle, { log });
       expect([result.status, result.error]).toEqual(['succeeded', null]);
       warnings = result.summary.warnings;
     } finally {
@@ -97,7 +97,7 @@ describe("notification subscriptions the token may not read (Weblate 5.15+'s 403
       select status, summary from weblate.sync_runs order by id desc limit 1`.execute(handle.db);
     expect([run.rows[0]!.status, run.rows[0]!.summary.warnings]).toEqual(['succeeded', warnings]);
     // Readable again: the next sync marks what went away.
-    const next = await syncSimulator(sim, handle.db);
+    const next = await syncSimulator(sim, handle);
     expect([next.status, next.summary.warnings]).toEqual(['succeeded', []]);
     for (const [i, user] of denied.entries())
       expect(await liveIdsOf(user.username)).not.toContain(deniedGone[i]!.id);

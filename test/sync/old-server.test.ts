@@ -56,7 +56,7 @@ describe('a server older than Weblate 5.0.1 (records without id)', () => {
   it('fails the run at the first list, naming the version, instead of rejecting every record', async () => {
     sim.setCompat({ hasObjectIds: false });
     try {
-      const result = await syncSimulator(sim, handle.db);
+      const result = await syncSimulator(sim, handle);
       expect(result.status).toBe('failed');
       expect(result.error?.message).toMatch(
         /^languages: the records of http:\/\/127\.0\.0\.1:\d+\/api\/languages\/\?page_size=1000 carry no id\. /,
@@ -78,7 +78,7 @@ describe('a server older than Weblate 5.0.1 (records without id)', () => {
     });
     try {
       const run = (projects: string[] | null) =>
-        syncAsWriter(handle.db, {
+        syncAsWriter(handle, {
           log: captureLogger().log,
           scope: { projects, users: [] },
           client: () => createTestClient(proxy.url),

@@ -52,7 +52,7 @@ afterAll(async () => {
 
 describe('recorded responses of an older Weblate', () => {
   it('stop the run at the first list whose records carry no id, naming Weblate 5.0.1, leaving no partial rows', async () => {
-    const result = await syncAsWriter(handle.db, {
+    const result = await syncAsWriter(handle, {
       log: captureLogger().log,
       scope: { projects: null, users: [] },
       client: () => clientFor(server.url),

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 async function sync(scope: SyncScope) {
-  return syncAsWriter(handle.db, {
+  return syncAsWriter(handle, {
     log: captureLogger().log,
     scope,
     client: () => createTestClient(sim.url),

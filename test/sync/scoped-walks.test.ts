@@ -65,14 +65,14 @@ async function mirroredStates(ids: number[]): Promise<Map<string, number>> {
 describe('unit walks by project', () => {
   it('keeps units named by changes in one project while another project is walked in full', async () => {
     const [first, second] = sim.instance.projects as [SimProject, SimProject];
-    const initial = await syncSimulator(sim, handle.db, { projects: [first.slug] });
+    const initial = await syncSimulator(sim, handle, { projects: [first.slug] });
     expect([initial.mode, initial.status]).toEqual(['full', 'succeeded']);
 
     // A bulk edit leaves last_changed alone: only its changes name the units.
     const edited = sim.mutate.bulkEditStates(translatedUnits(first, 5), 30).unitIds;
     expect(edited.length).toBe(5);
     // The second project is new to the scope, so its units are walked in full.
-    const result = await syncSimulator(sim, handle.db, { projects: [first.slug, second.slug] });
+    const result = await syncSimulator(sim, handle, { projects: [first.slug, second.slug] });
     expect([result.mode, result.status]).toEqual(['incremental', 'succeeded']);
     expect(await readCursor(handle.db, 'units', second.slug)).toMatchObject({
       walk: null,
@@ -91,7 +91,7 @@ describe('unit walks by project', () => {
     sim.requests.reset();
     // A short look-back (the server's clock is known to a second, from its Date header), so
     // the walk reads little beyond these edits.
-    const result = await syncSimulator(sim, handle.db, {
+    const result = await syncSimulator(sim, handle, {
       projects: [first.slug],
       lookbackSeconds: 2,
     });
@@ -115,7 +115,7 @@ describe('sync --full after an interrupted incremental run', () => {
   it('reads everything instead of resuming the incremental walk', async () => {
     const { instance } = sim;
     const projects = instance.projects.map((p) => p.slug);
-    const before = await syncSimulator(sim, handle.db, { projects });
+    const before = await syncSimulator(sim, handle, { projects });
     expect(before.status).toBe('succeeded');
 
     // Upstream: a unit deleted, and a change that committed long after its timestamp.
@@ -145,7 +145,7 @@ describe('sync --full after an interrupted incremental run', () => {
       window: { after: shiftSeconds(now, -600), end: now, before: now },
     } satisfies ChangeCursor);
 
-    const full = await syncSimulator(sim, handle.db, { projects, full: true });
+    const full = await syncSimulator(sim, handle, { projects, full: true });
     expect([full.mode, full.status]).toEqual(['full', 'succeeded']);
     const unit = await handle.db
       .selectFrom('weblate.units')

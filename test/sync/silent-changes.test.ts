@@ -25,7 +25,7 @@ beforeAll(async () => {
     users: 1,
   });
   kept = await databases.migrated();
-  const first = await syncSimulator(sim, kept.db);
+  const first = await syncSimulator(sim, kept);
   expect([first.mode, first.status]).toEqual(['full', 'succeeded']);
 });
 
@@ -81,7 +81,7 @@ describe('unit changes Weblate makes without a trace (QuerySet.update)', () => {
     expect(mutate.updateUnitsSilently(renumbered).unitIds.length).toBe(renumbered.size);
     expect(renumbered.size).toBeGreaterThan(0);
 
-    const incremental = await syncSimulator(sim, kept.db);
+    const incremental = await syncSimulator(sim, kept);
     expect([incremental.mode, incremental.status, incremental.error]).toEqual([
       'incremental',
       'succeeded',
@@ -100,7 +100,7 @@ describe('unit changes Weblate makes without a trace (QuerySet.update)', () => {
     }
     // The translations themselves are current: their records show the new counts.
     const fresh = await databases.migrated();
-    expect((await syncSimulator(sim, fresh.db)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, fresh)).status).toBe('succeeded');
     const differences = compareMirrors(
       await snapshotMirror(kept.db),
       await snapshotMirror(fresh.db),
@@ -115,7 +115,7 @@ describe('unit changes Weblate makes without a trace (QuerySet.update)', () => {
       scope: { projects: null, users: users.map((u) => u.username) },
       client: () => createTestClient(sim.url, { concurrency: 4 }),
     };
-    const reconciled = await asWriter(kept.db, run, (deps) =>
+    const reconciled = await asWriter(kept, run, (deps) =>
       reconcileJob.run({ deps, signal: new AbortController().signal, lookbackSeconds: 300 }),
     );
     expect([reconciled.kind, reconciled.status, reconciled.error]).toEqual([

@@ -5,7 +5,7 @@ import {
   type RunningSimulator,
   startSimulator,
 } from '../../src/simulator/index.ts';
-import { useTestDatabases } from '../helpers/database.ts';
+import { handleOf, useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, type MirrorSnapshot, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { syncSimulator } from '../helpers/sync.ts';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   sim = await startSimulator({ seed: 91, ...SIZE });
   expect(sim.instance.units.length).toBeGreaterThan(2 * MAX_RESULTS);
   const db = await freshDb();
-  expect((await syncSimulator(sim, db)).status).toBe('succeeded');
+  expect((await syncSimulator(sim, handleOf(db))).status).toBe('succeeded');
   clean = await snapshotMirror(db);
 });
 
@@ -51,7 +51,7 @@ describe.each([
     sim.requests.reset();
     const { log, lines } = captureLogger('warn');
     try {
-      const result = await syncSimulator(sim, db, {
+      const result = await syncSimulator(sim, handleOf(db), {
         log,
         client: { timeoutMs, maxAttempts: 3, log },
       });

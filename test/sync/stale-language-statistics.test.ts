@@ -60,29 +60,29 @@ describe('stale statistics of the default language', () => {
   };
 
   it('never records an answer older than its translations once it has one, and reads it again until current', async () => {
-    expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
     expect(await history()).toHaveLength(1);
 
     moveLanguage();
     // The second process loads English now: its answer is current.
-    expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
     const [first, second] = await history();
     expect(second! > first!).toBe(true);
     expect(await pending()).toEqual([]);
 
     moveLanguage();
     // The first process answers what it loaded at the first sync: older than the latest row.
-    expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
     expect(await history()).toEqual([first, second]);
     expect(await pending()).toEqual(['cs']);
     // Both processes are stale now: still nothing recorded, still pending.
-    expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
     expect(await history()).toEqual([first, second]);
     expect(await pending()).toEqual(['cs']);
 
     // Restarted processes answer current sums: recorded, and nothing lags any more.
     sim.setCompat({ staleLanguageStatistics: STALE });
-    expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
     const rows = await history();
     expect(rows).toHaveLength(3);
     expect(rows[2]! > second!).toBe(true);

@@ -40,7 +40,7 @@ async function snapshot(handle: DbHandle, projects: string[] | null = null) {
     scope: { projects, users: [] },
     client: () => createTestClient(sim.url, { log }),
   };
-  return asWriter(handle.db, run, (deps) => runStatisticsSnapshot(deps));
+  return asWriter(handle, run, (deps) => runStatisticsSnapshot(deps));
 }
 
 async function count(handle: DbHandle, table: string, where = sql`true`): Promise<number> {
@@ -73,7 +73,7 @@ function liveTranslations(projects: string[] | null = null): number {
 describe('a statistics snapshot', () => {
   it('sees every translation and language again, and appends rows only where a value changed', async () => {
     const handle = await migrated();
-    expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
     const rowsBefore = await count(handle, 'translation_statistics');
     const languageRowsBefore = await count(handle, 'language_statistics');
     const since = new Date().toISOString();
@@ -120,7 +120,7 @@ describe('a statistics snapshot', () => {
 
   it("leaves the sync's pending work alone and keeps to the scope", async () => {
     const handle = await migrated();
-    expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
     const [first] = sim.instance.projects;
     const pending = sim.instance.translations.slice(0, 3).map((t) => t.id);
     await pendingSteps.movedTranslations.note(handle.db, pending);
@@ -134,7 +134,7 @@ describe('a statistics snapshot', () => {
   it('is not a sync: the first sync after it is still full', async () => {
     const handle = await migrated();
     expect((await snapshot(handle)).status).toBe('succeeded');
-    const first = await syncSimulator(sim, handle.db);
+    const first = await syncSimulator(sim, handle);
     expect([first.mode, first.status]).toEqual(['full', 'succeeded']);
   });
 });

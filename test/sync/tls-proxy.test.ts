@@ -6,7 +6,7 @@ import { countRows } from '../../src/db/queries/status.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { walkList } from '../../src/weblate/pagination.ts';
 import { createTestClient } from '../helpers/client.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { createTestDatabase, handleOf, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 import {
@@ -53,7 +53,7 @@ describe('an https instance whose proxy makes Weblate write http:// links', () =
     const { db } = handle;
     const origin = proxy.url.slice(0, -1);
     const { log, lines } = captureLogger('warn');
-    const result = await syncSimulator(sim, db, {
+    const result = await syncSimulator(sim, handleOf(db), {
       log,
       client: { baseUrl: new URL(proxy.url), ca: certificate.cert, log },
     });
@@ -83,7 +83,7 @@ describe('an https instance whose proxy makes Weblate write http:// links', () =
       sim.instance.changes.length,
     ]);
     // The next run warns again, once.
-    const again = await syncSimulator(sim, db, {
+    const again = await syncSimulator(sim, handleOf(db), {
       client: { baseUrl: new URL(proxy.url), ca: certificate.cert },
     });
     expect([again.status, again.summary.warnings]).toEqual(['succeeded', result.summary.warnings]);
@@ -117,7 +117,7 @@ describe('an https instance whose proxy makes Weblate write http:// links', () =
 
   it('does not trust the proxy without its certificate', async () => {
     const { db } = handle;
-    const result = await syncSimulator(sim, db, {
+    const result = await syncSimulator(sim, handleOf(db), {
       client: { baseUrl: new URL(proxy.url), maxAttempts: 1 },
     });
     expect(result.status).toBe('failed');

@@ -7,7 +7,7 @@ import {
   startSimulator,
 } from '../../src/simulator/index.ts';
 import type { SyncResult } from '../../src/sync/run-sync.ts';
-import { useTestDatabases } from '../helpers/database.ts';
+import { handleOf, useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { syncSimulator } from '../helpers/sync.ts';
@@ -78,7 +78,7 @@ describe.each(CASES)('units of $name', ({ compat, strategy, probe, warning }) =>
     const run = async (lookbackSeconds = 300): Promise<Observed> => {
       sim.requests.reset();
       const { log, lines } = captureLogger('info');
-      const result = await syncSimulator(sim, db, { log, lookbackSeconds });
+      const result = await syncSimulator(sim, handleOf(db), { log, lookbackSeconds });
       expect([result.status, result.error, result.summary.rejected]).toEqual([
         'succeeded',
         null,
@@ -143,7 +143,7 @@ describe.each(CASES)('units of $name', ({ compat, strategy, probe, warning }) =>
 
     sim.setCompat({});
     const normal = await freshDb();
-    expect((await syncSimulator(sim, normal)).status).toBe('succeeded');
+    expect((await syncSimulator(sim, handleOf(normal))).status).toBe('succeeded');
     expect(
       compareMirrors(
         await snapshotMirror(db),

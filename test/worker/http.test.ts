@@ -68,7 +68,7 @@ describe('/healthz', () => {
         status: 503,
         body: { status: 'unhealthy', database: 'ok', reason: 'no sync has succeeded yet' },
       });
-      expect((await syncSimulator(sim, handle.db)).status).toBe('succeeded');
+      expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
       const fresh = await healthz(get);
       expect(fresh).toMatchObject({ status: 200, body: { status: 'ok', reason: null } });
       expect(fresh.body.ageSeconds).toBeGreaterThanOrEqual(0);
@@ -153,7 +153,7 @@ describe('/metrics', () => {
           )
           .slice(0, 3);
         sim.mutate.editUnits(edited.map((u) => u.id));
-        result = await syncSimulator(sim, handle.db, { full: true });
+        result = await syncSimulator(sim, handle, { full: true });
         metrics.recordRun('sync', result, new Date());
         sim.setRateLimit({ limit: 1000, windowSeconds: 3600, headers: true });
         await client.getJson('languages/', 'languages');

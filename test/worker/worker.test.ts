@@ -197,7 +197,7 @@ function overlapping(runs: SyncRunRow[]): Array<[number, number]> {
 async function expectMirrorOf(sim: RunningSimulator, handle: DbHandle): Promise<void> {
   const clean = await database();
   const cleanHandle = await clean.migrated();
-  expect((await syncSimulator(sim, cleanHandle.db)).status).toBe('succeeded');
+  expect((await syncSimulator(sim, cleanHandle)).status).toBe('succeeded');
   expect(
     compareMirrors(
       await snapshotMirror(handle.db),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 
+import type { CopyInto } from '../copy.ts';
 import type {
   Database,
   NewChange,
@@ -52,14 +53,22 @@ export async function upsertTranslations(
 const UNIT_KINDS = { source: 'text[]', target: 'text[]', labels: 'json', raw: 'json' } as const;
 const CHANGE_KINDS = { details: 'json', raw: 'json' } as const;
 
-/** Upserts units by id (by COPY on PostgreSQL: they are the bulk of a sync). */
-export function upsertUnits(db: Kysely<Database>, rows: UnitRow[]): Promise<number> {
-  return upsertRowsByCopy(db, 'weblate.units', ['id'], rows, UNIT_KINDS);
+/** Upserts units by id (by COPY where the transaction has it: they are the bulk of a sync). */
+export function upsertUnits(
+  db: Kysely<Database>,
+  rows: UnitRow[],
+  copy: CopyInto | null = null,
+): Promise<number> {
+  return upsertRowsByCopy(db, copy, 'weblate.units', ['id'], rows, UNIT_KINDS);
 }
 
-/** Upserts changes by id (by COPY on PostgreSQL); a change that disappears upstream is never removed here. */
-export function upsertChanges(db: Kysely<Database>, rows: ChangeRow[]): Promise<number> {
-  return upsertRowsByCopy(db, 'weblate.changes', ['id'], rows, CHANGE_KINDS);
+/** Upserts changes by id (by COPY where the transaction has it); a change that disappears upstream is never removed here. */
+export function upsertChanges(
+  db: Kysely<Database>,
+  rows: ChangeRow[],
+  copy: CopyInto | null = null,
+): Promise<number> {
+  return upsertRowsByCopy(db, copy, 'weblate.changes', ['id'], rows, CHANGE_KINDS);
 }
 
 /** Which of these change ids the mirror does not hold yet. */

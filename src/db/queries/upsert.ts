@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 
-import { canCopy, copyIntoSession, type CopyKind, copyText } from '../copy.ts';
+import { type CopyInto, type CopyKind, copyText } from '../copy.ts';
 import type { Database, RawJson } from '../database.ts';
 
 /** Every column of an insert present (null where the API sent nothing), so an update never keeps stale values. */
@@ -68,18 +68,21 @@ export async function upsertJsonRowsReturning(
 }
 
 /**
- * Upserts like upsertJsonRows, but on PostgreSQL inside a session (see db/copy.ts) the rows
- * go in by COPY into a temporary staging table and one merge: no JSON for the server to
- * parse and no page-sized string in memory. `kinds` names the array and JSON columns.
+ * Upserts like upsertJsonRows, but with `copy` (a transaction of a database that can COPY,
+ * see db/copy.ts) the rows go in by COPY into a temporary staging table and one merge: no
+ * JSON for the server to parse and no page-sized string in memory. `kinds` names the array
+ * and JSON columns.
  */
 export async function upsertRowsByCopy(
   db: Kysely<Database>,
+  copy: CopyInto | null,
   table: string,
   key: readonly string[],
   rows: readonly JsonRow[],
   kinds: Readonly<Record<string, CopyKind>>,
 ): Promise<number> {
-  return (await mergeRows(db, table, key, rows, kinds, false)).count;
+  const staging = copy === null ? null : { copy, kinds };
+  return (await mergeRows(db, table, key, rows, staging, false)).count;
 }
 
 /** One INSERT … ON CONFLICT of `rows`; the keys of the rows written only when asked for. */
@@ -88,15 +91,16 @@ async function mergeRows(
   table: string,
   key: readonly string[],
   rows: readonly JsonRow[],
-  kinds: Readonly<Record<string, CopyKind>> | null,
+  staging: Staging | null,
   returnKeys: boolean,
 ): Promise<{ count: number; keys: string[] }> {
   if (rows.length === 0) return { count: 0, keys: [] };
   const unique = dedupeByKey(rows, key);
   const columns = Object.keys(unique[0]!);
   const source =
-    (kinds !== null && (await stageByCopy(db, table, columns, unique, kinds))) ||
-    jsonRecordset(table, unique);
+    staging === null
+      ? jsonRecordset(table, unique)
+      : await stageByCopy(db, staging, table, columns, unique);
   const changing = columns.filter((c) => !key.includes(c));
   const list = sql.join(columns.map((c) => sql.ref(c)));
   const result = await sql<{ key: string }>`
@@ -112,23 +116,23 @@ async function mergeRows(
   return { count: returnKeys ? keys.length : Number(result.numAffectedRows ?? 0n), keys };
 }
 
-/** COPYs rows into a session-local staging table shaped like `table`; null when COPY is not available. */
+interface Staging {
+  copy: CopyInto;
+  kinds: Readonly<Record<string, CopyKind>>;
+}
+
+/** COPYs rows into a transaction-local staging table shaped like `table`. */
 async function stageByCopy(
   db: Kysely<Database>,
+  { copy, kinds }: Staging,
   table: string,
   columns: string[],
   rows: readonly JsonRow[],
-  kinds: Readonly<Record<string, CopyKind>>,
-): Promise<RawBuilder<unknown> | null> {
-  if (!canCopy()) return null;
+): Promise<RawBuilder<unknown>> {
   const stage = `stage_${table.replace('.', '_')}`;
   await sql`create temp table if not exists ${sql.table(stage)} (like ${sql.table(table)} including defaults)
     on commit delete rows`.execute(db);
   const quoted = columns.map((c) => `"${c}"`).join(', ');
-  return (await copyIntoSession(
-    `copy ${stage} (${quoted}) from stdin`,
-    copyText(rows, columns, kinds),
-  ))
-    ? sql.table(stage)
-    : null;
+  await copy(`copy ${stage} (${quoted}) from stdin`, copyText(rows, columns, kinds));
+  return sql.table(stage);
 }

@@ -1,5 +1,6 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
+import type { CopyInto } from '../../db/copy.ts';
 import type { Database, RawJson } from '../../db/database.ts';
 import { recordChangeActions, type SeenAction } from '../../db/queries/change-actions.ts';
 import { type ChangeRow, changesNotMirrored, upsertChanges } from '../../db/queries/records.ts';
@@ -101,11 +102,11 @@ export async function syncProjectChanges(ctx: WindowedContext, project: ProjectR
     resource: 'changes',
     schema: weblateChange,
     prepare: ({ items }) => items,
-    write: (trx, items, page) => {
+    write: (trx, items, { page, copy }) => {
       const next: ChangeCursor = page.more
         ? { mark: cursor.mark, window: { ...window, before: page.at.oldest ?? window.before } }
         : { mark: window.end, window: null };
-      return storeChanges(ctx, trx, { project, items, url: page.url, cursor: next });
+      return storeChanges(ctx, trx, { project, items, url: page.url, cursor: next, copy });
     },
     notFound: { gone: { table: 'projects', id: project.id, label: `project ${project.slug}` } },
   });
@@ -125,6 +126,7 @@ interface ChangePage {
   items: Array<Item<WeblateChange>>;
   url: string;
   cursor: ChangeCursor;
+  copy: CopyInto | null;
 }
 
 async function storeChanges(ctx: SyncContext, trx: Transaction<Database>, page: ChangePage) {
@@ -133,7 +135,8 @@ async function storeChanges(ctx: SyncContext, trx: Transaction<Database>, page: 
   // already had its unit read when it was first stored.
   const ids = rows.map((r) => String(r.id));
   const fresh = ctx.mode === 'incremental' ? await changesNotMirrored(trx, ids) : new Set();
-  const result = await upsertIsolating(trx, rows, upsertChanges, () => ({
+  const upsert = (db: Kysely<Database>, batch: ChangeRow[]) => upsertChanges(db, batch, page.copy);
+  const result = await upsertIsolating(trx, rows, upsert, () => ({
     resource: 'changes',
     url: page.url,
   }));

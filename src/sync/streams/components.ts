@@ -175,7 +175,7 @@ function componentStream(
       }
       return rows;
     },
-    write: async (trx, rows, page) => {
+    write: async (trx, rows, { page }) => {
       await retireReplaced(trx, 'components', rows);
       return upsertIsolating(trx, rows, upsertComponents, () => ({
         resource: 'components',

@@ -35,7 +35,7 @@ export async function syncLanguages(ctx: SyncContext): Promise<Map<string, strin
     schema: weblateLanguage,
     isDiscovery: true,
     prepare: ({ items }) => items,
-    write: (trx, items, page) =>
+    write: (trx, items, { page }) =>
       upsertIsolating(
         trx,
         items.map((i) => toLanguageRow(i.record, i.raw)),

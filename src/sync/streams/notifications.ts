@@ -55,7 +55,7 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
       schema: weblateSubscription,
       listing,
       prepare: ({ items }) => items.map((i) => toSubscriptionRow(i.record, i.raw, username)),
-      write: (trx, rows, page) =>
+      write: (trx, rows, { page }) =>
         upsertIsolating(trx, rows, upsertSubscriptions, () => ({
           resource: 'notification_subscriptions',
           url: page.url,

@@ -57,7 +57,7 @@ function projectStream(ctx: SyncContext, refs: ProjectRef[], listing?: Listing) 
     isDiscovery: true,
     listing,
     prepare: ({ items }) => items,
-    write: async (trx, items, page) => {
+    write: async (trx, items, { page }) => {
       const rows = items.map((i) => toProjectRow(i.record, i.raw));
       await retireReplaced(trx, 'projects', rows);
       return upsertIsolating(trx, rows, upsertProjects, () => ({

@@ -146,7 +146,7 @@ function translationStream(
         );
         return [];
       }),
-    write: (trx, placed, page) => storeTranslations(ctx, trx, placed, page.url),
+    write: (trx, placed, { page }) => storeTranslations(ctx, trx, placed, page.url),
     committed: (placed) => {
       for (const { item, component } of placed)
         found.push(remember(ctx, toRef(item.record, component)));

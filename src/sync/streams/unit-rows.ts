@@ -1,5 +1,6 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
+import type { CopyInto } from '../../db/copy.ts';
 import type { Database, RawJson } from '../../db/database.ts';
 import { type UnitRow, upsertUnits } from '../../db/queries/records.ts';
 import type { WeblateUnit } from '../../weblate/schemas.ts';
@@ -78,7 +79,13 @@ export function unitRows(ctx: SyncContext, items: Array<Item<WeblateUnit>>): Uni
   return rows;
 }
 
-/** Upserts unit rows in the page's transaction. */
-export function writeUnitRows(trx: Transaction<Database>, rows: UnitRow[], url: string) {
-  return upsertIsolating(trx, rows, upsertUnits, () => ({ resource: 'units', url }));
+/** Upserts unit rows in the page's transaction (by COPY where it has `copy`). */
+export function writeUnitRows(
+  trx: Transaction<Database>,
+  copy: CopyInto | null,
+  rows: UnitRow[],
+  url: string,
+) {
+  const upsert = (db: Kysely<Database>, batch: UnitRow[]) => upsertUnits(db, batch, copy);
+  return upsertIsolating(trx, rows, upsert, () => ({ resource: 'units', url }));
 }

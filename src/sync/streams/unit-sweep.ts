@@ -36,8 +36,8 @@ async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<voi
     ...ownUnits(ctx, ref),
     // Pages cover disjoint id ranges and no cursor is written, so their commits may overlap.
     overlap: true,
-    write: async (trx, rows, { url, at }) => {
-      const result = await writeUnitRows(trx, rows, url);
+    write: async (trx, rows, { page: { url, at }, copy }) => {
+      const result = await writeUnitRows(trx, copy, rows, url);
       await markUnitsMissingInRange(trx, { translationId: ref.id }, at, at.ids);
       await pending.namedUnits.settle(trx, at.ids);
       return result;
@@ -50,8 +50,8 @@ async function sweepByPages(ctx: SyncContext, ref: TranslationRef): Promise<void
   const listed = new Set<string>();
   await runStream(ctx, listSource(ref.unitsUrl, PAGE_SIZE.standard), {
     ...ownUnits(ctx, ref),
-    write: async (trx, rows, { url, results, at }) => {
-      const result = await writeUnitRows(trx, rows, url);
+    write: async (trx, rows, { page: { url, results, at }, copy }) => {
+      const result = await writeUnitRows(trx, copy, rows, url);
       for (const id of results.flatMap(unitId)) listed.add(id);
       if (at.isLast) {
         const all = { after: null, through: null };

@@ -102,12 +102,12 @@ async function walkScope(
       rows: unitRows(ctx, items),
       maxId: (maxId = maxOf(maxId, ...page.at.ids)),
     }),
-    write: async (trx, { rows, maxId }, { url, at }, previous) => {
+    write: async (trx, { rows, maxId }, { page: { url, at }, previous, copy }) => {
       const next: UnitCursor =
         at.through === null
           ? { mark: walk.end, maxId, walk: null }
           : { mark: cursor.mark, maxId, walk: { ...walk, after: at.through } };
-      const result = await writeUnitRows(trx, rows, url);
+      const result = await writeUnitRows(trx, copy, rows, url);
       await pending.namedUnits.settle(trx, at.ids);
       if (walk.full) await markUnitsMissingInRange(trx, deletionScope, at, at.ids);
       await previous;
@@ -165,8 +165,8 @@ async function syncNamedUnits(
     resource: 'units',
     schema: weblateUnit,
     prepare: ({ items }) => unitRows(ctx, items),
-    write: async (trx, rows, { url, at }) => {
-      const result = await writeUnitRows(trx, rows, url);
+    write: async (trx, rows, { page: { url, at }, copy }) => {
+      const result = await writeUnitRows(trx, copy, rows, url);
       if (at.missing !== null) {
         // Named by a change but gone now: deleted upstream since.
         await markUnitsDeleted(trx, at.missing);

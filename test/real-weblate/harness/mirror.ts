@@ -4,6 +4,7 @@ import type { Database } from '../../../src/db/database.ts';
 import type { Logger } from '../../../src/logger.ts';
 import type { SyncOptions, SyncResult } from '../../../src/sync/run-sync.ts';
 import { WeblateClient, type WeblateClientOptions } from '../../../src/weblate/client.ts';
+import { handleOf } from '../../helpers/database.ts';
 import { captureLogger } from '../../helpers/logs.ts';
 import { syncAsWriter } from '../../helpers/sync.ts';
 import type { WeblateInstance } from './instance.ts';
@@ -43,7 +44,7 @@ export async function syncWeblate(
         ...options.client,
       }),
   };
-  return syncAsWriter(db, run, options);
+  return syncAsWriter(handleOf(db), run, options);
 }
 
 /** Requests a sync made, by resource. */
