@@ -1,36 +1,24 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { DbHandle } from '../../src/db/client.ts';
 import { parseJsonLossless } from '../../src/lib/json.ts';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startRewritingProxy } from '../helpers/proxy.ts';
+import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
-let sim: RunningSimulator;
-let database: TestDatabase;
-let handle: DbHandle;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 81,
-    projects: 1,
-    components: 2,
-    languages: 2,
-    units: 200,
-    changes: 60,
-    users: 1,
-  });
-  database = await createTestDatabase();
-  handle = await database.migrated();
-  const first = await syncSimulator(sim, handle);
-  expect([first.status, first.summary.rejected]).toEqual(['succeeded', 0]);
+const mirror = useSimulatorMirror({
+  seed: 81,
+  projects: 1,
+  components: 2,
+  languages: 2,
+  units: 200,
+  changes: 60,
+  users: 1,
 });
 
-afterAll(async () => {
-  await sim.close();
-  await database.drop();
+beforeAll(async () => {
+  const first = await syncSimulator(mirror.sim, mirror.handle);
+  expect([first.status, first.summary.rejected]).toEqual(['succeeded', 0]);
 });
 
 /** The ids in a read of units by id (`q=id:1,2,…`), the only unit request that names ids. */
@@ -39,12 +27,12 @@ const READ_BY_ID = /^\/api\/units\/\?q=id%3A\d/;
 describe('units a change names', () => {
   it('are read by id; one the server lists but the mirror rejects is not marked deleted', async () => {
     // A comment names its unit without moving the unit's last_changed.
-    const translation = sim.instance.translations.find((t) => !t.isSource)!;
-    const [changeId] = sim.mutate.addChanges(translation.id, 1).changeIds;
-    const unitId = sim.instance.index.changeById.get(changeId!)!.unitId!;
+    const translation = mirror.sim.instance.translations.find((t) => !t.isSource)!;
+    const [changeId] = mirror.sim.mutate.addChanges(translation.id, 1).changeIds;
+    const unitId = mirror.sim.instance.index.changeById.get(changeId!)!.unitId!;
     let readsById = 0;
     let sweeps = 0;
-    const proxy = await startRewritingProxy(sim.url, (path, body) => {
+    const proxy = await startRewritingProxy(mirror.sim.url, (path, body) => {
       if (/^\/api\/translations\/.*\/units\//.test(path)) sweeps += 1;
       if (!READ_BY_ID.test(path)) return body;
       readsById += 1;
@@ -56,7 +44,7 @@ describe('units a change names', () => {
         : body.replace(text, text.replace(/"state":\d+/, '"state":"translated"'));
     });
     try {
-      const result = await syncSimulator(sim, handle, {
+      const result = await syncSimulator(mirror.sim, mirror.handle, {
         client: { baseUrl: new URL(proxy.url) },
       });
       expect([result.mode, result.status, result.error]).toEqual([
@@ -69,14 +57,14 @@ describe('units a change names', () => {
       expect(sweeps).toBe(0);
       const rejected = await sql<{ reason: string }>`
         select reason from weblate.rejected_records where run_id = ${result.runId}`.execute(
-        handle.db,
+        mirror.handle.db,
       );
       expect(rejected.rows.map((r) => r.reason)).toEqual([
         expect.stringContaining(`(id ${unitId}): field "state"`),
       ]);
       const unit = await sql<{ deleted: boolean }>`
         select deleted_at is not null as deleted from weblate.units where id = ${unitId}`.execute(
-        handle.db,
+        mirror.handle.db,
       );
       expect(unit.rows).toEqual([{ deleted: false }]);
     } finally {

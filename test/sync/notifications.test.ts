@@ -1,55 +1,43 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { DbHandle } from '../../src/db/client.ts';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
+import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
-let sim: RunningSimulator;
-let database: TestDatabase;
-let handle: DbHandle;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 71,
-    projects: 2,
-    components: 3,
-    languages: 2,
-    units: 300,
-    changes: 100,
-    users: 3,
-  });
-  database = await createTestDatabase();
-  handle = await database.migrated();
-  const first = await syncSimulator(sim, handle);
-  expect([first.status, first.summary.warnings]).toEqual(['succeeded', []]);
+const mirror = useSimulatorMirror({
+  seed: 71,
+  projects: 2,
+  components: 3,
+  languages: 2,
+  units: 300,
+  changes: 100,
+  users: 3,
 });
 
-afterAll(async () => {
-  await sim.close();
-  await database.drop();
+beforeAll(async () => {
+  const first = await syncSimulator(mirror.sim, mirror.handle);
+  expect([first.status, first.summary.warnings]).toEqual(['succeeded', []]);
 });
 
 /** The mirrored subscription rows of a user, as text, deleted ones included. */
 async function rowsOf(username: string): Promise<string[]> {
   const result = await sql<{ row: string }>`
     select to_jsonb(s)::text as row from weblate.notification_subscriptions s
-    where username = ${username} order by id`.execute(handle.db);
+    where username = ${username} order by id`.execute(mirror.handle.db);
   return result.rows.map((r) => r.row);
 }
 
 async function liveIdsOf(username: string): Promise<number[]> {
   const result = await sql<{ id: string }>`
     select id from weblate.notification_subscriptions
-    where username = ${username} and deleted_at is null order by id`.execute(handle.db);
+    where username = ${username} and deleted_at is null order by id`.execute(mirror.handle.db);
   return result.rows.map((r) => Number(r.id));
 }
 
 describe("notification subscriptions the token may not read (Weblate 5.15+'s 403)", () => {
   it("keep each such user's mirrored rows untouched, warn once per user naming WEBLATE_USERS, and the run succeeds", async () => {
-    const subscribed = sim.instance.users.filter((u) => u.subscriptions.length > 1);
+    const subscribed = mirror.sim.instance.users.filter((u) => u.subscriptions.length > 1);
     const [own, ...denied] = subscribed;
     expect(denied.length).toBeGreaterThanOrEqual(2);
     const deniedRows = await Promise.all(denied.map((u) => rowsOf(u.username)));
@@ -59,15 +47,15 @@ describe("notification subscriptions the token may not read (Weblate 5.15+'s 403
     // Upstream, one subscription of each goes away: only a readable list can show it.
     const ownGone = own!.subscriptions.pop()!;
     const deniedGone = denied.map((u) => u.subscriptions.pop()!);
-    sim.setCompat({ tokenUser: own!.username });
+    mirror.sim.setCompat({ tokenUser: own!.username });
     const { log, lines } = captureLogger('info');
     let warnings: string[];
     try {
-      const result = await syncSimulator(sim, handle, { log });
+      const result = await syncSimulator(mirror.sim, mirror.handle, { log });
       expect([result.status, result.error]).toEqual(['succeeded', null]);
       warnings = result.summary.warnings;
     } finally {
-      sim.setCompat({});
+      mirror.sim.setCompat({});
     }
     expect(warnings).toEqual(
       denied.map((u): unknown =>
@@ -94,10 +82,12 @@ describe("notification subscriptions the token may not read (Weblate 5.15+'s 403
     );
     expect(await liveIdsOf(own!.username)).not.toContain(ownGone.id);
     const run = await sql<{ status: string; summary: { warnings: string[] } }>`
-      select status, summary from weblate.sync_runs order by id desc limit 1`.execute(handle.db);
+      select status, summary from weblate.sync_runs order by id desc limit 1`.execute(
+      mirror.handle.db,
+    );
     expect([run.rows[0]!.status, run.rows[0]!.summary.warnings]).toEqual(['succeeded', warnings]);
     // Readable again: the next sync marks what went away.
-    const next = await syncSimulator(sim, handle);
+    const next = await syncSimulator(mirror.sim, mirror.handle);
     expect([next.status, next.summary.warnings]).toEqual(['succeeded', []]);
     for (const [i, user] of denied.entries())
       expect(await liveIdsOf(user.username)).not.toContain(deniedGone[i]!.id);

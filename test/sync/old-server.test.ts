@@ -1,38 +1,23 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { DbHandle } from '../../src/db/client.ts';
 import { countRows } from '../../src/db/queries/status.ts';
 import { parseJsonLossless } from '../../src/lib/json.ts';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import type { SyncResult } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { startRewritingProxy } from '../helpers/proxy.ts';
+import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { syncAsWriter, syncSimulator } from '../helpers/sync.ts';
 
-let sim: RunningSimulator;
-let database: TestDatabase;
-let handle: DbHandle;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 17,
-    projects: 2,
-    components: 3,
-    languages: 2,
-    units: 200,
-    changes: 50,
-    users: 1,
-  });
-  database = await createTestDatabase();
-  handle = await database.migrated();
-});
-
-afterAll(async () => {
-  await sim.close();
-  await database.drop();
+const mirror = useSimulatorMirror({
+  seed: 17,
+  projects: 2,
+  components: 3,
+  languages: 2,
+  units: 200,
+  changes: 50,
+  users: 1,
 });
 
 const OLDER =
@@ -40,23 +25,25 @@ const OLDER =
 
 /** A failed run that stored nothing of the list it stopped at, nor below it. */
 async function expectStoppedAt(result: SyncResult, empty: string[]): Promise<void> {
-  const counts = await countRows(handle.db);
+  const counts = await countRows(mirror.handle.db);
   for (const table of [...empty, 'units', 'changes']) expect(counts[table], table).toBe(0);
   const rejected = await sql<{ n: number }>`
     select count(*)::int as n from weblate.rejected_records where run_id = ${result.runId}`.execute(
-    handle.db,
+    mirror.handle.db,
   );
   expect(rejected.rows[0]!.n).toBe(0);
   const run = await sql<{ status: string; error: string }>`
-    select status, error from weblate.sync_runs where id = ${result.runId}`.execute(handle.db);
+    select status, error from weblate.sync_runs where id = ${result.runId}`.execute(
+    mirror.handle.db,
+  );
   expect(run.rows[0]).toEqual({ status: 'failed', error: result.error?.message });
 }
 
 describe('a server older than Weblate 5.0.1 (records without id)', () => {
   it('fails the run at the first list, naming the version, instead of rejecting every record', async () => {
-    sim.setCompat({ hasObjectIds: false });
+    mirror.sim.setCompat({ hasObjectIds: false });
     try {
-      const result = await syncSimulator(sim, handle);
+      const result = await syncSimulator(mirror.sim, mirror.handle);
       expect(result.status).toBe('failed');
       expect(result.error?.message).toMatch(
         /^languages: the records of http:\/\/127\.0\.0\.1:\d+\/api\/languages\/\?page_size=1000 carry no id\. /,
@@ -64,13 +51,13 @@ describe('a server older than Weblate 5.0.1 (records without id)', () => {
       expect(result.error?.message).toContain(OLDER);
       await expectStoppedAt(result, ['languages', 'projects', 'components', 'translations']);
     } finally {
-      sim.setCompat({});
+      mirror.sim.setCompat({});
     }
   });
 
   it('names the list it stopped at, in a sync of every project and of one', async () => {
     // Only the components come without ids (as through a proxy that drops them).
-    const proxy = await startRewritingProxy(sim.url, (path, body) => {
+    const proxy = await startRewritingProxy(mirror.sim.url, (path, body) => {
       if (!/^\/api\/(components\/|projects\/[^/]+\/components\/)\?/.test(path)) return body;
       const { value } = parseJsonLossless(body) as { value: { results: object[] } };
       const results = value.results.map((r) => ({ ...r, id: undefined }));
@@ -78,7 +65,7 @@ describe('a server older than Weblate 5.0.1 (records without id)', () => {
     });
     try {
       const run = (projects: string[] | null) =>
-        syncAsWriter(handle, {
+        syncAsWriter(mirror.handle, {
           log: captureLogger().log,
           scope: { projects, users: [] },
           client: () => createTestClient(proxy.url),
@@ -88,7 +75,7 @@ describe('a server older than Weblate 5.0.1 (records without id)', () => {
         /^components: the records of http:\/\/127\.0\.0\.1:\d+\/api\/components\/\?page_size=1000 carry no id\. /,
       );
       await expectStoppedAt(all, ['components', 'translations']);
-      const slug = sim.instance.projects[0]!.slug;
+      const slug = mirror.sim.instance.projects[0]!.slug;
       const scoped = await run([slug]);
       expect(scoped.error?.message).toMatch(
         new RegExp(

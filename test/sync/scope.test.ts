@@ -1,58 +1,43 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { DbHandle } from '../../src/db/client.ts';
 import { countRows } from '../../src/db/queries/status.ts';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import type { SyncScope } from '../../src/sync/context.ts';
 import { createTestClient } from '../helpers/client.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
+import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { syncAsWriter } from '../helpers/sync.ts';
 
-let sim: RunningSimulator;
-let database: TestDatabase;
-let handle: DbHandle;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 5,
-    projects: 3,
-    components: 5,
-    languages: 4,
-    units: 1500,
-    changes: 900,
-    users: 2,
-  });
-  database = await createTestDatabase();
-  handle = await database.migrated();
-});
-
-afterAll(async () => {
-  await sim.close();
-  await database.drop();
+const mirror = useSimulatorMirror({
+  seed: 5,
+  projects: 3,
+  components: 5,
+  languages: 4,
+  units: 1500,
+  changes: 900,
+  users: 2,
 });
 
 async function sync(scope: SyncScope) {
-  return syncAsWriter(handle, {
+  return syncAsWriter(mirror.handle, {
     log: captureLogger().log,
     scope,
-    client: () => createTestClient(sim.url),
+    client: () => createTestClient(mirror.sim.url),
   });
 }
 
 describe('the scope of a sync', () => {
   it('limits the mirror to the projects named, reading them by slug', async () => {
-    const { instance } = sim;
+    const { instance } = mirror.sim;
     const project = instance.projects[1]!;
-    sim.requests.reset();
+    mirror.sim.requests.reset();
     const result = await sync({ projects: [project.slug], users: [] });
     expect(result.error).toBeNull();
     const components = instance.components.filter((c) => c.projectId === project.id);
     const componentIds = new Set(components.map((c) => c.id));
     const translations = instance.translations.filter((t) => componentIds.has(t.componentId));
     const translationIds = new Set(translations.map((t) => t.id));
-    expect(await countRows(handle.db)).toMatchObject({
+    expect(await countRows(mirror.handle.db)).toMatchObject({
       projects: 1,
       components: components.length,
       translations: translations.length,
@@ -60,11 +45,11 @@ describe('the scope of a sync', () => {
       changes: instance.changes.filter((c) => c.projectId === project.id).length,
       language_statistics: new Set(translations.map((t) => t.languageId)).size,
     });
-    expect(sim.requests.byPath.get('/api/projects/')).toBeUndefined();
-    expect(sim.requests.byPath.get(`/api/projects/${project.slug}/`)).toBe(1);
+    expect(mirror.sim.requests.byPath.get('/api/projects/')).toBeUndefined();
+    expect(mirror.sim.requests.byPath.get(`/api/projects/${project.slug}/`)).toBe(1);
     const slugs = await sql<{
       slug: string;
-    }>`select distinct project_slug as slug from weblate.changes`.execute(handle.db);
+    }>`select distinct project_slug as slug from weblate.changes`.execute(mirror.handle.db);
     expect(slugs.rows).toEqual([{ slug: project.slug }]);
   });
 
@@ -72,12 +57,12 @@ describe('the scope of a sync', () => {
     const result = await sync({ projects: ['no-such-project'], users: [] });
     expect(result.status).toBe('failed');
     expect(result.error?.message).toBe(
-      `WEBLATE_PROJECTS names "no-such-project", but ${sim.url}api/ has no such project visible to this token`,
+      `WEBLATE_PROJECTS names "no-such-project", but ${mirror.sim.url}api/ has no such project visible to this token`,
     );
   });
 
   it('fails clearly for a user the server does not show', async () => {
-    const project = sim.instance.projects[0]!;
+    const project = mirror.sim.instance.projects[0]!;
     const result = await sync({ projects: [project.slug], users: ['nobody-here'] });
     expect(result.status).toBe('failed');
     expect(result.error?.message).toMatch(

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { DbHandle } from '../../src/db/client.ts';
 import {
   type ChangeCursor,
   readCursor,
@@ -9,40 +8,23 @@ import {
   writeCursor,
 } from '../../src/db/queries/sync-state.ts';
 import { shiftSeconds } from '../../src/lib/timestamps.ts';
-import {
-  type RunningSimulator,
-  type SimProject,
-  startSimulator,
-} from '../../src/simulator/index.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import type { SimProject } from '../../src/simulator/index.ts';
+import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
-let sim: RunningSimulator;
-let database: TestDatabase;
-let handle: DbHandle;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 8,
-    projects: 3,
-    components: 6,
-    languages: 3,
-    units: 1800,
-    changes: 600,
-    users: 1,
-  });
-  database = await createTestDatabase();
-  handle = await database.migrated();
-});
-
-afterAll(async () => {
-  await sim.close();
-  await database.drop();
+const mirror = useSimulatorMirror({
+  seed: 8,
+  projects: 3,
+  components: 6,
+  languages: 3,
+  units: 1800,
+  changes: 600,
+  users: 1,
 });
 
 /** Translated, editable units of a project (bulk edits skip empty and read-only ones). */
 function translatedUnits(project: SimProject, count: number): number[] {
-  const { instance } = sim;
+  const { instance } = mirror.sim;
   return instance.units
     .filter((unit) => {
       const translation = instance.index.translationById.get(unit.translationId)!;
@@ -54,7 +36,7 @@ function translatedUnits(project: SimProject, count: number): number[] {
 }
 
 async function mirroredStates(ids: number[]): Promise<Map<string, number>> {
-  const rows = await handle.db
+  const rows = await mirror.handle.db
     .selectFrom('weblate.units')
     .select(['id', 'state'])
     .where('id', 'in', ids.map(String))
@@ -64,17 +46,19 @@ async function mirroredStates(ids: number[]): Promise<Map<string, number>> {
 
 describe('unit walks by project', () => {
   it('keeps units named by changes in one project while another project is walked in full', async () => {
-    const [first, second] = sim.instance.projects as [SimProject, SimProject];
-    const initial = await syncSimulator(sim, handle, { projects: [first.slug] });
+    const [first, second] = mirror.sim.instance.projects as [SimProject, SimProject];
+    const initial = await syncSimulator(mirror.sim, mirror.handle, { projects: [first.slug] });
     expect([initial.mode, initial.status]).toEqual(['full', 'succeeded']);
 
     // A bulk edit leaves last_changed alone: only its changes name the units.
-    const edited = sim.mutate.bulkEditStates(translatedUnits(first, 5), 30).unitIds;
+    const edited = mirror.sim.mutate.bulkEditStates(translatedUnits(first, 5), 30).unitIds;
     expect(edited.length).toBe(5);
     // The second project is new to the scope, so its units are walked in full.
-    const result = await syncSimulator(sim, handle, { projects: [first.slug, second.slug] });
+    const result = await syncSimulator(mirror.sim, mirror.handle, {
+      projects: [first.slug, second.slug],
+    });
     expect([result.mode, result.status]).toEqual(['incremental', 'succeeded']);
-    expect(await readCursor(handle.db, 'units', second.slug)).toMatchObject({
+    expect(await readCursor(mirror.handle.db, 'units', second.slug)).toMatchObject({
       walk: null,
     });
     const states = await mirroredStates(edited);
@@ -82,16 +66,16 @@ describe('unit walks by project', () => {
   });
 
   it('asks a project-scoped walk only for changed units of that project', async () => {
-    const [first, second] = sim.instance.projects as [SimProject, SimProject];
+    const [first, second] = mirror.sim.instance.projects as [SimProject, SimProject];
     // Edits in a project outside the scope must not be read at all.
     const outside = translatedUnits(second, 4);
-    sim.mutate.editUnits(outside, { target: 'Upraveno mimo rozsah' });
+    mirror.sim.mutate.editUnits(outside, { target: 'Upraveno mimo rozsah' });
     const inside = translatedUnits(first, 2);
-    sim.mutate.editUnits(inside, { target: 'Upraveno v rozsahu' });
-    sim.requests.reset();
+    mirror.sim.mutate.editUnits(inside, { target: 'Upraveno v rozsahu' });
+    mirror.sim.requests.reset();
     // A short look-back (the server's clock is known to a second, from its Date header), so
     // the walk reads little beyond these edits.
-    const result = await syncSimulator(sim, handle, {
+    const result = await syncSimulator(mirror.sim, mirror.handle, {
       projects: [first.slug],
       lookbackSeconds: 2,
     });
@@ -102,7 +86,7 @@ describe('unit walks by project', () => {
     const units = result.summary.resources.find((r) => r.resource === 'units')!;
     expect(units.records).toBeGreaterThanOrEqual(inside.length);
     expect(units.records).toBeLessThan(50);
-    const targets = await handle.db
+    const targets = await mirror.handle.db
       .selectFrom('weblate.units')
       .select(['id', 'target'])
       .where('id', 'in', inside.map(String))
@@ -113,23 +97,25 @@ describe('unit walks by project', () => {
 
 describe('sync --full after an interrupted incremental run', () => {
   it('reads everything instead of resuming the incremental walk', async () => {
-    const { instance } = sim;
+    const { instance } = mirror.sim;
     const projects = instance.projects.map((p) => p.slug);
-    const before = await syncSimulator(sim, handle, { projects });
+    const before = await syncSimulator(mirror.sim, mirror.handle, { projects });
     expect(before.status).toBe('succeeded');
 
     // Upstream: a unit deleted, and a change that committed long after its timestamp.
     const [first] = instance.projects as [SimProject];
     const [gone] = translatedUnits(first, 1) as [number];
-    sim.mutate.deleteUnits([gone]);
+    mirror.sim.mutate.deleteUnits([gone]);
     const translation = instance.translations.find((t) => !t.isSource)!;
-    const late = sim.mutate.addChanges(translation.id, 1, { backdate: 30 * 86_400 }).changeIds;
+    const late = mirror.sim.mutate.addChanges(translation.id, 1, {
+      backdate: 30 * 86_400,
+    }).changeIds;
 
     // An incremental run stopped halfway through both walks, past the deleted unit.
     const now = new Date().toISOString();
     const slug = first.slug;
-    const unitCursor = (await readCursor(handle.db, 'units', slug))!;
-    await writeCursor(handle.db, 'units', slug, {
+    const unitCursor = (await readCursor(mirror.handle.db, 'units', slug))!;
+    await writeCursor(mirror.handle.db, 'units', slug, {
       ...unitCursor,
       walk: {
         full: false,
@@ -139,15 +125,15 @@ describe('sync --full after an interrupted incremental run', () => {
         end: now,
       },
     } satisfies UnitCursor);
-    const changeCursor = (await readCursor(handle.db, 'changes', slug))!;
-    await writeCursor(handle.db, 'changes', slug, {
+    const changeCursor = (await readCursor(mirror.handle.db, 'changes', slug))!;
+    await writeCursor(mirror.handle.db, 'changes', slug, {
       ...changeCursor,
       window: { after: shiftSeconds(now, -600), end: now, before: now },
     } satisfies ChangeCursor);
 
-    const full = await syncSimulator(sim, handle, { projects, full: true });
+    const full = await syncSimulator(mirror.sim, mirror.handle, { projects, full: true });
     expect([full.mode, full.status]).toEqual(['full', 'succeeded']);
-    const unit = await handle.db
+    const unit = await mirror.handle.db
       .selectFrom('weblate.units')
       .select('deleted_at')
       .where('id', '=', String(gone))
@@ -155,7 +141,7 @@ describe('sync --full after an interrupted incremental run', () => {
     expect(unit.deleted_at).not.toBeNull();
     const changes = await sql<{ n: number }>`
       select count(*)::int as n from weblate.changes where id = any(${late.map(String)}::bigint[])
-    `.execute(handle.db);
+    `.execute(mirror.handle.db);
     expect(changes.rows[0]!.n).toBe(late.length);
   });
 });
