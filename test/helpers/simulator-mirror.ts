@@ -8,6 +8,16 @@ import {
 } from '../../src/simulator/index.ts';
 import { useTestDatabases } from './database.ts';
 
+/** A small instance (two projects, 300 units): enough for tests of one mechanism. */
+export const SMALL_INSTANCE = {
+  seed: 71,
+  projects: 2,
+  components: 3,
+  languages: 2,
+  units: 300,
+  changes: 100,
+} as const satisfies SimulatorOptions;
+
 /** A file's simulator and the migrated database it is mirrored into. */
 export interface SimulatorMirror {
   readonly sim: RunningSimulator;

@@ -2,18 +2,10 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { readCursor, writeCursor } from '../../src/db/queries/sync-state.ts';
-import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
+import { SMALL_INSTANCE, useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
-const mirror = useSimulatorMirror({
-  seed: 71,
-  projects: 2,
-  components: 3,
-  languages: 2,
-  units: 300,
-  changes: 100,
-  users: 1,
-});
+const mirror = useSimulatorMirror({ ...SMALL_INSTANCE, users: 1 });
 
 beforeAll(async () => {
   const first = await syncSimulator(mirror.sim, mirror.handle);

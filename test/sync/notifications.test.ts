@@ -2,18 +2,10 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { captureLogger } from '../helpers/logs.ts';
-import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
+import { SMALL_INSTANCE, useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
-const mirror = useSimulatorMirror({
-  seed: 71,
-  projects: 2,
-  components: 3,
-  languages: 2,
-  units: 300,
-  changes: 100,
-  users: 3,
-});
+const mirror = useSimulatorMirror({ ...SMALL_INSTANCE, users: 3 });
 
 beforeAll(async () => {
   const first = await syncSimulator(mirror.sim, mirror.handle);
