@@ -54,8 +54,6 @@ export async function compareWithWeblate(
     'projects',
     compareList(db, projectPages, {
       table: 'projects',
-      key: sql`id::text`,
-      fetchedKey: sql`r->>'id'`,
       live: sql`deleted_at is null and slug in (${inScope})`,
     }),
   );
@@ -83,8 +81,6 @@ export async function compareWithWeblate(
     'components',
     compareList(db, componentPages, {
       table: 'components',
-      key: sql`id::text`,
-      fetchedKey: sql`r->>'id'`,
       live: sql`deleted_at is null and project_slug in (${inScope})`,
     }),
   );
@@ -92,8 +88,6 @@ export async function compareWithWeblate(
     'translations',
     compareList(db, translationPages, {
       table: 'translations',
-      key: sql`id::text`,
-      fetchedKey: sql`r->>'id'`,
       live: sql`deleted_at is null and project_slug in (${inScope})`,
     }),
   );
@@ -108,8 +102,6 @@ export async function compareWithWeblate(
     'units',
     compareList(db, unitPages, {
       table: 'units',
-      key: sql`id::text`,
-      fetchedKey: sql`r->>'id'`,
       live: sql`deleted_at is null and translation_id in (
       select id from weblate.translations where project_slug in (${inScope}))`,
     }),
@@ -123,8 +115,6 @@ export async function compareWithWeblate(
     'changes',
     compareList(db, changePages, {
       table: 'changes',
-      key: sql`id::text`,
-      fetchedKey: sql`r->>'id'`,
       live: sql`project_slug in (${inScope})`,
       onlyFetched: true,
     }),
@@ -160,8 +150,6 @@ export async function compareWithWeblate(
       `subscriptions of ${user}`,
       compareList(db, await api.listPages(`users/${user}/notifications/`), {
         table: 'notification_subscriptions',
-        key: sql`id::text`,
-        fetchedKey: sql`r->>'id'`,
         live: sql`deleted_at is null and username = ${user}`,
       }),
     );
@@ -178,10 +166,10 @@ async function singlePage(api: TierApi, paths: string[]): Promise<string> {
 
 interface ListComparison {
   table: string;
-  /** The mirror's key, as text. */
-  key: RawBuilder<unknown>;
-  /** The same key of a fetched record `r`. */
-  fetchedKey: RawBuilder<unknown>;
+  /** The mirror's key, as text; the id by default. */
+  key?: RawBuilder<unknown>;
+  /** The same key of a fetched record `r`; its id by default. */
+  fetchedKey?: RawBuilder<unknown>;
   /** Which of the mirror's rows must be in the list. */
   live: RawBuilder<unknown>;
   /** Only fetched records must be in the mirror (it may keep more). */
@@ -202,10 +190,10 @@ async function compareList(
     fields: string | null;
   }>`
     with f as (
-      select r, ${spec.fetchedKey} as k
+      select r, ${spec.fetchedKey ?? sql`r->>'id'`} as k
       from jsonb_array_elements(${`[${pages.join(',')}]`}::jsonb) page, jsonb_array_elements(page->'results') r
     ), m as (
-      select ${spec.key} as k, raw from ${sql.table(`weblate.${spec.table}`)} where ${spec.live}
+      select ${spec.key ?? sql`id::text`} as k, raw from ${sql.table(`weblate.${spec.table}`)} where ${spec.live}
     )
     select f.k as fetched_key, m.k as mirror_key, left(f.r::text, 300) as fetched, left(m.raw::text, 300) as mirrored,
       (select jsonb_object_agg(key, jsonb_build_object('weblate', f.r->key, 'mirror', m.raw->key))::text
