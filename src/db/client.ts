@@ -68,7 +68,11 @@ function openPostgres(databaseUrl: string, poolSize = 10): DbHandle {
     kind: 'postgres',
     location: `${url.hostname}:${url.port || 5432}${url.pathname}`,
     copy: copyCapability(guarded),
-    close: () => db.destroy(),
+    // Kysely ends the pool only if it ever queried; COPY transactions use the pool directly.
+    close: async () => {
+      await db.destroy();
+      await guarded.end();
+    },
   };
 }
 

@@ -31,6 +31,7 @@ const guarded = new WeakSet<pg.PoolClient>();
  * queryable). Lock sessions hold one client for a whole job, so this is not rare.
  */
 export function guardedPool(pool: pg.Pool) {
+  let ended: Promise<void> | null = null;
   return {
     async connect(): Promise<pg.PoolClient> {
       const client = await pool.connect();
@@ -40,7 +41,8 @@ export function guardedPool(pool: pg.Pool) {
       }
       return client;
     },
-    end: () => pool.end(),
+    /** Ends the pool once, whoever asks first (Kysely, or the handle's close). */
+    end: () => (ended ??= pool.end()),
   };
 }
 
