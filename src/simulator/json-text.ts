@@ -10,10 +10,13 @@ export function toJsonText(value: unknown): string {
   return write(value, false);
 }
 
+const LINE_SEPARATORS = /[\u2028\u2029]/;
+
 function writeString(text: string): string {
-  return JSON.stringify(text)
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(text);
+  // Rare in text: the search runs only where one occurs.
+  if (!LINE_SEPARATORS.test(text)) return json;
+  return json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 function writeNumber(value: number, isPercent: boolean): string {

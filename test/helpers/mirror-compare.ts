@@ -94,8 +94,9 @@ export function compareMirrors(
   const differences: MirrorDifference[] = [];
   for (const [table, rows] of Object.entries(fresh.tables)) {
     const other = kept.tables[table] ?? [];
-    const onlyFresh = rows.filter((r) => !other.includes(r));
-    const onlyKept = other.filter((r) => !rows.includes(r));
+    const [freshRows, keptRows] = [new Set(rows), new Set(other)];
+    const onlyFresh = rows.filter((r) => !keptRows.has(r));
+    const onlyKept = other.filter((r) => !freshRows.has(r));
     if (onlyFresh.length > 0 || onlyKept.length > 0) {
       differences.push({
         table,
