@@ -9,25 +9,29 @@ import type { SyncContext } from './context.ts';
  * prove what is missing.
  */
 export class Listing {
-  readonly ids = new Set<number>();
+  /** Ids as decimal text (unit ids exceed 2^53 on large instances). */
+  readonly ids = new Set<string>();
   /** Where the first record without a usable id was, if any. */
   unidentified: string | null = null;
 
   /** Notes the records of one page, as parsed (before validation). */
   notePage(values: readonly unknown[], url: string): void {
     values.forEach((value, index) => {
-      const id = readableId(value);
+      const id = idText(value);
       if (id !== null) this.ids.add(id);
       else this.unidentified ??= `record ${index + 1} of ${url}`;
     });
   }
 }
 
-/** The record's `id` when it is a whole number that can be compared exactly, else null. */
-function readableId(value: unknown): number | null {
-  if (value === null || typeof value !== 'object') return null;
-  const id = (value as { id?: unknown }).id;
-  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+/**
+ * A record's `id` as decimal text, when it can be compared exactly (a safe integer, or a
+ * string of digits), else null.
+ */
+export function idText(value: unknown): string | null {
+  const id = value !== null && typeof value === 'object' ? (value as { id?: unknown }).id : null;
+  if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
+  return typeof id === 'string' && /^\d+$/.test(id) ? id : null;
 }
 
 /**
@@ -41,13 +45,15 @@ export async function markUnlisted(
   table: SoftDeletedTable,
   scope: { column: string; value: string } | null,
 ): Promise<void> {
-  if (listing.unidentified !== null) {
-    ctx.warn(
-      'listing incomplete: no deletions',
-      `${listing.unidentified} has no usable id: nothing that list lacks is marked deleted in this run`,
-      { table, where: listing.unidentified },
-    );
-    return;
-  }
+  if (listing.unidentified !== null) return warnUnidentified(ctx, listing.unidentified, table);
   await markMissingDeleted(ctx.db, table, scope, [...listing.ids]);
+}
+
+/** The warning of a listing that cannot tell what it lacks (see markUnlisted). */
+export function warnUnidentified(ctx: SyncContext, where: string, table: string): void {
+  ctx.warn(
+    'listing incomplete: no deletions',
+    `${where} has no usable id: nothing that list lacks is marked deleted in this run`,
+    { table, where },
+  );
 }

@@ -2,6 +2,7 @@ import { walkChangeWindow } from '../weblate/change-window.ts';
 import { walkKeyset } from '../weblate/keyset.ts';
 import { walkList } from '../weblate/pagination.ts';
 import type { SyncContext } from './context.ts';
+import { Listing } from './listing.ts';
 import type { Resource } from './tally.ts';
 
 /**
@@ -140,12 +141,17 @@ export function byIdsSource(
         const chunk = ids.slice(i, i + options.chunkSize);
         const url = ctx.client.resolve(path);
         url.searchParams.set('q', `id:${chunk.join(',')}`);
-        const listed = new Set<string>();
+        const listing = new Listing();
         const chunks = listSource(url, options.pageSize).pages(ctx, resource);
         for await (const page of chunks) {
-          for (const value of page.results) listed.add(String((value as { id?: unknown }).id));
+          listing.notePage(page.results, page.url);
           const last = page.at.isLast;
-          const missing = last ? chunk.filter((id) => !listed.has(id)) : null;
+          // A record without a readable id could be any of them: none is known missing.
+          const missing = !last
+            ? null
+            : listing.unidentified !== null
+              ? []
+              : chunk.filter((id) => !listing.ids.has(id));
           const more = !last || i + options.chunkSize < ids.length;
           yield { ...page, more, totalPages: null, at: { chunk, missing } };
         }

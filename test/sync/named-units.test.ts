@@ -71,4 +71,41 @@ describe('units a change names', () => {
       await proxy.close();
     }
   });
+
+  it('are not marked deleted when the read by id shows a record without an id (it could be any of them)', async () => {
+    const translation = mirror.sim.instance.translations.find((t) => !t.isSource)!;
+    const [changeId] = mirror.sim.mutate.addChanges(translation.id, 1).changeIds;
+    const unitId = mirror.sim.instance.index.changeById.get(changeId!)!.unitId!;
+    const proxy = await startRewritingProxy(mirror.sim.url, (path, body) => {
+      if (!READ_BY_ID.test(path)) return body;
+      const text = (parseJsonLossless(body).resultTexts ?? []).find((t) =>
+        t.includes(`"id":${unitId},`),
+      );
+      return text === undefined ? body : body.replace(text, 'null');
+    });
+    try {
+      const result = await syncSimulator(mirror.sim, mirror.handle, {
+        client: { baseUrl: new URL(proxy.url) },
+      });
+      expect([result.mode, result.status, result.error]).toEqual([
+        'incremental',
+        'succeeded',
+        null,
+      ]);
+      const rejected = await sql<{ reason: string }>`
+        select reason from weblate.rejected_records where run_id = ${result.runId}`.execute(
+        mirror.handle.db,
+      );
+      expect(rejected.rows.map((r) => r.reason)).toEqual([
+        expect.stringMatching(/^record \d+ of .*\/api\/units\/\?q=id%3A/),
+      ]);
+      const unit = await sql<{ deleted: boolean }>`
+        select deleted_at is not null as deleted from weblate.units where id = ${unitId}`.execute(
+        mirror.handle.db,
+      );
+      expect(unit.rows).toEqual([{ deleted: false }]);
+    } finally {
+      await proxy.close();
+    }
+  });
 });

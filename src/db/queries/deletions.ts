@@ -15,7 +15,7 @@ export async function markMissingDeleted(
   db: Kysely<Database>,
   table: SoftDeletedTable,
   scope: { column: string; value: string } | null,
-  seenIds: readonly number[],
+  seenIds: readonly string[],
 ): Promise<number[]> {
   const where = scope === null ? sql`true` : sql`${sql.ref(scope.column)} = ${scope.value}`;
   return db.transaction().execute(async (trx) => {

@@ -4,6 +4,7 @@ import { HttpError } from '../../errors.ts';
 import { type WeblateUnit, weblateUnit } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
 import type { SyncContext } from '../context.ts';
+import { Listing, warnUnidentified } from '../listing.ts';
 import type { TranslationRef } from '../refs.ts';
 import { type ReadPage, runStream } from '../run-stream.ts';
 import { keysetSource, listSource, PAGE_SIZE } from '../sources.ts';
@@ -47,19 +48,20 @@ async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<voi
 
 async function sweepByPages(ctx: SyncContext, ref: TranslationRef): Promise<void> {
   // Every unit the list shows, rejected ones too: a unit it lists is not deleted.
-  const listed = new Set<string>();
+  const listing = new Listing();
   await runStream(ctx, listSource(ref.unitsUrl, PAGE_SIZE.standard), {
     ...ownUnits(ctx, ref),
-    write: async (trx, rows, { page: { url, results, at }, copy }) => {
+    listing,
+    write: async (trx, rows, { page: { url, at }, copy }) => {
       const result = await writeUnitRows(trx, copy, rows, url);
-      for (const id of results.flatMap(unitId)) listed.add(id);
-      if (at.isLast) {
+      if (at.isLast && listing.unidentified === null) {
         const all = { after: null, through: null };
-        await markUnitsMissingInRange(trx, { translationId: ref.id }, all, [...listed]);
+        await markUnitsMissingInRange(trx, { translationId: ref.id }, all, [...listing.ids]);
       }
       return result;
     },
   });
+  if (listing.unidentified !== null) warnUnidentified(ctx, listing.unidentified, 'units');
 }
 
 /**
@@ -77,9 +79,4 @@ function ownUnits(ctx: SyncContext, ref: TranslationRef) {
         : `unit ${unit.id} is in the unit list of ${ref.url} but belongs to ${unit.translation}`,
     prepare: ({ items }: ReadPage<WeblateUnit, unknown>) => unitRows(ctx, items),
   } as const;
-}
-
-function unitId(value: unknown): string[] {
-  const id = value !== null && typeof value === 'object' ? (value as { id?: unknown }).id : null;
-  return typeof id === 'number' || typeof id === 'string' ? [String(id)] : [];
 }
