@@ -67,6 +67,9 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
     dbName = NAMES.database(process.pid);
     const from = source === 'migrated' && template?.kind === 'postgres' ? template.database : null;
     await createDatabase(dbName, from);
+    // A test database need not survive a crash of the server: commits do not wait for the
+    // WAL to reach the disk (what the mirror commits, and in what order, is unchanged).
+    await adminQuery(TEST_DATABASE_URL, `alter database ${dbName} set synchronous_commit = off`);
     databaseUrl = databaseUrlOf(TEST_DATABASE_URL, dbName);
   } else if (template?.kind === 'pglite') {
     await cp(join(template.folder, source, 'pgdata'), join(dataDir, 'pgdata'), {
