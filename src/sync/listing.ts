@@ -1,4 +1,5 @@
 import { markMissingDeleted, type SoftDeletedTable } from '../db/queries/deletions.ts';
+import { idText } from '../weblate/record-id.ts';
 import type { SyncContext } from './context.ts';
 
 /**
@@ -22,16 +23,6 @@ export class Listing {
       else this.unidentified ??= `record ${index + 1} of ${url}`;
     });
   }
-}
-
-/**
- * A record's `id` as decimal text, when it can be compared exactly (a safe integer, or a
- * string of digits), else null.
- */
-export function idText(value: unknown): string | null {
-  const id = value !== null && typeof value === 'object' ? (value as { id?: unknown }).id : null;
-  if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
-  return typeof id === 'string' && /^\d+$/.test(id) ? id : null;
 }
 
 /**

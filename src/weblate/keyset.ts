@@ -1,6 +1,7 @@
 import { isTimeoutOrGatewayError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
 import { readEnvelope } from './pagination.ts';
+import { idText } from './record-id.ts';
 
 export interface KeysetPage {
   url: string;
@@ -132,8 +133,8 @@ async function fetchPage(
 }
 
 function idOf(item: unknown, resource: string, url: string): string {
-  const id = item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
-  if (typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id))) return String(id);
+  const id = idText(item);
+  if (id !== null) return id;
   throw new ResponseError(
     `${resource}: an item of ${url} has no id, so the list cannot be walked by id`,
     { retryable: false },
