@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+import { LongestFirstSequencer } from './test/setup/sequencer.ts';
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -17,6 +19,8 @@ export default defineConfig({
     // A worker keeps the modules it loaded from one file to the next (the files share no state
     // but what they start and stop themselves), instead of loading them again for each file.
     isolate: false,
+    // The longest files start first (see the sequencer).
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: ['default'],
   },
 });

@@ -27,6 +27,8 @@ export interface Config {
   users: string[];
   logLevel: LogLevel;
   concurrency: number;
+  /** Largest page_size the mirror asks for (Weblate's own limits are 1000 and 10,000). */
+  maxPageSize: number;
   /** Requests per second across all workers; 0 means no limit of our own. */
   maxRps: number;
   maxAttempts: number;
@@ -69,6 +71,8 @@ export const CONFIG_VARIABLES = {
   WEBLATE_USERS: 'comma-separated usernames whose notification subscriptions are mirrored',
   LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')} (default info)`,
   WEBLATE_CONCURRENCY: 'requests in flight at once (default 4)',
+  WEBLATE_MAX_PAGE_SIZE:
+    'largest page of records asked for at once, 100-10000 (default 10000, as far as Weblate allows: 1000 for most lists)',
   WEBLATE_MAX_RPS: 'requests per second, 0 for no limit (default 0)',
   WEBLATE_MAX_ATTEMPTS: 'attempts per request before the sync fails (default 5)',
   WEBLATE_TIMEOUT_SECONDS: 'timeout for response headers and for body inactivity (default 60)',
@@ -135,6 +139,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
     users: check('WEBLATE_USERS', parseList, []),
     logLevel: check('LOG_LEVEL', parseLogLevel, 'info'),
     concurrency: check('WEBLATE_CONCURRENCY', (raw) => parseInteger(raw, 1, 64), 4),
+    maxPageSize: check('WEBLATE_MAX_PAGE_SIZE', (raw) => parseInteger(raw, 100, 10_000), 10_000),
     maxRps: check('WEBLATE_MAX_RPS', (raw) => parseNumber(raw, 0, 10_000), 0),
     maxAttempts: check('WEBLATE_MAX_ATTEMPTS', (raw) => parseInteger(raw, 1, 100), 5),
     timeoutMs: check(

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       users: [],
       logLevel: 'info',
       concurrency: 4,
+      maxPageSize: 10_000,
       maxRps: 0,
       maxAttempts: 5,
       timeoutMs: 60_000,
@@ -51,6 +52,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'mysql://x',
       LOG_LEVEL: 'loud',
       WEBLATE_CONCURRENCY: '0',
+      WEBLATE_MAX_PAGE_SIZE: '50',
       WEBLATE_PROJECTS: 'ok,bad slug',
     };
     let error: unknown;
@@ -67,6 +69,7 @@ describe('loadConfig', () => {
       'DATABASE_URL',
       'LOG_LEVEL',
       'WEBLATE_CONCURRENCY',
+      'WEBLATE_MAX_PAGE_SIZE',
       'WEBLATE_PROJECTS',
     ]) {
       expect(problems.some((p) => p.startsWith(name))).toBe(true);

@@ -27,7 +27,11 @@ export interface Source<At> {
   pages(ctx: SyncContext, resource: Resource): AsyncGenerator<SourcePage<At>>;
 }
 
-/** Largest page sizes Weblate accepts (weblate/api/pagination.py): standard lists and the large ones. */
+/**
+ * Largest page sizes Weblate accepts (weblate/api/pagination.py): standard lists and the
+ * large ones. A source asks for its size through the client, which caps it at the configured
+ * WEBLATE_MAX_PAGE_SIZE.
+ */
 export const PAGE_SIZE = { standard: 1000, large: 10_000 } as const;
 
 /** Pages a list of `count` items takes (an empty list still takes one). */
@@ -39,15 +43,15 @@ export function pagesFor(count: number, pageSize: number): number {
 export function listSource(url: string | URL, pageSize: number): Source<{ isLast: boolean }> {
   return {
     async *pages(ctx, resource) {
-      const walk = walkList(ctx.client, url, { resource, pageSize, signal: ctx.signal });
+      const size = ctx.client.pageSize(pageSize);
+      const walk = walkList(ctx.client, url, { resource, pageSize: size, signal: ctx.signal });
       for await (const page of walk) {
         yield {
           url: page.url,
           results: page.results,
           resultTexts: page.resultTexts,
           more: !page.isLast,
-          totalPages:
-            page.number === 1 && page.count !== null ? pagesFor(page.count, pageSize) : null,
+          totalPages: page.number === 1 && page.count !== null ? pagesFor(page.count, size) : null,
           single: false,
           at: { isLast: page.isLast },
         };
@@ -72,7 +76,13 @@ export function keysetSource(
 ): Source<KeysetAt> {
   return {
     async *pages(ctx, resource) {
-      const walk = walkKeyset(ctx.client, path, { ...options, resource, signal: ctx.signal });
+      const pageSize = ctx.client.pageSize(options.pageSize);
+      const walk = walkKeyset(ctx.client, path, {
+        ...options,
+        pageSize,
+        resource,
+        signal: ctx.signal,
+      });
       for await (const page of walk) {
         const { url, results, resultTexts, ids, after, through } = page;
         const more = through !== null;
@@ -102,7 +112,13 @@ export function timeWindowSource(
 ): Source<WindowAt> {
   return {
     async *pages(ctx, resource) {
-      const walk = walkChangeWindow(ctx.client, path, { ...options, resource, signal: ctx.signal });
+      const pageSize = ctx.client.pageSize(options.pageSize);
+      const walk = walkChangeWindow(ctx.client, path, {
+        ...options,
+        pageSize,
+        resource,
+        signal: ctx.signal,
+      });
       for await (const page of walk) {
         const { url, results, resultTexts, oldest, isLast } = page;
         yield {

@@ -13,6 +13,8 @@ export interface WeblateClientOptions {
   baseUrl: URL;
   token: string | null;
   concurrency: number;
+  /** Largest page_size asked for (see pageSize); Weblate's largest, 10,000, when not given. */
+  maxPageSize?: number;
   maxRps: number;
   maxAttempts: number;
   /** Timeout for response headers and for silence while a body arrives. */
@@ -59,6 +61,9 @@ export interface JsonResponse {
   text: string;
 }
 
+/** The largest page_size Weblate accepts on any list (its LargePagination, weblate/api/pagination.py). */
+const MAX_PAGE_SIZE = 10_000;
+
 const USER_AGENT = 'weblate-mirror/0.1 (+https://github.com/weblate-mirror)';
 
 /**
@@ -91,6 +96,7 @@ export class WeblateClient {
       retryCapMs: 30_000,
       random: Math.random,
       now: Date.now,
+      maxPageSize: MAX_PAGE_SIZE,
       ...options,
     };
     this.apiRoot = new URL('api/', options.baseUrl);
@@ -110,6 +116,11 @@ export class WeblateClient {
         ...(options.ca === undefined ? {} : { ca: options.ca }),
       },
     });
+  }
+
+  /** The page_size to ask for when `wanted` would serve best: at most the configured largest. */
+  pageSize(wanted: number): number {
+    return Math.min(wanted, this.#options.maxPageSize);
   }
 
   /**

@@ -13,6 +13,7 @@ export function createClient(
     baseUrl: config.weblateUrl,
     token: config.weblateToken,
     concurrency: config.concurrency,
+    maxPageSize: config.maxPageSize,
     maxRps: config.maxRps,
     maxAttempts: config.maxAttempts,
     timeoutMs: config.timeoutMs,

@@ -142,7 +142,7 @@ describe('weblate-mirror CLI', () => {
       projects: 1,
       components: 3,
       languages: 4,
-      units: 12_000,
+      units: 3_000,
       changes: 200,
       users: 1,
     });
@@ -153,6 +153,8 @@ describe('weblate-mirror CLI', () => {
         WEBLATE_URL: big.url,
         LOG_LEVEL: 'debug',
         WEBLATE_CONCURRENCY: '1',
+        // Three pages of units, so that the walk is stopped halfway.
+        WEBLATE_MAX_PAGE_SIZE: '1000',
       };
       const interrupted = await runCliAndSignal(
         ['sync'],

@@ -10,13 +10,13 @@ let sim: RunningSimulator;
 const databases = useTestDatabases();
 
 beforeAll(async () => {
-  // Three pages of units (10,000 each) and two pages of changes per project.
+  // Three pages of units (1,000 each, WEBLATE_MAX_PAGE_SIZE) and two pages of changes per project.
   sim = await startSimulator({
     seed: 41,
     projects: 2,
     components: 4,
     languages: 3,
-    units: 24_000,
+    units: 2_400,
     changes: 2600,
     users: 1,
   });
@@ -53,6 +53,7 @@ describe('a sync killed with SIGKILL', () => {
       ...databaseEnv(crashed),
       WEBLATE_URL: sim.url,
       WEBLATE_USERS: users.join(','),
+      WEBLATE_MAX_PAGE_SIZE: '1000',
       LOG_LEVEL: 'silent',
     };
     for (const point of KILL_POINTS) {

@@ -11,6 +11,13 @@ let sim: RunningSimulator;
 const databases = useTestDatabases();
 let handle: DbHandle;
 
+/** Units per page (WEBLATE_MAX_PAGE_SIZE): the instance's units take three. */
+const PAGE = 1000;
+
+function sync(into: DbHandle, options: { full?: boolean } = {}) {
+  return syncSimulator(sim, into, { ...options, client: { maxPageSize: PAGE } });
+}
+
 beforeAll(async () => {
   // Three pages of units in the global walk, more than one page of changes per project.
   sim = await startSimulator({
@@ -18,12 +25,12 @@ beforeAll(async () => {
     projects: 2,
     components: 4,
     languages: 3,
-    units: 24_000,
+    units: 2_400,
     changes: 2600,
     users: 1,
   });
   handle = await databases.migrated();
-  expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
+  expect((await sync(handle)).status).toBe('succeeded');
 });
 
 afterAll(async () => {
@@ -43,8 +50,8 @@ describe('data that moves while a sync reads it', () => {
     const units = sim.instance.units;
     const unitsOf = (sourceId: number) =>
       units.filter((u) => u.sourceUnitId === sourceId).map((u) => u.id);
-    // The trigger fires before page 2 is served: page 1 (the first 10,000 ids) is walked.
-    const boundary = units[9999]!.id;
+    // The trigger fires before page 2 is served: page 1 (the first PAGE ids) is walked.
+    const boundary = units[PAGE - 1]!.id;
     const sources = units.filter((u) => u.state === 100);
     const early = sources.find((s) => unitsOf(s.id).every((id) => id <= boundary))!;
     const late = [...sources].reverse().find((s) => unitsOf(s.id).every((id) => id > boundary))!;
@@ -62,7 +69,7 @@ describe('data that moves while a sync reads it', () => {
       insertedChanges.push(...sim.mutate.addChanges(sim.instance.translations[2]!.id, 4).changeIds);
       sim.mutate.deleteTranslation(doomed.id);
     });
-    const during = await syncSimulator(sim, handle, { full: true });
+    const during = await sync(handle, { full: true });
     expect(during.error?.message).toBeUndefined();
     expect([during.status, duringUnits.fired, duringChanges.fired]).toEqual([
       'succeeded',
@@ -72,7 +79,7 @@ describe('data that moves while a sync reads it', () => {
     // The walk reached the last page after the deletion: those units are marked at once.
     expect(await liveUnits(unwalkedIds)).toBe(0);
 
-    const next = await syncSimulator(sim, handle);
+    const next = await sync(handle);
     expect([next.status, next.mode]).toEqual(['succeeded', 'incremental']);
     expect(await liveUnits(walkedIds)).toBe(0);
     expect(await liveUnits(added)).toBe(added.length);
@@ -88,12 +95,23 @@ describe('data that moves while a sync reads it', () => {
     expect(translation.rows[0]!.deleted).toBe(true);
 
     const freshHandle = await databases.migrated();
-    expect((await syncSimulator(sim, freshHandle)).status).toBe('succeeded');
+    expect((await sync(freshHandle)).status).toBe('succeeded');
     const differences = compareMirrors(
       await snapshotMirror(handle.db),
       await snapshotMirror(freshHandle.db),
       (id) => !sim.instance.index.changeById.has(Number(id)),
     );
     expect(differences).toEqual([]);
+
+    // Every list was asked in pages of at most WEBLATE_MAX_PAGE_SIZE, the unit walk at that size.
+    const sizes = sim.requests.entries.map((e) =>
+      Number(new URL(e.target, sim.url).searchParams.get('page_size') ?? 0),
+    );
+    expect(Math.max(...sizes)).toBe(PAGE);
+    expect(
+      sim.requests.entries.some(
+        (e) => e.target.startsWith('/api/units/?') && e.target.includes(`page_size=${PAGE}`),
+      ),
+    ).toBe(true);
   });
 });

@@ -65,7 +65,7 @@ describe('weblate-mirror run <job>', () => {
       projects: 1,
       components: 2,
       languages: 3,
-      units: 12_000,
+      units: 3_000,
       changes: 100,
       users: 1,
     });
@@ -75,6 +75,8 @@ describe('weblate-mirror run <job>', () => {
         ...databaseEnv(db),
         WEBLATE_URL: big.url,
         WEBLATE_CONCURRENCY: '1',
+        // Three pages of units, so that the walk is stopped halfway.
+        WEBLATE_MAX_PAGE_SIZE: '1000',
         LOG_LEVEL: 'warn',
       });
       const trigger = big.at({ match: /^\/api\/units\//, nth: 1 }, () => run.child.kill('SIGTERM'));

@@ -261,13 +261,15 @@ describe('weblate-mirror worker', () => {
       seed: 23,
       components: 3,
       languages: 4,
-      units: 12_000,
+      units: 3_000,
       changes: 200,
     });
     const db = await database();
     const worker = startWorker({
       ...workerEnv(db, sim, { sync: '* * * * * *' }),
       WEBLATE_CONCURRENCY: '1',
+      // Three pages of units, so that the walk is stopped halfway.
+      WEBLATE_MAX_PAGE_SIZE: '1000',
     });
     let signalledAt = 0;
     // Just before the unit walk's first page is served: the sync is in full swing.
@@ -305,13 +307,15 @@ describe('weblate-mirror worker', () => {
       seed: 27,
       components: 3,
       languages: 4,
-      units: 12_000,
+      units: 3_000,
       changes: 200,
     });
     const db = await database();
     const worker = startWorker({
       ...workerEnv(db, sim, { sync: '* * * * * *' }),
       WEBLATE_CONCURRENCY: '1',
+      // Three pages of units, so that the walk is stopped halfway.
+      WEBLATE_MAX_PAGE_SIZE: '1000',
     });
     // While page 1 of the unit walk is being written: its job lock and the writer lock are held.
     const trigger = sim.at({ match: /^\/api\/units\//, nth: 2 }, () =>
