@@ -2,7 +2,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The files that take longest (child processes, whole simulated instances synced several
- * times, waits for timeouts and rate budgets), longest first. Started first, they run side by
+ * times, waits for timeouts and rate budgets), longest first, measured on a 2-core machine. Started first, they run side by
  * side while the many short files fill the gaps around them; started last, one of them alone
  * would set the end of the run. vitest orders by its cache of durations, which a fresh clone
  * (CI) does not have: it then starts the largest files first, and size says little of time.
@@ -17,6 +17,13 @@ const LONGEST_FIRST = [
   'test/simulator/mutations.test.ts',
   'test/sync/unit-strategy.test.ts',
   'test/sync/drift.test.ts',
+  // Shorter, but mostly waiting (for child processes, locks, a browser): early, their waits
+  // overlap the work of other files instead of ending the run.
+  'test/report/report-html.test.ts',
+  'test/cli/simulate.test.ts',
+  'test/cli/sync-lock.test.ts',
+  'test/cli/interruption.test.ts',
+  'test/report/report.test.ts',
 ];
 
 function rank(file: TestSpecification): number {
