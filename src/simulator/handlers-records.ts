@@ -89,8 +89,12 @@ function listUnitsOf(
     const detail = `Could not parse query string: ${parsed.error}`;
     return validationError([{ attr: 'q', code: 'invalid', detail }]);
   }
-  return paginateText(request, pagination, unitSelection(instance, units, parsed.query), (unit) =>
-    unitText(instance, linkBaseOf(request), unit),
+  return paginateText(
+    request,
+    pagination,
+    unitSelection(instance, units, parsed.query),
+    (unit) => unitText(instance, linkBaseOf(request), unit),
+    'units',
   );
 }
 
@@ -123,8 +127,12 @@ function listChangesOf(
     : filteredSelection(changes, { start: 0, end: changes.length }, (change) =>
         matchesChange(filter, change),
       );
-  return paginateText(request, STANDARD_PAGINATION, selection, (change) =>
-    changeText(instance, linkBaseOf(request), change),
+  return paginateText(
+    request,
+    STANDARD_PAGINATION,
+    selection,
+    (change) => changeText(instance, linkBaseOf(request), change),
+    'records',
   );
 }
 

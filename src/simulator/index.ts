@@ -3,7 +3,8 @@
  * `demo` command and benchmarks. `startSimulator()` generates an instance from a seed and
  * serves its read API on a loopback port. Around the API sit layers a test can turn on at
  * start or at runtime: faults (`faults`, `setFaults`, `failNext`), a rate budget
- * (`rateLimit`, `setRateLimit`), latency (`latencyMs`, `setLatency`), unit pages too slow
+ * (`rateLimit`, `setRateLimit`), latency (`latencyMs`, `setLatency`), Weblate's service
+ * times (`costModel`, `setCostModel`, with the work of each answer in `requests`), unit pages too slow
  * for a proxy (`slowUnitPages`, `setSlowUnitPages`), the answers of older Weblate versions
  * and of a token with fewer rights (`compat`, `setCompat`), one accepted token (`token`)
  * and mid-walk triggers (`at`); `mutate` changes the data the way a real Weblate's changes.
@@ -12,6 +13,7 @@
  * test/real-weblate/simulator-conformance.test.ts compares it with Weblate 5.14.3.
  */
 import type { CompatOptions } from './compat.ts';
+import type { CostModel } from './cost.ts';
 import type { FailNextHandle, FaultKind, FaultOptions } from './faults.ts';
 import { generateInstance, generateInstanceEndingAt } from './generate.ts';
 import type { SimInstance } from './model.ts';
@@ -34,6 +36,14 @@ import type { Trigger, TriggerHandle } from './triggers.ts';
 
 export { ACTION_NAMES, CONTENT_ACTIONS } from './actions.ts';
 export { type CompatOptions, permissionDenied } from './compat.ts';
+export {
+  type CostModel,
+  rowsTouched,
+  scaledCosts,
+  type ServerWork,
+  serviceMs,
+  WEBLATE_5_14_COSTS,
+} from './cost.ts';
 export {
   type FailNextHandle,
   FAULT_KINDS,
@@ -120,6 +130,12 @@ export interface SimulatorOptions extends Partial<SimulatorSize> {
   token?: string;
   /** Delay before every answer, in milliseconds (default 0). */
   latencyMs?: number;
+  /**
+   * Take as long to answer as Weblate would (cost.ts): e.g. WEBLATE_5_14_COSTS, or
+   * `scaledCosts(WEBLATE_5_14_COSTS, 0.1)` for a benchmark on a shorter clock. Default none:
+   * answers as fast as the simulator can. The request log counts the work either way.
+   */
+  costModel?: CostModel | null;
   /** Unit list pages with more results than a proxy waits for fail (default none). */
   slowUnitPages?: SlowUnitPagesOptions;
   /**
@@ -164,6 +180,8 @@ export interface RunningSimulator {
   /** Replaces the rate budget (forgetting the requests counted); null turns it off. */
   setRateLimit(options: RateLimitOptions | null): void;
   setLatency(ms: number): void;
+  /** Replaces the cost model; null turns it off. */
+  setCostModel(model: CostModel | null): void;
   /** Replaces the slow-page behaviour; null turns it off. */
   setSlowUnitPages(options: SlowUnitPagesOptions | null): void;
   /** Replaces the compat options (those left out return to their defaults). */
@@ -195,6 +213,15 @@ function checkLatency(ms: number): number {
   return ms;
 }
 
+function checkCostModel(model: CostModel | null): CostModel | null {
+  if (model === null) return null;
+  for (const [key, value] of Object.entries(model)) {
+    if (!(typeof value === 'number' && value >= 0 && Number.isFinite(value)))
+      throw new Error(`invalid cost model: ${key} must be a number of milliseconds >= 0`);
+  }
+  return model;
+}
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host)) {
@@ -203,6 +230,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const { seed = 1, port = 0 } = options;
   const now = options.now ?? realNow;
   let latencyMs = checkLatency(options.latencyMs ?? 0);
+  let costModel = checkCostModel(options.costModel ?? null);
   const instance =
     options.historyEndsAt === undefined
       ? generateInstance({ ...sizeOf(options), seed })
@@ -220,6 +248,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const server = createSimulatorServer(pipeline.handle, requests, () => siteUrl ?? listeningUrl, {
     now,
     latencyMs: () => latencyMs,
+    costModel: () => costModel,
   });
   listeningUrl = `http://${hostForUrl(host)}:${await listen(server, host, port)}/`;
   return {
@@ -238,6 +267,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     },
     setLatency: (ms) => {
       latencyMs = checkLatency(ms);
+    },
+    setCostModel: (model) => {
+      costModel = checkCostModel(model);
     },
     close: () => closeServer(server),
   };

@@ -1,3 +1,4 @@
+import type { ServerWork } from './cost.ts';
 import { toJsonText } from './json-text.ts';
 import { lastParam, notFound, ok, type SimRequest, type SimResponse } from './responses.ts';
 import { quotePlus } from './urls.ts';
@@ -102,18 +103,49 @@ export function paginate<T>(
   selection: Selection<T>,
   render: (item: T) => unknown,
 ): SimResponse {
+  const { count, page, items, work } = readPage(request, pagination, selection, 'records');
+  if (page === null) return { ...notFound('Invalid page.'), work };
+  return {
+    ...ok({
+      count,
+      next: page.next,
+      previous: page.previous,
+      results: items.map(render),
+    }),
+    work,
+  };
+}
+
+interface PageAt {
+  next: string | null;
+  previous: string | null;
+}
+
+/**
+ * DRF's work for one page: COUNT(*) over the whole selection, then OFFSET to the page and
+ * the page's items (`kind` says what they are, for the cost model: see cost.ts).
+ */
+function readPage<T>(
+  request: SimRequest,
+  pagination: Pagination,
+  selection: Selection<T>,
+  kind: 'units' | 'records',
+): { count: number; page: PageAt | null; items: T[]; work: ServerWork } {
   const size = pageSizeOf(request, pagination);
   const count = selection.count();
   const numPages = count === 0 ? 1 : Math.ceil(count / size);
-  const page = resolvePage(request, numPages);
-  if (page === null) return notFound('Invalid page.');
-  const items = selection.page((page - 1) * size, size);
-  return ok({
-    count,
-    next: page < numPages ? pageLink(request, page + 1) : null,
-    previous: page > 1 ? pageLink(request, page === 2 ? null : page - 1) : null,
-    results: items.map(render),
-  });
+  const number = resolvePage(request, numPages);
+  const work: ServerWork = { counted: count, skipped: 0, units: 0, records: 0 };
+  if (number === null) return { count, page: null, items: [], work };
+  const offset = (number - 1) * size;
+  const items = selection.page(offset, size);
+  work.skipped = offset;
+  work[kind] = items.length;
+  const page = {
+    next: number < numPages ? pageLink(request, number + 1) : null,
+    previous: number > 1 ? pageLink(request, number === 2 ? null : number - 1) : null,
+  };
+  return { count, page, items, work };
 }
 
 /** Like paginate, but items arrive as JSON text (cached renderings) and the body is joined. */
@@ -122,22 +154,16 @@ export function paginateText<T>(
   pagination: Pagination,
   selection: Selection<T>,
   renderText: (item: T) => string,
+  kind: 'units' | 'records',
 ): SimResponse {
-  const size = pageSizeOf(request, pagination);
-  const count = selection.count();
-  const numPages = count === 0 ? 1 : Math.ceil(count / size);
-  const page = resolvePage(request, numPages);
-  if (page === null) return notFound('Invalid page.');
-  const items = selection.page((page - 1) * size, size);
-  const head = toJsonText({
-    count,
-    next: page < numPages ? pageLink(request, page + 1) : null,
-    previous: page > 1 ? pageLink(request, page === 2 ? null : page - 1) : null,
-  });
+  const { count, page, items, work } = readPage(request, pagination, selection, kind);
+  if (page === null) return { ...notFound('Invalid page.'), work };
+  const head = toJsonText({ count, next: page.next, previous: page.previous });
   return {
     ...ok(null),
     body: undefined,
     rawBody: `${head.slice(0, -1)},"results":[${items.map(renderText).join(',')}]}`,
+    work,
   };
 }
 

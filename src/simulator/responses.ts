@@ -3,6 +3,8 @@
  * `(instance, request, params) → SimResponse`; only server.ts touches sockets, so faults,
  * latency or rate limiting can be layered around `dispatch` without changing handlers.
  */
+import type { ServerWork } from './cost.ts';
+
 export interface SimRequest {
   method: string;
   /** Absolute request URL (path and query as received). */
@@ -40,6 +42,11 @@ export interface SimResponse {
   fault?: FaultKind;
   /** Bookkeeping for the request log, never sent: refused by the rate budget. */
   isThrottled?: boolean;
+  /**
+   * Bookkeeping for the request log and the cost model, never sent: what a list's page made
+   * the server count, skip and serialize. Absent: one object when the answer is 200, else none.
+   */
+  work?: ServerWork;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
+import { addWork, type CostModel, NO_WORK, type ServerWork, serviceMs } from './cost.ts';
 import { toJsonText } from './json-text.ts';
 import {
   errorBody,
@@ -27,6 +28,10 @@ export interface RequestLogEntry {
   status: number | null;
   fault: FaultKind | null;
   isThrottled: boolean;
+  /** What the answer made the server count, skip and serialize (cost.ts). */
+  work: ServerWork;
+  /** The service time the cost model gave the answer (0 without one). */
+  serviceMs: number;
 }
 
 /** Counts every request by pathname (query left out), and keeps the latest entries. */
@@ -37,6 +42,10 @@ export interface RequestLog {
   faults: number;
   /** Requests refused with 429 by the rate budget (not 429 faults, which count as faults). */
   throttled: number;
+  /** The work of every answer since the last reset (cost.ts). */
+  work: ServerWork;
+  /** The service time of every answer under the cost model, in milliseconds. */
+  serviceMs: number;
   /** The latest REQUEST_LOG_CAP requests, oldest first. */
   entries: RequestLogEntry[];
   /** Requests among `entries` whose pathname + search matches. */
@@ -52,6 +61,8 @@ export function createRequestLog(): RequestLog {
     byPath: new Map(),
     faults: 0,
     throttled: 0,
+    work: NO_WORK,
+    serviceMs: 0,
     entries: [],
     count: (match) => log.entries.filter((entry) => testPattern(match, entry.target)).length,
     reset() {
@@ -59,6 +70,8 @@ export function createRequestLog(): RequestLog {
       log.byPath.clear();
       log.faults = 0;
       log.throttled = 0;
+      log.work = NO_WORK;
+      log.serviceMs = 0;
       log.entries.length = 0;
     },
   };
@@ -75,6 +88,8 @@ function recordRequest(log: RequestLog, request: SimRequest): RequestLogEntry {
     status: null,
     fault: null,
     isThrottled: false,
+    work: NO_WORK,
+    serviceMs: 0,
   };
   log.entries.push(entry);
   // Trimmed in batches so that a long benchmark does not shift the array on every request.
@@ -82,14 +97,25 @@ function recordRequest(log: RequestLog, request: SimRequest): RequestLogEntry {
   return entry;
 }
 
-function recordOutcome(log: RequestLog, entry: RequestLogEntry, response: SimResponse): void {
+function recordOutcome(
+  log: RequestLog,
+  entry: RequestLogEntry,
+  response: SimResponse,
+  model: CostModel | null,
+): void {
   const isSilent = response.transport?.kind === 'reset' || response.transport?.kind === 'hang';
   entry.status = isSilent ? null : response.status;
   entry.fault = response.fault ?? null;
   entry.isThrottled = response.isThrottled === true;
+  entry.work = response.work ?? (response.status === 200 ? ONE_RECORD : NO_WORK);
+  entry.serviceMs = model === null ? 0 : serviceMs(model, entry.work);
+  log.work = addWork(log.work, entry.work);
+  log.serviceMs += entry.serviceMs;
   if (response.fault !== undefined) log.faults += 1;
   if (response.isThrottled === true) log.throttled += 1;
 }
+
+const ONE_RECORD: ServerWork = { ...NO_WORK, records: 1 };
 
 /** The simulator only ever listens on loopback: it serves generated data to local tests. */
 export function isLoopbackHost(host: string): boolean {
@@ -203,6 +229,11 @@ export interface ServerBehaviour {
   now?: () => number;
   /** Milliseconds to wait before sending each answer (read per request; default 0). */
   latencyMs?: () => number;
+  /**
+   * The cost model (read per request; default none): each answer also waits the service
+   * time of its work, and the request log sums it.
+   */
+  costModel?: () => CostModel | null;
 }
 
 /** A node:http server answering every request through one handler. */
@@ -225,9 +256,9 @@ export function createSimulatorServer(
     } catch (error) {
       simResponse = serverError(error);
     }
-    recordOutcome(log, entry, simResponse);
+    recordOutcome(log, entry, simResponse, behaviour.costModel?.() ?? null);
     // The answer reflects the data when the request arrived; only sending it is delayed.
-    const delay = behaviour.latencyMs?.() ?? 0;
+    const delay = (behaviour.latencyMs?.() ?? 0) + entry.serviceMs;
     const send = (): void => deliver(server, response, simResponse, httpDate(now));
     if (delay > 0) schedule(server, response, delay, send);
     else send();

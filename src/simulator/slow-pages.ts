@@ -5,9 +5,7 @@
  * request reaches the server, which does the work (triggers fire, the budget is used), and
  * then the proxy gives up, with its own 504 page or by going silent.
  */
-import { LARGE_PAGINATION, pageSizeOf, STANDARD_PAGINATION } from './pagination.ts';
-import type { RequestHandler } from './responses.ts';
-import { lastParam, type SimRequest, type SimResponse } from './responses.ts';
+import type { RequestHandler, SimResponse } from './responses.ts';
 
 export interface SlowUnitPagesOptions {
   /** Unit list pages with more results than this fail; smaller ones are answered. */
@@ -28,18 +26,6 @@ const TRANSLATION_UNITS = /^\/api\/translations\/[^/]+\/[^/]+\/[^/]+\/units\/$/;
 
 const GATEWAY_TIMEOUT_PAGE =
   '<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
-
-/** Results on the page a unit list answered, from its `count` and the page asked for. */
-function resultsOnPage(request: SimRequest, response: SimResponse): number {
-  const text = response.rawBody ?? '';
-  const count = Number(/^\{"count":(\d+)/.exec(text)?.[1] ?? 0);
-  const pagination = GLOBAL_UNITS.test(request.url.pathname)
-    ? LARGE_PAGINATION
-    : STANDARD_PAGINATION;
-  const size = pageSizeOf(request, pagination);
-  const page = Number(lastParam(request.url, 'page') ?? 1) || 1;
-  return Math.max(0, Math.min(size, count - (page - 1) * size));
-}
 
 function failure(options: SlowUnitPagesOptions): SimResponse {
   if (options.failure === 'hang') {
@@ -80,7 +66,9 @@ export function createSlowPagesLayer(
     const path = request.url.pathname;
     if (options === null || response.status !== 200) return response;
     if (!GLOBAL_UNITS.test(path) && !TRANSLATION_UNITS.test(path)) return response;
-    return resultsOnPage(request, response) > options.maxResults ? failure(options) : response;
+    const units = response.work?.units ?? 0;
+    // The server did the page's work before the proxy gave up on it.
+    return units > options.maxResults ? { ...failure(options), work: response.work } : response;
   };
   return { handle, setSlowUnitPages };
 }

@@ -1,5 +1,5 @@
 import { walkChangeWindow } from '../weblate/change-window.ts';
-import { walkKeyset } from '../weblate/keyset.ts';
+import { type KeysetOptions, walkKeyset } from '../weblate/keyset.ts';
 import { walkList } from '../weblate/pagination.ts';
 import type { SyncContext } from './context.ts';
 import { Listing } from './listing.ts';
@@ -72,7 +72,7 @@ export interface KeysetAt {
 /** A list walked by id, `(q) AND id:>K` (see weblate/keyset.ts), resuming after `after`. */
 export function keysetSource(
   path: string,
-  options: { q: string | null; after: string | null; pageSize: number },
+  options: Pick<KeysetOptions, 'q' | 'after' | 'pageSize' | 'windows'>,
 ): Source<KeysetAt> {
   return {
     async *pages(ctx, resource) {

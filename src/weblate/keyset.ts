@@ -12,6 +12,8 @@ export interface KeysetPage {
   /** The page covers every matching id in (after, through]; through null: to the end. */
   after: string | null;
   through: string | null;
+  /** Rows the list matched (its `count`), when the server says. */
+  count: number | null;
   /** Length of the response text, to size the next page. */
   textLength: number;
   /** The page_size this page was answered with (smaller than asked after a timeout). */
@@ -25,6 +27,12 @@ export interface KeysetOptions {
   q: string | null;
   /** Resume after this id (exclusive). */
   after: string | null;
+  /**
+   * Read bounded id windows (see IdWindows) instead of `id:>K` alone, expecting about
+   * `expected` rows after `after` (null: unknown). Absent or null: every request is `id:>K`,
+   * which suits a selective `q`.
+   */
+  windows?: { expected: number | null } | null;
   signal?: AbortSignal;
 }
 
@@ -35,6 +43,13 @@ export interface KeysetOptions {
  * no page is an expensive deep OFFSET. A consumer that pulls the next page while it
  * writes the current one (see lib/pipelined.ts) overlaps the two. A page that times out
  * is asked again with half the page size (see smallerPage), and the walk keeps that size.
+ *
+ * With `windows`, each request also bounds the ids from above, `id:>K AND id:<=B`: Weblate
+ * counts every row a list matches on every page (Django REST framework's pagination, a
+ * COUNT over a SELECT DISTINCT when `q` is set), so `id:>K` alone makes the server count
+ * the whole rest of the table for each page, while a window of about one page counts about
+ * one page. A page that holds the whole window covers (K, B]; one the window overflows
+ * covers (K, its last id], and the next window starts there.
  */
 export async function* walkKeyset(
   client: WeblateClient,
@@ -43,8 +58,13 @@ export async function* walkKeyset(
 ): AsyncGenerator<KeysetPage> {
   let after = options.after;
   let pageSize = options.pageSize;
+  const windows =
+    options.windows === undefined || options.windows === null
+      ? null
+      : new IdWindows(options.pageSize, options.windows.expected);
   for (;;) {
-    const page = await fetchPage(client, path, { ...options, pageSize }, after);
+    const upTo = windows?.upperBound(after) ?? null;
+    const page = await fetchPage(client, path, { ...options, pageSize }, after, upTo);
     yield page;
     if (page.through === null) return;
     if (after !== null && BigInt(page.through) <= BigInt(after)) {
@@ -53,8 +73,66 @@ export async function* walkKeyset(
         { retryable: false },
       );
     }
-    after = page.through;
     pageSize = fittingPageSize(page.pageSize, page);
+    windows?.observe(after, upTo, page, pageSize);
+    after = page.through;
+  }
+}
+
+/**
+ * Where the next id window ends. Ids are not dense (deleted objects leave gaps, other
+ * projects' units interleave), so the span adapts to what the windows held: it aims at one
+ * page per window, at most doubles from one window to the next (so a window counts about
+ * two pages at most while the density holds), and grows fourfold over an empty window.
+ * The end of the list is never known for sure: once the rows left to expect fit in a page
+ * (the expectation comes from the translations' totals), or after two empty windows in a
+ * row, one unbounded request (`id:>K`) reads what is left. Its `count` says how many rows
+ * are really left; if they are more than the page, the windows go on.
+ */
+export class IdWindows {
+  #span: bigint;
+  #pageSize: number;
+  #emptyInARow = 0;
+  #seen = 0;
+  #expected: number | null;
+
+  constructor(pageSize: number, expected: number | null) {
+    this.#span = BigInt(pageSize);
+    this.#pageSize = pageSize;
+    this.#expected = expected;
+  }
+
+  /** The upper bound of the window after `after`, or null for one unbounded request. */
+  upperBound(after: string | null): string | null {
+    if (this.#emptyInARow >= 2) return null;
+    if (this.#expected !== null && this.#expected - this.#seen <= this.#pageSize) return null;
+    return String((after === null ? 0n : BigInt(after)) + this.#span);
+  }
+
+  /** Learns from the page that answered the window (after, upTo]; the next asks `pageSize`. */
+  observe(after: string | null, upTo: string | null, page: KeysetPage, pageSize: number): void {
+    const seenBefore = this.#seen;
+    this.#seen += page.ids.length;
+    this.#pageSize = pageSize;
+    if (upTo === null) {
+      // The unbounded request found more than a page; its count says how many are left.
+      this.#expected = page.count === null ? null : seenBefore + page.count;
+      this.#emptyInARow = 0;
+      return;
+    }
+    const span = BigInt(upTo) - (after === null ? 0n : BigInt(after));
+    const found = page.count ?? page.ids.length;
+    if (found === 0) {
+      this.#emptyInARow += 1;
+      this.#span = span * 4n;
+      return;
+    }
+    this.#emptyInARow = 0;
+    // The span that would have held the next page at this window's density, within
+    // [span/4, 2 span].
+    const fitting = (span * BigInt(pageSize)) / BigInt(found);
+    const low = span / 4n > 0n ? span / 4n : 1n;
+    this.#span = fitting < low ? low : fitting > span * 2n ? span * 2n : fitting;
   }
 }
 
@@ -94,11 +172,13 @@ async function fetchPage(
   path: string,
   options: KeysetOptions,
   after: string | null,
+  upTo: string | null,
 ): Promise<KeysetPage> {
   const url = client.resolve(path);
   const conditions = [
     options.q === null ? null : `(${options.q})`,
     after === null ? null : `id:>${after}`,
+    upTo === null ? null : `id:<=${upTo}`,
   ].filter((c): c is string => c !== null);
   if (conditions.length > 0) url.searchParams.set('q', conditions.join(' AND '));
   url.searchParams.set('page_size', String(options.pageSize));
@@ -126,7 +206,9 @@ async function fetchPage(
     resultTexts: envelope.resultTexts,
     ids,
     after,
-    through: hasMore ? ids.reduce((a, b) => (BigInt(a) > BigInt(b) ? a : b)) : null,
+    // A page without a next one holds the whole window (after, upTo], or the rest of the list.
+    through: hasMore ? ids.reduce((a, b) => (BigInt(a) > BigInt(b) ? a : b)) : upTo,
+    count: envelope.count,
     textLength: response.text.length,
     pageSize: Number.isInteger(answeredSize) && answeredSize > 0 ? answeredSize : options.pageSize,
   };

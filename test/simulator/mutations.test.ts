@@ -15,7 +15,9 @@ import {
 import { BASE, expectConsistent, get, type Json, translationKey, walk } from './consistency.ts';
 
 const START = Date.UTC(2026, 10, 22, 11, 0, 0);
-const pristine = generateInstance({ ...DEFAULT_SIZE, seed: 5 });
+// The default shape at a fifth of its strings and history: every mechanism shows as well,
+// and each test's consistency check (which serves the whole instance) costs a fifth.
+const pristine = generateInstance({ ...DEFAULT_SIZE, units: 4000, changes: 2000, seed: 5 });
 
 let instance: SimInstance;
 let mutate: Mutator;
@@ -405,6 +407,9 @@ describe('deleting and adding catalog objects', () => {
 
 describe('cost', () => {
   it('stays consistent over hundreds of mutations on a 20,000-unit instance', () => {
+    instance = generateInstance({ ...DEFAULT_SIZE, seed: 5 });
+    expect(instance.units.length).toBeGreaterThanOrEqual(20_000);
+    mutate = createMutator(instance, () => clock);
     // One unit of each of 300 different strings, so deleting one leaves the others alone.
     const byString = new Map<number, SimUnit>();
     for (const unit of targetUnits((u) => u.state >= 10 && u.state < 100, 20_000)) {

@@ -5,9 +5,11 @@ import { startChurn } from '../../simulator/churn.ts';
 import { FAULT_KINDS, parseFaultSpec } from '../../simulator/faults.ts';
 import {
   DEFAULT_SIZE,
+  scaledCosts,
   type SimulatorOptions,
   type SimulatorSize,
   startSimulator,
+  WEBLATE_5_14_COSTS,
 } from '../../simulator/index.ts';
 import type { Command, OptionSpec, OptionValues } from '../args.ts';
 import { print } from '../runtime.ts';
@@ -72,11 +74,14 @@ function numberFlag(
   return value;
 }
 
-/** Reads the fault, rate-limit, latency and token-user flags into simulator options. */
-export function parseServerFlags(
-  values: OptionValues,
-): Pick<SimulatorOptions, 'faults' | 'rateLimit' | 'latencyMs' | 'compat'> {
-  const out: Pick<SimulatorOptions, 'faults' | 'rateLimit' | 'latencyMs' | 'compat'> = {};
+type ServerFlags = Pick<
+  SimulatorOptions,
+  'faults' | 'rateLimit' | 'latencyMs' | 'costModel' | 'compat'
+>;
+
+/** Reads the fault, rate-limit, latency, cost-model and token-user flags into simulator options. */
+export function parseServerFlags(values: OptionValues): ServerFlags {
+  const out: ServerFlags = {};
   const retryAfter = numberFlag(values, 'retry-after', { allowZero: true });
   if (typeof values.faults === 'string') {
     try {
@@ -104,6 +109,8 @@ export function parseServerFlags(
   }
   const latency = numberFlag(values, 'latency', { allowZero: true });
   if (latency !== undefined) out.latencyMs = latency;
+  const costScale = numberFlag(values, 'cost-model');
+  if (costScale !== undefined) out.costModel = scaledCosts(WEBLATE_5_14_COSTS, costScale);
   if (typeof values['token-user'] === 'string') {
     if (values['token-user'].trim() === '') throw new UsageError('--token-user needs a username');
     out.compat = { tokenUser: values['token-user'] };
@@ -127,6 +134,7 @@ export const simulateCommand: Command = {
     'rate-limit': { type: 'string' },
     'rate-limit-silent': { type: 'boolean' },
     latency: { type: 'string' },
+    'cost-model': { type: 'string' },
     'token-user': { type: 'string' },
     churn: { type: 'string' },
     'churn-seconds': { type: 'string' },
@@ -139,6 +147,7 @@ export const simulateCommand: Command = {
     '--rate-limit <n>/<s>   a budget of n requests per s seconds, with X-RateLimit-* headers and 429 beyond it',
     '--rate-limit-silent    enforce the budget without advertising it (429 and Retry-After only)',
     '--latency <ms>         delay before every answer',
+    '--cost-model <scale>   take as long as Weblate 5.14 to answer (what it counts, skips and serializes), times scale (1: as measured)',
     "--token-user <name>    answer as Weblate 5.15+ for this user's token: other users' notification subscriptions are 403",
     '--churn <n>            every --churn-seconds, edit n translated strings and add one string',
     '--churn-seconds <s>    seconds between churn ticks (default 60)',

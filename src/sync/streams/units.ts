@@ -90,7 +90,16 @@ async function walkScope(
   let maxId = cursor.maxId;
   const deletionScope: UnitScope =
     scope.projectSlug === null ? null : { projectSlug: scope.projectSlug };
-  const source = keysetSource('units/', { q, after: walk.after, pageSize: PAGE_SIZE.large });
+  // A full walk reads every unit in bounded id windows (see weblate/keyset.ts); a walk for
+  // what changed matches few units, and `id:>K` alone counts only those.
+  const source = keysetSource('units/', {
+    q,
+    after: walk.after,
+    pageSize: PAGE_SIZE.large,
+    windows: walk.full
+      ? { expected: walk.after === null ? unitsExpected(ctx, scope) : null }
+      : null,
+  });
   await runStream(ctx, source, {
     resource: 'units',
     schema: weblateUnit,
@@ -119,6 +128,18 @@ async function walkScope(
       return result;
     },
   });
+}
+
+/** Units the translations in scope hold by their totals, or null when one has none. */
+function unitsExpected(ctx: SyncContext, scope: Scope): number | null {
+  let sum = 0;
+  for (const translation of ctx.lookup.translationsById.values()) {
+    if (scope.projectSlug !== null && translation.component.projectSlug !== scope.projectSlug)
+      continue;
+    if (translation.total === null) return null;
+    sum += translation.total;
+  }
+  return sum;
 }
 
 async function planWalk(
