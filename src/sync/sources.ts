@@ -1,4 +1,4 @@
-import { walkChangeWindow } from '../weblate/change-window.ts';
+import { type ChangeWindowOptions, walkChangeWindow } from '../weblate/change-window.ts';
 import { type KeysetOptions, walkKeyset } from '../weblate/keyset.ts';
 import { walkList } from '../weblate/pagination.ts';
 import type { SyncContext } from './context.ts';
@@ -108,7 +108,7 @@ export interface WindowAt {
 /** A change list in the time window [after, before], newest first (see weblate/change-window.ts). */
 export function timeWindowSource(
   path: string,
-  options: { after: string | null; before: string; pageSize: number },
+  options: Pick<ChangeWindowOptions, 'after' | 'before' | 'pageSize' | 'timeWindows'>,
 ): Source<WindowAt> {
   return {
     async *pages(ctx, resource) {

@@ -1,5 +1,5 @@
 import { ResponseError } from '../errors.ts';
-import { toUtcMicros } from '../lib/timestamps.ts';
+import { fromEpochMicros, toEpochMicros, toUtcMicros } from '../lib/timestamps.ts';
 import type { WeblateClient } from './client.ts';
 import { readEnvelope } from './pagination.ts';
 
@@ -7,7 +7,10 @@ export interface ChangeWindowPage {
   url: string;
   results: unknown[];
   resultTexts: string[];
-  /** Oldest timestamp on this page (canonical UTC); the window now ends there. */
+  /**
+   * Where the window now ends (canonical UTC): the oldest timestamp on this page, or the
+   * lower bound of a time window this page read completely.
+   */
   oldest: string | null;
   isLast: boolean;
 }
@@ -19,6 +22,11 @@ export interface ChangeWindowOptions {
   after: string | null;
   /** Inclusive upper bound, frozen when the window opened. */
   before: string;
+  /**
+   * Read the window in time windows of about a page each (see TimeWindows) rather than
+   * counting all of it on every page: for a window without a lower bound, the whole history.
+   */
+  timeWindows?: boolean;
   signal?: AbortSignal;
 }
 
@@ -28,6 +36,12 @@ export interface ChangeWindowOptions {
  * each request asks for page 1 of [after, oldest timestamp seen so far]; the boundary is
  * read twice and deduplicated by id by the caller's upsert. When a whole page shares one
  * timestamp the window cannot narrow, and the walk follows `next` for that stretch.
+ *
+ * Weblate counts every change a request matches, on every page. With `timeWindows`, each
+ * request is also bounded from below, [lower, before], the lower bound chosen so that the
+ * time window holds about a page (TimeWindows): a window read completely moves `before` to
+ * its lower bound, and a window that overflows narrows as above. The oldest stretch is read
+ * with `after` as the lower bound again, once the time windows run empty.
  */
 export async function* walkChangeWindow(
   client: WeblateClient,
@@ -37,8 +51,12 @@ export async function* walkChangeWindow(
   let before = options.before;
   let next: URL | null = null;
   const seen = new Set<string>();
+  const windows = options.timeWindows === true ? new TimeWindows(options.pageSize) : null;
+  // The lower bound of the time window being read (kept while `next` is followed), or null.
+  let lower: string | null = null;
   for (;;) {
-    const url = next ?? windowUrl(client, path, options, before);
+    if (next === null) lower = windows?.lowerBound(before, options.after) ?? null;
+    const url = next ?? windowUrl(client, path, options, lower ?? options.after, before);
     const key = url.href;
     if (seen.has(key)) {
       throw new ResponseError(
@@ -55,16 +73,25 @@ export async function* walkChangeWindow(
       response.url,
     );
     const oldest = oldestTimestamp(envelope.results);
-    const isLast = envelope.next === null;
+    const bound = lower;
+    if (next === null && bound !== null) windows?.observe(before, bound, envelope.count);
+    if (next === null && bound === null && envelope.next !== null && oldest !== null)
+      windows?.observeRest(before, oldest);
+    // A bounded time window read completely: the walk goes on below it.
+    const isWindowDone = bound !== null && envelope.next === null;
+    const isLast = envelope.next === null && bound === null;
     yield {
       url: response.url,
       results: envelope.results,
       resultTexts: envelope.resultTexts,
-      oldest,
+      oldest: isWindowDone ? bound : oldest,
       isLast,
     };
     if (isLast) return;
-    if (oldest !== null && oldest < before) {
+    if (isWindowDone) {
+      before = bound;
+      next = null;
+    } else if (oldest !== null && oldest < before) {
       before = oldest;
       next = null;
     } else {
@@ -73,14 +100,91 @@ export async function* walkChangeWindow(
   }
 }
 
+/** The longest span a time window grows to: about ten years. */
+const MAX_SPAN_MICROS = 10n * 366n * 86_400n * 1_000_000n;
+
+/** The first time window: the last day before the window's upper bound. */
+const FIRST_SPAN_MICROS = 86_400n * 1_000_000n;
+
+/**
+ * The lower bound of the next time window below `before`. Changes come in bursts, so the
+ * span adapts to what the windows held: it aims at one page per window, grows at most
+ * fourfold from one window to the next (so a window that held a quarter of a page is
+ * followed by one that holds about a page), and eightfold over an empty one (a quiet stretch).
+ * The rest is read down to the walk's own lower bound:
+ * - when the first window (the last day) is empty: a quiet or small history costs one
+ *   more request, and a large one is counted once, after which the windows follow the
+ *   density of its newest page;
+ * - after three empty windows in a row, where the history has most likely begun.
+ */
+export class TimeWindows {
+  #spanMicros = FIRST_SPAN_MICROS;
+  #emptyInARow = 0;
+  #foundAny = false;
+  #readRest = false;
+  readonly #pageSize: number;
+
+  constructor(pageSize: number) {
+    this.#pageSize = pageSize;
+  }
+
+  /** The lower bound of the window below `before`, or null to read down to `after`. */
+  lowerBound(before: string, after: string | null): string | null {
+    if (this.#readRest) {
+      this.#readRest = false;
+      return null;
+    }
+    const lower = toEpochMicros(before) - this.#spanMicros;
+    if (lower <= 0n || (after !== null && lower <= toEpochMicros(after))) return null;
+    return fromEpochMicros(lower);
+  }
+
+  /** Learns from the first page of the window [lower, before]: `count` changes matched. */
+  observe(before: string, lower: string, count: number | null): void {
+    const span = toEpochMicros(before) - toEpochMicros(lower);
+    if (count === 0) {
+      this.#emptyInARow += 1;
+      this.#spanMicros = min(span * 8n, MAX_SPAN_MICROS);
+      if (!this.#foundAny || this.#emptyInARow >= 3) {
+        this.#readRest = true;
+        this.#emptyInARow = 0;
+      }
+      return;
+    }
+    this.#foundAny = true;
+    this.#emptyInARow = 0;
+    if (count === null) return;
+    // The span that would have held a page at this window's density, within [span/4, 4 span].
+    const fitting = (span * BigInt(this.#pageSize)) / BigInt(count);
+    const low = span / 4n > 0n ? span / 4n : 1n;
+    this.#spanMicros = min(
+      fitting < low ? low : fitting > span * 4n ? span * 4n : fitting,
+      MAX_SPAN_MICROS,
+    );
+  }
+
+  /** Learns from a read down to the lower bound that found more than a page, [oldest, before]. */
+  observeRest(before: string, oldest: string): void {
+    this.#foundAny = true;
+    this.#emptyInARow = 0;
+    const span = toEpochMicros(before) - toEpochMicros(oldest);
+    this.#spanMicros = span > 0n ? min(span, MAX_SPAN_MICROS) : FIRST_SPAN_MICROS;
+  }
+}
+
+function min(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
 function windowUrl(
   client: WeblateClient,
   path: string,
   options: ChangeWindowOptions,
+  after: string | null,
   before: string,
 ): URL {
   const url = client.resolve(path);
-  if (options.after !== null) url.searchParams.set('timestamp_after', options.after);
+  if (after !== null) url.searchParams.set('timestamp_after', after);
   url.searchParams.set('timestamp_before', before);
   url.searchParams.set('page_size', String(options.pageSize));
   return url;

@@ -97,6 +97,8 @@ export async function syncProjectChanges(ctx: WindowedContext, project: ProjectR
     after: window.after,
     before: window.before,
     pageSize: PAGE_SIZE.standard,
+    // The whole history: read in time windows, so that no request counts all of it.
+    timeWindows: window.after === null,
   });
   await runStream(ctx, source, {
     resource: 'changes',

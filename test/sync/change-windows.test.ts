@@ -1,0 +1,83 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+
+import { type RequestLogEntry, rowsTouched } from '../../src/simulator/index.ts';
+import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
+import { syncSimulator } from '../helpers/sync.ts';
+
+/** Changes per page (WEBLATE_MAX_PAGE_SIZE). */
+const PAGE = 100;
+const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
+let clock = NOW;
+
+const mirror = useSimulatorMirror({
+  seed: 57,
+  projects: 1,
+  components: 2,
+  languages: 3,
+  units: 400,
+  changes: 2500,
+  users: 1,
+  // The history ends an hour before the server's clock: its newest day is busy.
+  historyEndsAt: NOW - 3_600_000,
+  now: () => clock,
+});
+
+function changeRequests(): RequestLogEntry[] {
+  return mirror.sim.requests.entries.filter((e) => /\/changes\/\?/.test(e.target));
+}
+
+function sync(options: { full?: boolean } = {}) {
+  return syncSimulator(mirror.sim, mirror.handle, { ...options, client: { maxPageSize: PAGE } });
+}
+
+async function mirroredChangeIds(): Promise<Set<string>> {
+  const result = await sql<{ id: string }>`select id::text as id from weblate.changes`.execute(
+    mirror.handle.db,
+  );
+  return new Set(result.rows.map((r) => r.id));
+}
+
+describe('the change history read in time windows', () => {
+  it('makes no request count more than about two pages, and touches about two rows per change', async () => {
+    const { sim } = mirror;
+    sim.requests.reset();
+    const result = await sync();
+    expect([result.status, result.error]).toEqual(['succeeded', null]);
+    const mirrored = await mirroredChangeIds();
+    expect(sim.instance.changes.filter((c) => !mirrored.has(String(c.id)))).toEqual([]);
+
+    const walk = changeRequests();
+    const counts = walk.map((e) => e.work.counted);
+    // The first window holds less than a page; later ones about a page, at most about two.
+    for (const [i, entry] of walk.entries())
+      expect(counts[i], entry.target).toBeLessThanOrEqual(2.5 * PAGE);
+    const touched = walk.reduce((sum, e) => sum + rowsTouched(e.work), 0);
+    expect(touched / sim.instance.changes.length).toBeLessThanOrEqual(2.5);
+    expect(walk.length).toBeLessThanOrEqual(
+      Math.ceil((sim.instance.changes.length / PAGE) * 1.3) + 8,
+    );
+  });
+
+  it('loses none of many changes that share one timestamp, in a full and an incremental sync', async () => {
+    const { sim } = mirror;
+    const translation = sim.instance.translations.find((t) => !t.isSource)!;
+    // The server's clock stands still: all of them carry the same microsecond.
+    clock = NOW + 60_000;
+    const first = sim.mutate.addChanges(translation.id, 3 * PAGE + 17).changeIds;
+    clock = NOW + 120_000;
+    const incremental = await sync();
+    expect([incremental.mode, incremental.status]).toEqual(['incremental', 'succeeded']);
+    let mirrored = await mirroredChangeIds();
+    expect(first.filter((id) => !mirrored.has(String(id)))).toEqual([]);
+
+    clock = NOW + 180_000;
+    const second = sim.mutate.addChanges(translation.id, 2 * PAGE + 5).changeIds;
+    clock = NOW + 240_000;
+    const full = await sync({ full: true });
+    expect([full.mode, full.status]).toEqual(['full', 'succeeded']);
+    mirrored = await mirroredChangeIds();
+    expect([...first, ...second].filter((id) => !mirrored.has(String(id)))).toEqual([]);
+    expect(sim.instance.changes.filter((c) => !mirrored.has(String(c.id)))).toEqual([]);
+  });
+});
