@@ -3,7 +3,11 @@
  * scratch PostgreSQL database with the CLI (a child process, so its peak memory is its
  * own), and prints the results beside references measured in the same run.
  *
- *   npm run bench -- [--units 200000] [--changes 100000] [--small-units 50000] [--database-url postgres://…]
+ *   npm run bench -- [--units 200000] [--changes 100000] [--small-units 50000] [--cost-scale 0.1] [--database-url postgres://…]
+ *
+ * The simulator runs with Weblate 5.14's cost model (simulator/cost.ts) at `--cost-scale`
+ * (a tenth of the measured times by default, to keep the run short): every scenario reports
+ * the rows its requests made the server count, skip and serialize, and the service time.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,7 +16,14 @@ import { parseArgs } from 'node:util';
 
 import pg from 'pg';
 
-import { prerender, type RunningSimulator, startSimulator } from '../src/simulator/index.ts';
+import {
+  prerender,
+  rowsTouched,
+  type RunningSimulator,
+  scaledCosts,
+  startSimulator,
+  WEBLATE_5_14_COSTS,
+} from '../src/simulator/index.ts';
 import type { SyncSummary } from '../src/sync/summary.ts';
 import { measureCopyCeiling } from './copy-ceiling.ts';
 import { minimumRequests, naiveRequests } from './references.ts';
@@ -20,9 +31,16 @@ import { minimumRequests, naiveRequests } from './references.ts';
 const BIN = fileURLToPath(new URL('../bin/weblate-mirror.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 
+/** The requests' concurrency of the syncs (the default WEBLATE_CONCURRENCY). */
+const CONCURRENCY = 4;
+
 interface RunResult {
   summary: SyncSummary;
   wallMs: number;
+  /** Rows the server counted, skipped and serialized for the sync's requests. */
+  rowsTouched: number;
+  /** The server's service time for them under the cost model. */
+  serviceMs: number;
 }
 
 interface Scenario {
@@ -33,6 +51,10 @@ interface Scenario {
   unitsPerSecond: number | null;
   peakRssMb: number;
   byResource: Record<string, number>;
+  /** Units and changes written. */
+  records: number;
+  rowsTouched: number;
+  serviceMs: number;
 }
 
 function options() {
@@ -44,6 +66,7 @@ function options() {
       components: { type: 'string', default: '40' },
       languages: { type: 'string', default: '10' },
       projects: { type: 'string', default: '3' },
+      'cost-scale': { type: 'string', default: '0.1' },
       'database-url': {
         type: 'string',
         default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -58,6 +81,7 @@ function options() {
     components: int('components'),
     languages: int('languages'),
     projects: int('projects'),
+    costScale: Number(values['cost-scale']),
     databaseUrl: String(values['database-url']),
   };
 }
@@ -83,6 +107,7 @@ async function withScratchDatabase<T>(
 /** One `weblate-mirror sync` in a child process; the run's own summary comes from sync_runs. */
 async function runSync(sim: RunningSimulator, databaseUrl: string): Promise<RunResult> {
   const users = sim.instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
+  sim.requests.reset();
   const started = performance.now();
   let output = '';
   const code = await new Promise<number | null>((resolve, reject) => {
@@ -114,7 +139,12 @@ async function runSync(sim: RunningSimulator, databaseUrl: string): Promise<RunR
     const row = await client.query<{ summary: SyncSummary }>(
       'select summary from weblate.sync_runs order by id desc limit 1',
     );
-    return { summary: row.rows[0]!.summary, wallMs };
+    return {
+      summary: row.rows[0]!.summary,
+      wallMs,
+      rowsTouched: rowsTouched(sim.requests.work),
+      serviceMs: sim.requests.serviceMs,
+    };
   } finally {
     await client.end();
   }
@@ -123,6 +153,8 @@ async function runSync(sim: RunningSimulator, databaseUrl: string): Promise<RunR
 function scenario(name: string, run: RunResult): Scenario {
   const byResource = Object.fromEntries(run.summary.resources.map((r) => [r.resource, r.requests]));
   const units = run.summary.resources.find((r) => r.resource === 'units')!;
+  const rows = (resource: string) =>
+    run.summary.resources.find((r) => r.resource === resource)?.rows ?? 0;
   return {
     name,
     requests: run.summary.requests,
@@ -134,6 +166,9 @@ function scenario(name: string, run: RunResult): Scenario {
         : null,
     peakRssMb: run.summary.peakRssMb,
     byResource,
+    records: rows('units') + rows('changes'),
+    rowsTouched: run.rowsTouched,
+    serviceMs: Math.round(run.serviceMs),
   };
 }
 
@@ -150,6 +185,7 @@ async function startSized(
     units,
     changes,
     users: 3,
+    costModel: scaledCosts(WEBLATE_5_14_COSTS, o.costScale),
   });
   // A real Weblate renders its JSON on its own machine: keep that off the measured cores.
   prerender(sim.instance, sim.url);
@@ -203,7 +239,11 @@ async function benchSmall(o: ReturnType<typeof options>): Promise<Scenario> {
   }
 }
 
-function report(large: Awaited<ReturnType<typeof benchLarge>>, small: Scenario) {
+function report(
+  o: ReturnType<typeof options>,
+  large: Awaited<ReturnType<typeof benchLarge>>,
+  small: Scenario,
+) {
   const [full, quiet, onePercent] = large.scenarios as [Scenario, Scenario, Scenario];
   const discovery = ['languages', 'projects', 'components', 'translations'].reduce(
     (n, r) => n + (quiet.byResource[r] ?? 0),
@@ -227,6 +267,17 @@ function report(large: Awaited<ReturnType<typeof benchLarge>>, small: Scenario) 
       (full.unitsPerSecond ?? 0) / large.ceiling.rowsPerSecond,
       (full.unitsPerSecond ?? 0) >= 0.5 * large.ceiling.rowsPerSecond,
     ],
+    [
+      `full-sync server rows touched per record ≤ 2.5`,
+      full.rowsTouched / full.records,
+      full.rowsTouched <= 2.5 * full.records,
+    ],
+    [
+      `full-sync wall time ≤ 1.3 × service time ÷ ${CONCURRENCY}`,
+      full.wallMs / (full.serviceMs / CONCURRENCY),
+      full.wallMs <= (1.3 * full.serviceMs) / CONCURRENCY,
+    ],
+    [`no-change sync ≤ 2 requests`, quiet.requests / 2, quiet.requests <= 2],
     [`peak RSS < 300 MB`, full.peakRssMb / 300, full.peakRssMb < 300],
     [
       `peak RSS not growing with size (${small.name} → full)`,
@@ -237,19 +288,32 @@ function report(large: Awaited<ReturnType<typeof benchLarge>>, small: Scenario) 
   const lines = [
     `weblate-mirror benchmark: ${large.instance.units} units in ${large.instance.translations} translations, ${large.instance.changes} changes`,
     '',
-    ['scenario', 'requests', 'unit requests', 'wall time', 'units/s', 'peak RSS']
-      .map((h, i) => (i === 0 ? h.padEnd(34) : h.padStart(15)))
+    [
+      'scenario',
+      'requests',
+      'unit requests',
+      'wall time',
+      'service time',
+      'rows/record',
+      'units/s',
+      'peak RSS',
+    ]
+      .map((h, i) => (i === 0 ? h.padEnd(34) : h.padStart(14)))
       .join(''),
     ...[full, quiet, onePercent, small].map((s) =>
       [
         s.name.padEnd(34),
-        String(s.requests).padStart(15),
-        String(s.unitRequests).padStart(15),
-        `${(s.wallMs / 1000).toFixed(1)} s`.padStart(15),
-        (s.unitsPerSecond === null ? '' : String(s.unitsPerSecond)).padStart(15),
-        `${s.peakRssMb} MB`.padStart(15),
+        String(s.requests).padStart(14),
+        String(s.unitRequests).padStart(14),
+        `${(s.wallMs / 1000).toFixed(1)} s`.padStart(14),
+        `${(s.serviceMs / 1000).toFixed(1)} s`.padStart(14),
+        (s.records === 0 ? '' : (s.rowsTouched / s.records).toFixed(2)).padStart(14),
+        (s.unitsPerSecond === null ? '' : String(s.unitsPerSecond)).padStart(14),
+        `${s.peakRssMb} MB`.padStart(14),
       ].join(''),
     ),
+    '',
+    `service time: Weblate 5.14's measured costs × ${o.costScale} (simulator/cost.ts); rows/record: rows the server counted, skipped and serialized per unit or change written`,
     '',
     `minimum requests (every list once, largest pages): ${large.minimum}`,
     `naive per-translation walk at page size 50:        ${large.naive} (${(large.naive / large.minimum).toFixed(1)} × the minimum)`,
@@ -271,7 +335,7 @@ async function main(): Promise<void> {
   const o = options();
   const small = await benchSmall(o);
   const large = await benchLarge(o);
-  const { text, checks } = report(large, small);
+  const { text, checks } = report(o, large, small);
   process.stdout.write(`${text}\n`);
   mkdirSync(RESULTS, { recursive: true });
   const file = `${RESULTS}${new Date().toISOString().replaceAll(':', '-')}.json`;

@@ -27,6 +27,12 @@ export interface ChangeWindowOptions {
    * counting all of it on every page: for a window without a lower bound, the whole history.
    */
   timeWindows?: boolean;
+  /**
+   * The newest change the window should hold, when known (the translations' last_change):
+   * the first time window ends a span below it rather than below `before`, so that a quiet
+   * stretch at the top costs nothing.
+   */
+  newest?: string | null;
   signal?: AbortSignal;
 }
 
@@ -51,7 +57,8 @@ export async function* walkChangeWindow(
   let before = options.before;
   let next: URL | null = null;
   const seen = new Set<string>();
-  const windows = options.timeWindows === true ? new TimeWindows(options.pageSize) : null;
+  const windows =
+    options.timeWindows === true ? new TimeWindows(options.pageSize, options.newest ?? null) : null;
   // The lower bound of the time window being read (kept while `next` is followed), or null.
   let lower: string | null = null;
   for (;;) {
@@ -111,8 +118,9 @@ const FIRST_SPAN_MICROS = 86_400n * 1_000_000n;
  * span adapts to what the windows held: it aims at one page per window, grows at most
  * fourfold from one window to the next (so a window that held a quarter of a page is
  * followed by one that holds about a page), and eightfold over an empty one (a quiet stretch).
- * The rest is read down to the walk's own lower bound:
- * - when the first window (the last day) is empty: a quiet or small history costs one
+ * The first window reaches a day below the newest change expected (or below its upper
+ * bound). The rest is read down to the walk's own lower bound:
+ * - when the first window is empty: a quiet or small history costs one
  *   more request, and a large one is counted once, after which the windows follow the
  *   density of its newest page;
  * - after three empty windows in a row, where the history has most likely begun.
@@ -122,10 +130,15 @@ export class TimeWindows {
   #emptyInARow = 0;
   #foundAny = false;
   #readRest = false;
+  /** Where the first window's span is measured from, when below `before`. */
+  #newest: bigint | null;
+  /** Where the span of the window being read was measured from. */
+  #measuredFrom: bigint | null = null;
   readonly #pageSize: number;
 
-  constructor(pageSize: number) {
+  constructor(pageSize: number, newest: string | null = null) {
     this.#pageSize = pageSize;
+    this.#newest = newest === null ? null : toEpochMicros(newest);
   }
 
   /** The lower bound of the window below `before`, or null to read down to `after`. */
@@ -134,14 +147,21 @@ export class TimeWindows {
       this.#readRest = false;
       return null;
     }
-    const lower = toEpochMicros(before) - this.#spanMicros;
+    const top = toEpochMicros(before);
+    const from = this.#newest !== null && this.#newest < top ? this.#newest : top;
+    this.#newest = null;
+    this.#measuredFrom = from;
+    const lower = from - this.#spanMicros;
     if (lower <= 0n || (after !== null && lower <= toEpochMicros(after))) return null;
     return fromEpochMicros(lower);
   }
 
   /** Learns from the first page of the window [lower, before]: `count` changes matched. */
   observe(before: string, lower: string, count: number | null): void {
-    const span = toEpochMicros(before) - toEpochMicros(lower);
+    // The span the window's changes were expected in: from the newest change, if it was lower.
+    const top = this.#measuredFrom ?? toEpochMicros(before);
+    this.#measuredFrom = null;
+    const span = top - toEpochMicros(lower);
     if (count === 0) {
       this.#emptyInARow += 1;
       this.#spanMicros = min(span * 8n, MAX_SPAN_MICROS);

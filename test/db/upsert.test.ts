@@ -48,6 +48,7 @@ const translation: TranslationRef = {
   unitsUrl: '',
   statisticsUrl: '',
   total: 1,
+  lastChange: null,
 };
 
 const unitText = (target: string, hash = '-9223372036854775808') =>

@@ -23,8 +23,21 @@ const mirror = useSimulatorMirror({
   now: () => clock,
 });
 
-function changeRequests(): RequestLogEntry[] {
-  return mirror.sim.requests.entries.filter((e) => /\/changes\/\?/.test(e.target));
+// The same shape with a history that ended a year before the server's clock.
+const quiet = useSimulatorMirror({
+  seed: 58,
+  projects: 1,
+  components: 2,
+  languages: 3,
+  units: 400,
+  changes: 2500,
+  users: 1,
+  historyEndsAt: NOW - 365 * 86_400_000,
+  now: () => NOW,
+});
+
+function changeRequests(sim = mirror.sim): RequestLogEntry[] {
+  return sim.requests.entries.filter((e) => /\/changes\/\?/.test(e.target));
 }
 
 function sync(options: { full?: boolean } = {}) {
@@ -57,6 +70,18 @@ describe('the change history read in time windows', () => {
     expect(walk.length).toBeLessThanOrEqual(
       Math.ceil((sim.instance.changes.length / PAGE) * 1.3) + 8,
     );
+  });
+
+  it('starts below the newest change its translations name, after a quiet year', async () => {
+    const { sim, handle } = quiet;
+    sim.requests.reset();
+    const result = await syncSimulator(sim, handle, { client: { maxPageSize: PAGE } });
+    expect([result.status, result.error]).toEqual(['succeeded', null]);
+    const walk = changeRequests(sim);
+    for (const entry of walk)
+      expect(entry.work.counted, entry.target).toBeLessThanOrEqual(2.5 * PAGE);
+    const touched = walk.reduce((sum, e) => sum + rowsTouched(e.work), 0);
+    expect(touched / sim.instance.changes.length).toBeLessThanOrEqual(2.5);
   });
 
   it('loses none of many changes that share one timestamp, in a full and an incremental sync', async () => {

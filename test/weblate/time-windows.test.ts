@@ -53,6 +53,18 @@ describe('time windows', () => {
     expect(windows.lowerBound(lower, null)).toBeNull();
   });
 
+  it('start a day below the newest change expected, when it is older than the upper bound', () => {
+    const newest = minus(END, 300n * DAY);
+    const windows = new TimeWindows(100, newest);
+    const first = windows.lowerBound(END, null)!;
+    expect(first).toBe(minus(newest, DAY));
+    windows.observe(END, first, 100);
+    // A page in the day below the newest change: the next window spans a day too.
+    expect(windows.lowerBound(first, null)).toBe(minus(first, DAY));
+    // A hint above the upper bound changes nothing.
+    expect(new TimeWindows(100, END).lowerBound(minus(END, DAY), null)).toBe(minus(END, 2n * DAY));
+  });
+
   it('never go below the walk lower bound or the epoch', () => {
     const windows = new TimeWindows(100);
     expect(windows.lowerBound(END, minus(END, DAY / 2n))).toBeNull();
