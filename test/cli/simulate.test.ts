@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseServerFlags } from '../../src/cli/commands/simulate.ts';
 import { UsageError } from '../../src/errors.ts';
 import { churnTicker } from '../../src/simulator/churn.ts';
+import { scaledCosts, WEBLATE_5_14_COSTS } from '../../src/simulator/cost.ts';
 import { generateInstance } from '../../src/simulator/generate.ts';
 import { createMutator } from '../../src/simulator/mutations.ts';
 import { type RunningCli, startCli } from '../helpers/cli.ts';
@@ -51,6 +52,13 @@ describe('simulate flags', () => {
     expect(parseServerFlags({})).toEqual({});
   });
 
+  it("reads the cost model's scale", () => {
+    expect(parseServerFlags({ 'cost-model': '1' })).toEqual({ costModel: WEBLATE_5_14_COSTS });
+    expect(parseServerFlags({ 'cost-model': '0.5' })).toEqual({
+      costModel: scaledCosts(WEBLATE_5_14_COSTS, 0.5),
+    });
+  });
+
   it.each([
     [{ faults: '1.5' }, /--faults: .*give a share such as 0.1/],
     [{ faults: 'teapot:0.1' }, /--faults: .*kinds: 500, 502/],
@@ -59,6 +67,8 @@ describe('simulate flags', () => {
     [{ 'rate-limit-silent': true }, /goes with --rate-limit/],
     [{ 'retry-after': '1' }, /goes with --faults/],
     [{ latency: 'soon' }, /--latency must be a non-negative number/],
+    [{ 'cost-model': '0' }, /--cost-model must be a positive number/],
+    [{ 'cost-model': 'slow' }, /--cost-model must be a positive number/],
   ])('refuses %o with a clear message', (values, message) => {
     expect(() => parseServerFlags(values)).toThrow(UsageError);
     expect(() => parseServerFlags(values)).toThrow(message);
