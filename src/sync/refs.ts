@@ -30,8 +30,6 @@ export interface TranslationRef {
   language: string;
   component: ComponentRef;
   total: number | null;
-  /** Its newest change (canonical UTC), as its record said; null when unknown. */
-  lastChange: string | null;
   unitsUrl: string;
   statisticsUrl: string;
 }

@@ -64,7 +64,6 @@ export function toTranslationRefs(rows: readonly LiveTranslation[]): Translation
       language: row.language ?? row.language_code,
       component,
       total: row.total,
-      lastChange: null,
       unitsUrl: row.units_list_url ?? `${url}units/`,
       statisticsUrl: row.statistics_url ?? `${url}statistics/`,
     };

@@ -108,7 +108,7 @@ export interface WindowAt {
 /** A change list in the time window [after, before], newest first (see weblate/change-window.ts). */
 export function timeWindowSource(
   path: string,
-  options: Pick<ChangeWindowOptions, 'after' | 'before' | 'pageSize' | 'timeWindows' | 'newest'>,
+  options: Pick<ChangeWindowOptions, 'after' | 'before' | 'pageSize' | 'timeWindows'>,
 ): Source<WindowAt> {
   return {
     async *pages(ctx, resource) {

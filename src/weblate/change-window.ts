@@ -27,12 +27,6 @@ export interface ChangeWindowOptions {
    * counting all of it on every page: for a window without a lower bound, the whole history.
    */
   timeWindows?: boolean;
-  /**
-   * The newest change the window should hold, when known (the translations' last_change):
-   * the first time window ends a span below it rather than below `before`, so that a quiet
-   * stretch at the top costs nothing.
-   */
-  newest?: string | null;
   signal?: AbortSignal;
 }
 
@@ -43,11 +37,11 @@ export interface ChangeWindowOptions {
  * read twice and deduplicated by id by the caller's upsert. When a whole page shares one
  * timestamp the window cannot narrow, and the walk follows `next` for that stretch.
  *
- * Weblate counts every change a request matches, on every page. With `timeWindows`, each
- * request is also bounded from below, [lower, before], the lower bound chosen so that the
- * time window holds about a page (TimeWindows): a window read completely moves `before` to
- * its lower bound, and a window that overflows narrows as above. The oldest stretch is read
- * with `after` as the lower bound again, once the time windows run empty.
+ * Weblate counts every change a request matches, on every page. With `timeWindows`, the
+ * requests after the first are also bounded from below, [lower, before], the lower bound
+ * chosen so that the time window holds about a page (TimeWindows): a window read completely
+ * moves `before` to its lower bound, and a window that overflows narrows as above. The last
+ * stretch is read down to `after` again.
  */
 export async function* walkChangeWindow(
   client: WeblateClient,
@@ -57,8 +51,7 @@ export async function* walkChangeWindow(
   let before = options.before;
   let next: URL | null = null;
   const seen = new Set<string>();
-  const windows =
-    options.timeWindows === true ? new TimeWindows(options.pageSize, options.newest ?? null) : null;
+  const windows = options.timeWindows === true ? new TimeWindows(options.pageSize) : null;
   // The lower bound of the time window being read (kept while `next` is followed), or null.
   let lower: string | null = null;
   for (;;) {
@@ -81,9 +74,10 @@ export async function* walkChangeWindow(
     );
     const oldest = oldestTimestamp(envelope.results);
     const bound = lower;
-    if (next === null && bound !== null) windows?.observe(before, bound, envelope.count);
+    const served = envelope.results.length;
+    if (next === null && bound !== null) windows?.observe(before, bound, envelope.count, served);
     if (next === null && bound === null && envelope.next !== null && oldest !== null)
-      windows?.observeRest(before, oldest);
+      windows?.observeRest(before, oldest, envelope.count, served);
     // A bounded time window read completely: the walk goes on below it.
     const isWindowDone = bound !== null && envelope.next === null;
     const isLast = envelope.next === null && bound === null;
@@ -110,68 +104,58 @@ export async function* walkChangeWindow(
 /** The longest span a time window grows to: about ten years. */
 const MAX_SPAN_MICROS = 10n * 366n * 86_400n * 1_000_000n;
 
-/** The first time window: the last day before the window's upper bound. */
-const FIRST_SPAN_MICROS = 86_400n * 1_000_000n;
-
 /**
- * The lower bound of the next time window below `before`. Changes come in bursts, so the
- * span adapts to what the windows held: it aims at one page per window, grows at most
- * fourfold from one window to the next (so a window that held a quarter of a page is
- * followed by one that holds about a page), and eightfold over an empty one (a quiet stretch).
- * The first window reaches a day below the newest change expected (or below its upper
- * bound). The rest is read down to the walk's own lower bound:
- * - when the first window is empty: a quiet or small history costs one
- *   more request, and a large one is counted once, after which the windows follow the
- *   density of its newest page;
- * - after three empty windows in a row, where the history has most likely begun.
+ * The lower bound of the next time window below `before`.
+ *
+ * The first request reads down to the walk's own lower bound: a history of a page or less
+ * (most projects') costs that one request, and a longer one is counted once, its `count`
+ * saying how many changes there are and its page how dense the newest are. Then time windows
+ * of about a page each follow. Changes come in bursts, so the span adapts to what the last
+ * window held: it aims at one page, grows at most fourfold from one window to the next (a
+ * window that held a quarter of a page is followed by one that holds about a page), and
+ * eightfold over an empty window (a quiet stretch). The rest is read down to the lower bound
+ * again once the changes left to expect fit in a page, or after three empty windows in a row
+ * (changes deleted meanwhile made the count too high); that read's own count says whether
+ * more were left, and if so the windows go on.
  */
 export class TimeWindows {
-  #spanMicros = FIRST_SPAN_MICROS;
+  #spanMicros = 0n;
   #emptyInARow = 0;
-  #foundAny = false;
-  #readRest = false;
-  /** Where the first window's span is measured from, when below `before`. */
-  #newest: bigint | null;
-  /** Where the span of the window being read was measured from. */
-  #measuredFrom: bigint | null = null;
+  #readRest = true;
+  #seen = 0;
+  /** Changes the walk expects in all, from the count of its last read down to the bound. */
+  #expected: number | null = null;
   readonly #pageSize: number;
 
-  constructor(pageSize: number, newest: string | null = null) {
+  constructor(pageSize: number) {
     this.#pageSize = pageSize;
-    this.#newest = newest === null ? null : toEpochMicros(newest);
   }
 
   /** The lower bound of the window below `before`, or null to read down to `after`. */
   lowerBound(before: string, after: string | null): string | null {
-    if (this.#readRest) {
+    const isRestSmall = this.#expected !== null && this.#expected - this.#seen <= this.#pageSize;
+    if (this.#readRest || isRestSmall || this.#emptyInARow >= 3) {
       this.#readRest = false;
+      this.#emptyInARow = 0;
       return null;
     }
-    const top = toEpochMicros(before);
-    const from = this.#newest !== null && this.#newest < top ? this.#newest : top;
-    this.#newest = null;
-    this.#measuredFrom = from;
-    const lower = from - this.#spanMicros;
+    const lower = toEpochMicros(before) - this.#spanMicros;
     if (lower <= 0n || (after !== null && lower <= toEpochMicros(after))) return null;
     return fromEpochMicros(lower);
   }
 
-  /** Learns from the first page of the window [lower, before]: `count` changes matched. */
-  observe(before: string, lower: string, count: number | null): void {
-    // The span the window's changes were expected in: from the newest change, if it was lower.
-    const top = this.#measuredFrom ?? toEpochMicros(before);
-    this.#measuredFrom = null;
-    const span = top - toEpochMicros(lower);
+  /**
+   * Learns from the first page of the window [lower, before]: `count` changes matched, and
+   * `served` came on the page.
+   */
+  observe(before: string, lower: string, count: number | null, served: number): void {
+    this.#seen += served;
+    const span = toEpochMicros(before) - toEpochMicros(lower);
     if (count === 0) {
       this.#emptyInARow += 1;
       this.#spanMicros = min(span * 8n, MAX_SPAN_MICROS);
-      if (!this.#foundAny || this.#emptyInARow >= 3) {
-        this.#readRest = true;
-        this.#emptyInARow = 0;
-      }
       return;
     }
-    this.#foundAny = true;
     this.#emptyInARow = 0;
     if (count === null) return;
     // The span that would have held a page at this window's density, within [span/4, 4 span].
@@ -183,12 +167,17 @@ export class TimeWindows {
     );
   }
 
-  /** Learns from a read down to the lower bound that found more than a page, [oldest, before]. */
-  observeRest(before: string, oldest: string): void {
-    this.#foundAny = true;
+  /**
+   * Learns from a read down to the lower bound that found more than a page: `count`
+   * changes in [after, before], the newest `served` of them in [oldest, before].
+   */
+  observeRest(before: string, oldest: string, count: number | null, served: number): void {
+    this.#expected = count === null ? null : this.#seen + count;
+    this.#seen += served;
     this.#emptyInARow = 0;
     const span = toEpochMicros(before) - toEpochMicros(oldest);
-    this.#spanMicros = span > 0n ? min(span, MAX_SPAN_MICROS) : FIRST_SPAN_MICROS;
+    // The page's own span held a page: the first window spans as much, at least a second.
+    this.#spanMicros = min(span > 1_000_000n ? span : 1_000_000n, MAX_SPAN_MICROS);
   }
 }
 

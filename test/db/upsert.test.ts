@@ -48,7 +48,6 @@ const translation: TranslationRef = {
   unitsUrl: '',
   statisticsUrl: '',
   total: 1,
-  lastChange: null,
 };
 
 const unitText = (target: string, hash = '-9223372036854775808') =>

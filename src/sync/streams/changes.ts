@@ -10,7 +10,7 @@ import {
   readCursor,
   writeCursor,
 } from '../../db/queries/sync-state.ts';
-import { fromEpochMicros, shiftSeconds, toEpochMicros, toUtcMicros } from '../../lib/timestamps.ts';
+import { shiftSeconds, toUtcMicros } from '../../lib/timestamps.ts';
 import { type WeblateChange, weblateChange } from '../../weblate/schemas.ts';
 import {
   componentSlugFromUrl,
@@ -99,7 +99,6 @@ export async function syncProjectChanges(ctx: WindowedContext, project: ProjectR
     pageSize: PAGE_SIZE.standard,
     // The whole history: read in time windows, so that no request counts all of it.
     timeWindows: window.after === null,
-    newest: newestChange(ctx, project),
   });
   await runStream(ctx, source, {
     resource: 'changes',
@@ -113,17 +112,6 @@ export async function syncProjectChanges(ctx: WindowedContext, project: ProjectR
     },
     notFound: { gone: { table: 'projects', id: project.id, label: `project ${project.slug}` } },
   });
-}
-
-/** The newest last_change of the project's translations discovery saw, or null. */
-function newestChange(ctx: SyncContext, project: ProjectRef): string | null {
-  let newest: bigint | null = null;
-  for (const translation of ctx.lookup.translationsById.values()) {
-    if (translation.component.projectId !== project.id || translation.lastChange === null) continue;
-    const at = toEpochMicros(translation.lastChange);
-    if (newest === null || at > newest) newest = at;
-  }
-  return newest === null ? null : fromEpochMicros(newest);
 }
 
 function openWindow(

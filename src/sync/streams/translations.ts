@@ -5,7 +5,6 @@ import { retireReplaced } from '../../db/queries/deletions.ts';
 import { type TranslationRow, upsertTranslations } from '../../db/queries/records.ts';
 import { pending } from '../../db/queries/sync-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
-import { toUtcMicros } from '../../lib/timestamps.ts';
 import { type WeblateTranslation, weblateTranslation } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
 import { upsertIsolating } from '../commit.ts';
@@ -66,16 +65,6 @@ export function toTranslationRow(
   };
 }
 
-/** A timestamp in canonical UTC, or null when absent or not one (it is only a hint). */
-function canonicalOrNull(value: string | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  try {
-    return toUtcMicros(value);
-  } catch {
-    return null;
-  }
-}
-
 function toRef(record: WeblateTranslation, component: ComponentRef): TranslationRef {
   return {
     id: record.id,
@@ -84,7 +73,6 @@ function toRef(record: WeblateTranslation, component: ComponentRef): Translation
     language: record.language?.code ?? record.language_code,
     component,
     total: record.total ?? null,
-    lastChange: canonicalOrNull(record.last_change),
     unitsUrl: record.units_list_url ?? new URL('units/', record.url).href,
     statisticsUrl: record.statistics_url ?? new URL('statistics/', record.url).href,
   };
