@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/db/client.ts';
 import { type Database, MIRRORED_TABLES } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { captureLogger } from '../helpers/logs.ts';
 import { compareWithWeblate, typedColumnMismatches } from './harness/compare.ts';
 import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
@@ -141,6 +142,45 @@ describe('a full sync of a real Weblate 5.14.3', () => {
       users: USERS,
     });
     expect(differences.map((d) => d.what)).toEqual([expect.stringMatching(/^units: \d+ differs$/)]);
+  });
+
+  it('mirrors the same in id and time windows of pages of 100 (WEBLATE_MAX_PAGE_SIZE)', async () => {
+    const windowed = await createTestDatabase();
+    try {
+      const { db: windowedDb } = await windowed.migrated();
+      const { log, lines } = captureLogger('debug');
+      const result = await syncWeblate(weblate.current, windowedDb, {
+        log,
+        client: { maxPageSize: 100 },
+      });
+      expect(result.error).toBeNull();
+      expect(
+        await compareWithWeblate(windowedDb, weblate.current.admin, {
+          projects: null,
+          users: USERS,
+        }),
+      ).toEqual([]);
+      const urls = lines
+        .map((l) => JSON.parse(l) as { msg?: string; url?: string })
+        .filter((l) => l.msg === 'page read')
+        .map((l) => new URL(l.url!));
+      // Weblate answered bounded id windows on units and bounded time windows on changes.
+      expect(
+        urls.some(
+          (u) => u.pathname === '/api/units/' && /id:<=\d+/.test(u.searchParams.get('q') ?? ''),
+        ),
+      ).toBe(true);
+      expect(
+        urls.some(
+          (u) =>
+            u.pathname.endsWith('/changes/') &&
+            u.searchParams.has('timestamp_after') &&
+            u.searchParams.get('page_size') === '100',
+        ),
+      ).toBe(true);
+    } finally {
+      await windowed.drop();
+    }
   });
 
   it('mirrors one project alone when WEBLATE_PROJECTS names it', async () => {
