@@ -39,19 +39,36 @@ export function pagesFor(count: number, pageSize: number): number {
   return Math.max(1, Math.ceil(count / pageSize));
 }
 
+/** A walk's options as a source hands them on: the page size capped by the client, the run's signal. */
+function walkOptions<O extends { pageSize: number }>(
+  ctx: SyncContext,
+  resource: Resource,
+  options: O,
+): O & { resource: string; signal: AbortSignal } {
+  return {
+    ...options,
+    pageSize: ctx.client.pageSize(options.pageSize),
+    resource,
+    signal: ctx.signal,
+  };
+}
+
 /** A plain list, followed by its `next` links. */
 export function listSource(url: string | URL, pageSize: number): Source<{ isLast: boolean }> {
   return {
     async *pages(ctx, resource) {
-      const size = ctx.client.pageSize(pageSize);
-      const walk = walkList(ctx.client, url, { resource, pageSize: size, signal: ctx.signal });
+      const options = walkOptions(ctx, resource, { pageSize });
+      const walk = walkList(ctx.client, url, options);
       for await (const page of walk) {
         yield {
           url: page.url,
           results: page.results,
           resultTexts: page.resultTexts,
           more: !page.isLast,
-          totalPages: page.number === 1 && page.count !== null ? pagesFor(page.count, size) : null,
+          totalPages:
+            page.number === 1 && page.count !== null
+              ? pagesFor(page.count, options.pageSize)
+              : null,
           single: false,
           at: { isLast: page.isLast },
         };
@@ -76,13 +93,7 @@ export function keysetSource(
 ): Source<KeysetAt> {
   return {
     async *pages(ctx, resource) {
-      const pageSize = ctx.client.pageSize(options.pageSize);
-      const walk = walkKeyset(ctx.client, path, {
-        ...options,
-        pageSize,
-        resource,
-        signal: ctx.signal,
-      });
+      const walk = walkKeyset(ctx.client, path, walkOptions(ctx, resource, options));
       for await (const page of walk) {
         const { url, results, resultTexts, ids, after, through } = page;
         const more = through !== null;
@@ -112,13 +123,7 @@ export function timeWindowSource(
 ): Source<WindowAt> {
   return {
     async *pages(ctx, resource) {
-      const pageSize = ctx.client.pageSize(options.pageSize);
-      const walk = walkChangeWindow(ctx.client, path, {
-        ...options,
-        pageSize,
-        resource,
-        signal: ctx.signal,
-      });
+      const walk = walkChangeWindow(ctx.client, path, walkOptions(ctx, resource, options));
       for await (const page of walk) {
         const { url, results, resultTexts, oldest, isLast } = page;
         yield {

@@ -2,6 +2,7 @@ import { ResponseError } from '../errors.ts';
 import { fromEpochMicros, toEpochMicros, toUtcMicros } from '../lib/timestamps.ts';
 import type { WeblateClient } from './client.ts';
 import { readEnvelope } from './pagination.ts';
+import { fittingSpan } from './window-span.ts';
 
 export interface ChangeWindowPage {
   url: string;
@@ -158,13 +159,7 @@ export class TimeWindows {
     }
     this.#emptyInARow = 0;
     if (count === null) return;
-    // The span that would have held a page at this window's density, within [span/4, 4 span].
-    const fitting = (span * BigInt(this.#pageSize)) / BigInt(count);
-    const low = span / 4n > 0n ? span / 4n : 1n;
-    this.#spanMicros = min(
-      fitting < low ? low : fitting > span * 4n ? span * 4n : fitting,
-      MAX_SPAN_MICROS,
-    );
+    this.#spanMicros = min(fittingSpan(span, this.#pageSize, count, 4n), MAX_SPAN_MICROS);
   }
 
   /**

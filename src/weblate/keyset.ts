@@ -2,6 +2,7 @@ import { isTimeoutOrGatewayError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
 import { readEnvelope } from './pagination.ts';
 import { idText } from './record-id.ts';
+import { fittingSpan } from './window-span.ts';
 
 export interface KeysetPage {
   url: string;
@@ -128,11 +129,7 @@ export class IdWindows {
       return;
     }
     this.#emptyInARow = 0;
-    // The span that would have held the next page at this window's density, within
-    // [span/4, 2 span].
-    const fitting = (span * BigInt(pageSize)) / BigInt(found);
-    const low = span / 4n > 0n ? span / 4n : 1n;
-    this.#span = fitting < low ? low : fitting > span * 2n ? span * 2n : fitting;
+    this.#span = fittingSpan(span, pageSize, found, 2n);
   }
 }
 
