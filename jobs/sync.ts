@@ -7,5 +7,10 @@ export const syncJob: JobDefinition = {
   description: 'incremental sync: reads what changed since the last sync (full the first time)',
   defaultCron: '*/15 * * * *',
   cronVariable: 'WORKER_SYNC_CRON',
-  run: (ctx) => runSync(ctx.deps, { signal: ctx.signal, lookbackSeconds: ctx.lookbackSeconds }),
+  run: (ctx) =>
+    runSync(ctx.deps, {
+      signal: ctx.signal,
+      lookbackSeconds: ctx.lookbackSeconds,
+      discoveryIntervalSeconds: ctx.discoveryIntervalSeconds,
+    }),
 };

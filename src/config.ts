@@ -38,6 +38,8 @@ export interface Config {
   maxWaitMs: number;
   /** How far before the last high-water mark a change window starts again. */
   lookbackSeconds: number;
+  /** Seconds between complete reads of the discovery lists by incremental syncs (0: every sync). */
+  discoveryIntervalSeconds: number;
   allowHttp: boolean;
   /**
    * Cron expressions of the worker's jobs, by variable: absent when unset (the job's own
@@ -80,6 +82,8 @@ export const CONFIG_VARIABLES = {
   WEBLATE_MAX_WAIT_SECONDS:
     'longest wait for the rate budget before a run stops and leaves the rest to the next (default 900)',
   WEBLATE_LOOKBACK_SECONDS: 'overlap of each change window with the previous one (default 300)',
+  WEBLATE_DISCOVERY_INTERVAL_SECONDS:
+    'seconds between complete reads of the project, component, translation and language lists by incremental syncs; 0 reads them every sync (default 3600)',
   WEBLATE_ALLOW_HTTP: 'set to 1 to allow plain http:// to a non-loopback host',
   WORKER_SYNC_CRON:
     'cron expression of the worker\'s incremental sync, or "off" (default */15 * * * *)',
@@ -158,6 +162,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
       900_000,
     ),
     lookbackSeconds: check('WEBLATE_LOOKBACK_SECONDS', (raw) => parseNumber(raw, 0, 86_400), 300),
+    discoveryIntervalSeconds: check(
+      'WEBLATE_DISCOVERY_INTERVAL_SECONDS',
+      (raw) => parseNumber(raw, 0, 7 * 86_400),
+      3600,
+    ),
     allowHttp,
     cron: Object.fromEntries(
       CRON_VARIABLES.flatMap((name) => {

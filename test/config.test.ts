@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       concurrency: 4,
       maxPageSize: 10_000,
+      discoveryIntervalSeconds: 3600,
       maxRps: 0,
       maxAttempts: 5,
       timeoutMs: 60_000,
@@ -53,6 +54,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'loud',
       WEBLATE_CONCURRENCY: '0',
       WEBLATE_MAX_PAGE_SIZE: '50',
+      WEBLATE_DISCOVERY_INTERVAL_SECONDS: 'hourly',
       WEBLATE_PROJECTS: 'ok,bad slug',
     };
     let error: unknown;
@@ -70,6 +72,7 @@ describe('loadConfig', () => {
       'LOG_LEVEL',
       'WEBLATE_CONCURRENCY',
       'WEBLATE_MAX_PAGE_SIZE',
+      'WEBLATE_DISCOVERY_INTERVAL_SECONDS',
       'WEBLATE_PROJECTS',
     ]) {
       expect(problems.some((p) => p.startsWith(name))).toBe(true);

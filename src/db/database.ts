@@ -268,7 +268,8 @@ export interface ChangesTable extends Bookkeeping {
   unit_id: Int8 | null;
   translation_id: number | null;
   component_id: number | null;
-  project_slug: string;
+  /** Null for a change the global list does not attribute (no translation or component URL). */
+  project_slug: string | null;
   component_slug: string | null;
   language_code: string | null;
   user_name: string | null;

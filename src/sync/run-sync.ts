@@ -1,11 +1,14 @@
 import type { DatabaseKind } from '../db/client.ts';
 import { cascadeDeletions } from '../db/queries/deletions.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
+import { pending } from '../db/queries/sync-state.ts';
 import { forEachConcurrently } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
 import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
+import { discoverFromChanges, isDiscoveryDue, recordDiscovery } from './discovery.ts';
+import { loadMirrored } from './mirrored.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
-import { syncProjectChanges } from './streams/changes.ts';
+import { GLOBAL_CHANGES, projectChanges, syncChanges } from './streams/changes.ts';
 import { syncComponents } from './streams/components.ts';
 import { syncLanguages } from './streams/languages.ts';
 import { syncSubscriptions } from './streams/notifications.ts';
@@ -24,6 +27,12 @@ export type { SyncDeps } from './context.ts';
 export interface SyncOptions extends RunOptions {
   /** Read every list completely and mark what vanished (`sync --full`); otherwise automatic. */
   full?: boolean;
+  /**
+   * Seconds between complete reads of the discovery lists in incremental syncs; in between,
+   * discovery follows the changes (see discovery.ts). 0, the default here, reads them every
+   * sync; the CLI and the worker pass WEBLATE_DISCOVERY_INTERVAL_SECONDS (default 3600).
+   */
+  discoveryIntervalSeconds?: number;
 }
 
 export interface SyncResult extends RunResult {
@@ -39,24 +48,52 @@ export interface SyncResult extends RunResult {
 export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncResult> {
   const mode: SyncMode =
     options.full === true || !(await hasSucceededRun(deps.db)) ? 'full' : 'incremental';
-  const result = await recordRun(deps, { kind: mode, mode }, options, syncEverything);
+  const interval = options.discoveryIntervalSeconds ?? 0;
+  const result = await recordRun(deps, { kind: mode, mode }, options, (ctx, controller) =>
+    syncEverything(ctx, controller, interval),
+  );
   return { ...result, mode };
 }
 
 /**
- * The stages, in dependency order: discovery (languages, projects, components, translations;
- * complete lists mark what vanished), change history per project (whose windows end at the
- * server time of the run's first answer), then units, statistics and subscriptions.
+ * The stages, in dependency order: discovery (complete lists, which mark what vanished, when
+ * due; else the mirrored objects), the change history (every project's at once when all are
+ * in scope, else each project's; windows end at the server time the run knows when they
+ * open), discovery from the changes new to the mirror, then units, statistics, and with a
+ * complete discovery the subscriptions.
  */
-async function syncEverything(run: SyncContext, controller: AbortController): Promise<void> {
-  const languageUrls = await syncLanguages(run);
+async function syncEverything(
+  run: SyncContext,
+  controller: AbortController,
+  discoveryIntervalSeconds: number,
+): Promise<void> {
+  const listed = await isDiscoveryDue(run, discoveryIntervalSeconds);
+  const found = listed ? await discoverByLists(run) : await loadMirrored(run);
+  // Complete lists cover whatever changes an interrupted run left for discovery.
+  if (run.mode === 'full') await pending.newChanges.settleAll(run.db);
   const ctx: WindowedContext = { ...run, windowEnd: fromDate(run.client.serverNow()) };
+  if (ctx.scope.projects === null) {
+    await syncChanges(ctx, GLOBAL_CHANGES);
+  } else {
+    await forEachConcurrently(found.projects, controller, (project) =>
+      syncChanges(ctx, projectChanges(project)),
+    );
+  }
+  if (ctx.mode === 'incremental')
+    await discoverFromChanges(ctx, controller, found.projects, listed);
+  await syncUnits(ctx);
+  await syncStatistics(ctx, found.languageUrls);
+  if (!listed) return;
+  for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
+  await recordDiscovery(ctx);
+}
+
+/** The complete discovery lists: languages, projects, components, translations. */
+async function discoverByLists(ctx: SyncContext) {
+  const languageUrls = await syncLanguages(ctx);
   const projects = await syncProjects(ctx);
   const components = await syncComponents(ctx, projects);
   await syncTranslations(ctx, components);
   await cascadeDeletions(ctx.db);
-  await forEachConcurrently(projects, controller, (project) => syncProjectChanges(ctx, project));
-  await syncUnits(ctx);
-  await syncStatistics(ctx, languageUrls);
-  for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
+  return { projects, languageUrls };
 }

@@ -59,11 +59,21 @@ export function translationPathFromUrl(url: string | null | undefined): Translat
   };
 }
 
-/** `…/api/components/<project>/<component>/` → the component slug. */
-export function componentSlugFromUrl(url: string | null | undefined): string | null {
+export interface ComponentPath {
+  project: string;
+  component: string;
+}
+
+/** `…/api/components/<project>/<component>/` → its two parts. */
+export function componentPathFromUrl(url: string | null | undefined): ComponentPath | null {
   if (!url) return null;
   const match = /\/api\/components\/([^/]+)\/([^/]+)\/?$/.exec(pathOf(url) ?? '');
-  return match ? lastSlug(match[2]!) : null;
+  return match ? { project: decode(match[1]!), component: lastSlug(match[2]!) } : null;
+}
+
+/** `…/api/components/<project>/<component>/` → the component slug. */
+export function componentSlugFromUrl(url: string | null | undefined): string | null {
+  return componentPathFromUrl(url)?.component ?? null;
 }
 
 // Components inside categories appear as `category%252Fslug` (encoded twice).

@@ -112,7 +112,12 @@ export class JobRunner {
 
   async #execute(job: JobDefinition, deps: SyncDeps): Promise<JobRunReport> {
     const { config, signal } = this.#options;
-    const result = await job.run({ deps, signal, lookbackSeconds: config.lookbackSeconds });
+    const result = await job.run({
+      deps,
+      signal,
+      lookbackSeconds: config.lookbackSeconds,
+      discoveryIntervalSeconds: config.discoveryIntervalSeconds,
+    });
     return { job: job.name, status: result.status, result };
   }
 

@@ -9,6 +9,7 @@ export interface JobContext {
   /** Aborted by SIGINT/SIGTERM: the run stops after the work in flight, recorded `interrupted`. */
   signal: AbortSignal;
   lookbackSeconds: number;
+  discoveryIntervalSeconds: number;
 }
 
 /**

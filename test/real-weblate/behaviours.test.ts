@@ -109,7 +109,12 @@ describe('real Weblate 5.14.3 as deployments serve it', () => {
         }),
     };
     const reconciled = await asWriter(handleOf(db), run, (deps) =>
-      reconcileJob.run({ deps, signal: new AbortController().signal, lookbackSeconds: 300 }),
+      reconcileJob.run({
+        deps,
+        signal: new AbortController().signal,
+        lookbackSeconds: 300,
+        discoveryIntervalSeconds: 3600,
+      }),
     );
     expect([reconciled.kind, reconciled.status]).toEqual(['full', 'succeeded']);
     expect(await states()).toEqual([STATE.translated]);

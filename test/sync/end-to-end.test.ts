@@ -256,7 +256,12 @@ describe('a full sync of the simulated instance', () => {
             action_name: c.actionName,
             unit_id: c.unitId === null ? null : String(c.unitId),
             translation_id: c.translationId,
-            project_slug: instance.index.projectById.get(c.projectId)?.slug,
+            // The global change list names no project: a change without a translation or
+            // component (a user added to a project, …) has none.
+            project_slug:
+              c.componentId === null && c.translationId === null
+                ? null
+                : instance.index.projectById.get(c.projectId)?.slug,
             component_slug: component?.slug ?? null,
             language_code: translation
               ? (instance.index.languageById.get(translation.languageId)?.code ?? null)
@@ -376,7 +381,7 @@ describe('a full sync of the simulated instance', () => {
     expect(first.summary.requests).toBe(sim.requests.total);
   });
 
-  it('changes nothing when run again, reading only the discovery lists and one change page per project', async () => {
+  it('changes nothing when run again, reading only the discovery lists and one page of the global change list', async () => {
     const fingerprint = async (): Promise<Record<string, string | undefined>> =>
       Object.fromEntries(
         await Promise.all(
@@ -398,7 +403,6 @@ describe('a full sync of the simulated instance', () => {
     expect(second.summary.rowsWritten).toBe(0);
     expect(await fingerprint()).toEqual(before);
     expect(await countRows(db)).toMatchObject({ sync_runs: 2 });
-    const projects = sim.instance.projects.length;
     expect(
       Object.fromEntries(second.summary.resources.map((r) => [r.resource, r.requests])),
     ).toEqual({
@@ -406,12 +410,13 @@ describe('a full sync of the simulated instance', () => {
       projects: 1,
       components: 1,
       translations: 1,
-      changes: projects,
+      // Every project is in scope: one page of the global change list.
+      changes: 1,
       units: 0,
       translation_statistics: 0,
       language_statistics: 0,
       notification_subscriptions: usernames.length,
     });
-    expect(sim.requests.total).toBe(4 + projects + usernames.length);
+    expect(sim.requests.total).toBe(5 + usernames.length);
   });
 });

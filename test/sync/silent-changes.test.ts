@@ -116,7 +116,12 @@ describe('unit changes Weblate makes without a trace (QuerySet.update)', () => {
       client: () => createTestClient(sim.url, { concurrency: 4 }),
     };
     const reconciled = await asWriter(kept, run, (deps) =>
-      reconcileJob.run({ deps, signal: new AbortController().signal, lookbackSeconds: 300 }),
+      reconcileJob.run({
+        deps,
+        signal: new AbortController().signal,
+        lookbackSeconds: 300,
+        discoveryIntervalSeconds: 3600,
+      }),
     );
     expect([reconciled.kind, reconciled.status, reconciled.error]).toEqual([
       'full',

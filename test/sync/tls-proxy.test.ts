@@ -53,8 +53,11 @@ describe('an https instance whose proxy makes Weblate write http:// links', () =
     const { db } = handle;
     const origin = proxy.url.slice(0, -1);
     const { log, lines } = captureLogger('warn');
+    // With a limited scope, each project's change list is read from the link in its record.
+    const projects = sim.instance.projects.map((p) => p.slug);
     const result = await syncSimulator(sim, handleOf(db), {
       log,
+      projects,
       client: { baseUrl: new URL(proxy.url), ca: certificate.cert, log },
     });
     expect([result.status, result.error, result.summary.rejected]).toEqual(['succeeded', null, 0]);
@@ -84,6 +87,7 @@ describe('an https instance whose proxy makes Weblate write http:// links', () =
     ]);
     // The next run warns again, once.
     const again = await syncSimulator(sim, handleOf(db), {
+      projects,
       client: { baseUrl: new URL(proxy.url), ca: certificate.cert },
     });
     expect([again.status, again.summary.warnings]).toEqual(['succeeded', result.summary.warnings]);

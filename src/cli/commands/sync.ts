@@ -72,6 +72,7 @@ export async function syncOnce(
               signal: options.signal,
               full: options.full,
               lookbackSeconds: config.lookbackSeconds,
+              discoveryIntervalSeconds: config.discoveryIntervalSeconds,
               onStart: (tally) => progress?.attach(tally),
             }),
         ),

@@ -68,7 +68,11 @@ export function upsertChanges(
   rows: ChangeRow[],
   copy: CopyInto | null = null,
 ): Promise<number> {
-  return upsertRowsByCopy(db, copy, 'weblate.changes', ['id'], rows, CHANGE_KINDS);
+  // A change read again from the global list (which names no project) keeps the project a
+  // project's list attributed it to.
+  return upsertRowsByCopy(db, copy, 'weblate.changes', ['id'], rows, CHANGE_KINDS, [
+    'project_slug',
+  ]);
 }
 
 /** Which of these change ids the mirror does not hold yet. */

@@ -40,12 +40,25 @@ const changeCursor = z.object({
   window: z.object({ after: timestamp.nullable(), end: timestamp, before: timestamp }).nullable(),
 });
 
-const CURSORS = { units: unitCursor, changes: changeCursor } as const;
+const discoveryCursor = z.object({
+  /** When the last complete read of the discovery lists finished (the run's clock). */
+  at: timestamp,
+  /** The project scope it covered: WEBLATE_PROJECTS, or null for every project. */
+  projects: z.array(z.string()).nullable(),
+});
+
+const CURSORS = {
+  units: unitCursor,
+  changes: changeCursor,
+  discovery: discoveryCursor,
+} as const;
 
 /** Where the unit walk of one scope (every project: '', or one project's slug) stands. */
 export type UnitCursor = z.infer<typeof unitCursor>;
-/** Where a project's change history stands. */
+/** Where a change list (every project's: '', or one project's slug) stands. */
 export type ChangeCursor = z.infer<typeof changeCursor>;
+/** The last complete discovery (scope ''). */
+export type DiscoveryCursor = z.infer<typeof discoveryCursor>;
 export type CursorStream = keyof typeof CURSORS;
 type CursorOf<S extends CursorStream> = z.infer<(typeof CURSORS)[S]>;
 
@@ -74,6 +87,24 @@ export async function readCursor<S extends CursorStream>(
   throw new SyncError(
     `the ${stream} cursor of scope "${scope}" in weblate.sync_cursors is not one this version understands (${problem}): delete that row and run \`weblate-mirror sync --full\``,
   );
+}
+
+/** Every cursor of a stream, by scope, each checked as readCursor checks one. */
+export async function readCursors<S extends CursorStream>(
+  db: Kysely<Database>,
+  stream: S,
+): Promise<Map<string, CursorOf<S>>> {
+  const rows = await db
+    .selectFrom('weblate.sync_cursors')
+    .select('scope')
+    .where('stream', '=', stream)
+    .execute();
+  const cursors = new Map<string, CursorOf<S>>();
+  for (const { scope } of rows) {
+    const cursor = await readCursor(db, stream, scope);
+    if (cursor !== null) cursors.set(scope, cursor);
+  }
+  return cursors;
 }
 
 /** Writes a cursor; call it in the transaction of the rows it covers. */
@@ -126,14 +157,18 @@ export interface PendingStep {
  * - `staleLanguages`: a language whose statistics must be read again: one of its translations
  *   went away, or its statistics lagged its translations. Noted by deletions and by the
  *   statistics stage; settled when its statistics are read.
+ * - `newChanges`: a change new to the mirror in an incremental sync, whose component and
+ *   translations discovery must look at (see discover-from-changes.ts). Noted by the change
+ *   history; settled by that discovery once what the change names is read.
  */
 export const pending = {
   movedTranslations: pendingStep('translation'),
   namedUnits: pendingStep('unit'),
   staleLanguages: pendingStep('language'),
+  newChanges: pendingStep('change'),
 } as const;
 
-type PendingKind = 'translation' | 'unit' | 'language';
+type PendingKind = 'translation' | 'unit' | 'language' | 'change';
 
 function pendingStep(kind: PendingKind): PendingStep {
   const list = async (db: Kysely<Database>) => {

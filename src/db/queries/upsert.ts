@@ -71,7 +71,7 @@ export async function upsertJsonRowsReturning(
  * Upserts like upsertJsonRows, but with `copy` (a transaction of a database that can COPY,
  * see db/copy.ts) the rows go in by COPY into a temporary staging table and one merge: no
  * JSON for the server to parse and no page-sized string in memory. `kinds` names the array
- * and JSON columns.
+ * and JSON columns. A column of `keep` keeps its stored value where the new row has null.
  */
 export async function upsertRowsByCopy(
   db: Kysely<Database>,
@@ -80,9 +80,10 @@ export async function upsertRowsByCopy(
   key: readonly string[],
   rows: readonly JsonRow[],
   kinds: Readonly<Record<string, CopyKind>>,
+  keep: readonly string[] = [],
 ): Promise<number> {
   const staging = copy === null ? null : { copy, kinds };
-  return (await mergeRows(db, table, key, rows, staging, false)).count;
+  return (await mergeRows(db, table, key, rows, staging, false, keep)).count;
 }
 
 /** One INSERT … ON CONFLICT of `rows`; the keys of the rows written only when asked for. */
@@ -93,6 +94,7 @@ async function mergeRows(
   rows: readonly JsonRow[],
   staging: Staging | null,
   returnKeys: boolean,
+  keep: readonly string[] = [],
 ): Promise<{ count: number; keys: string[] }> {
   if (rows.length === 0) return { count: 0, keys: [] };
   const unique = dedupeByKey(rows, key);
@@ -103,13 +105,17 @@ async function mergeRows(
       : await stageByCopy(db, staging, table, columns, unique);
   const changing = columns.filter((c) => !key.includes(c));
   const list = sql.join(columns.map((c) => sql.ref(c)));
+  const incoming = (c: string) =>
+    keep.includes(c)
+      ? sql`coalesce(${sql.ref(`excluded.${c}`)}, ${sql.ref(`t.${c}`)})`
+      : sql.ref(`excluded.${c}`);
   const result = await sql<{ key: string }>`
     insert into ${sql.table(table)} as t (${list})
     select ${list} from ${source}
     on conflict (${sql.join(key.map((c) => sql.ref(c)))}) do update
-      set ${sql.join(changing.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}, updated_at = now()
+      set ${sql.join(changing.map((c) => sql`${sql.ref(c)} = ${incoming(c)}`))}, updated_at = now()
       where (${sql.join(changing.map((c) => sql.ref(`t.${c}`)))})
-        is distinct from (${sql.join(changing.map((c) => sql.ref(`excluded.${c}`)))})
+        is distinct from (${sql.join(changing.map(incoming))})
     ${returnKeys ? sql`returning t.${sql.ref(key[0]!)}::text as key` : sql``}
   `.execute(db);
   const keys = result.rows.map((r) => r.key);

@@ -8,12 +8,13 @@ import {
   type ChangeCursor,
   pending,
   readCursor,
+  readCursors,
   writeCursor,
 } from '../../db/queries/sync-state.ts';
-import { shiftSeconds, toUtcMicros } from '../../lib/timestamps.ts';
+import { shiftSeconds, toEpochMicros, toUtcMicros } from '../../lib/timestamps.ts';
 import { type WeblateChange, weblateChange } from '../../weblate/schemas.ts';
 import {
-  componentSlugFromUrl,
+  componentPathFromUrl,
   translationPathFromUrl,
   unitIdFromUrl,
   urlKey,
@@ -27,14 +28,15 @@ import { runStream } from '../run-stream.ts';
 import { PAGE_SIZE, timeWindowSource } from '../sources.ts';
 
 /**
- * Transforms one change of `project` into its row (pure). Changes carry no project field,
- * so the project comes from the list that was read; translation and component are looked
- * up by URL, or read from the URL when the object is not (or no longer) mirrored.
+ * Transforms one change into its row (pure). Changes carry no project field: a project's
+ * list gives it (`project`); the global list (`project` null) attributes each change through
+ * its translation or component, looked up by URL or read from the URL when the object is not
+ * (or no longer) mirrored. A change with neither keeps a null project.
  */
 export function toChangeRow(
   record: WeblateChange,
   raw: RawJson,
-  project: ProjectRef,
+  project: ProjectRef | null,
   lookup: Lookup,
 ): ChangeRow {
   const translation = record.translation
@@ -44,6 +46,7 @@ export function toChangeRow(
     ? lookup.componentsByUrl.get(urlKey(record.component))
     : undefined;
   const path = translation ? null : translationPathFromUrl(record.translation);
+  const componentPath = componentPathFromUrl(record.component);
   return {
     id: record.id,
     action: record.action,
@@ -51,12 +54,19 @@ export function toChangeRow(
     unit_id: unitIdFromUrl(record.unit),
     translation_id: translation?.id ?? null,
     component_id: translation?.component.id ?? component?.id ?? null,
-    project_slug: project.slug,
+    project_slug:
+      project?.slug ??
+      translation?.component.projectSlug ??
+      component?.projectSlug ??
+      path?.project ??
+      componentPath?.project ??
+      null,
     component_slug:
       translation?.component.slug ??
       component?.slug ??
       path?.component ??
-      componentSlugFromUrl(record.component),
+      componentPath?.component ??
+      null,
     language_code: translation?.languageCode ?? path?.language ?? null,
     user_name: usernameFromUrl(record.user),
     author_name: usernameFromUrl(record.author),
@@ -75,17 +85,35 @@ export function toChangeRow(
 export type { ChangeCursor } from '../../db/queries/sync-state.ts';
 
 /**
- * Mirrors a project's changes since its mark, in the window
+ * A change list and where its cursor lives: the global /api/changes/ (scope '') when every
+ * project is in scope, else each project's own list (scope: its slug).
+ */
+export interface ChangeFeed {
+  scope: string;
+  url: string;
+  project: ProjectRef | null;
+}
+
+export const GLOBAL_CHANGES: ChangeFeed = { scope: '', url: 'changes/', project: null };
+
+export function projectChanges(project: ProjectRef): ChangeFeed {
+  return { scope: project.slug, url: project.changesUrl, project };
+}
+
+/**
+ * Mirrors a feed's changes since its mark, in the window
  * [mark − lookback, server time at the start of the run]. Weblate stamps a change before its
  * transaction commits, so the look-back catches late commits; both bounds are inclusive and
- * the overlap is deduplicated by id. Every page is written with the narrowed window and the
- * units it names (bulk edits leave a unit's last_changed alone), so a crash resumes in place,
- * and the mark moves only when the window is complete. A full sync reads the whole history.
- * A project whose list answers 404 was deleted meanwhile: marked so, and the others go on.
+ * the overlap is deduplicated by id. Every page is written with the narrowed window, the
+ * units it names (bulk edits leave a unit's last_changed alone) and, in an incremental sync,
+ * the changes new to the mirror for discovery (see discover-from-changes.ts), so a crash
+ * resumes in place, and the mark moves only when the window is complete. A full sync reads
+ * the whole history. A project whose list answers 404 was deleted meanwhile: marked so, and
+ * the others go on.
  */
-export async function syncProjectChanges(ctx: WindowedContext, project: ProjectRef): Promise<void> {
-  const cursor = (await readCursor(ctx.db, 'changes', project.slug)) ?? {
-    mark: null,
+export async function syncChanges(ctx: WindowedContext, feed: ChangeFeed): Promise<void> {
+  const cursor = (await readCursor(ctx.db, 'changes', feed.scope)) ?? {
+    mark: await firstMark(ctx, feed),
     window: null,
   };
   // A window left unfinished by an earlier run resumes, unless it was incremental and this
@@ -93,13 +121,14 @@ export async function syncProjectChanges(ctx: WindowedContext, project: ProjectR
   const resumable =
     cursor.window !== null && (cursor.window.after === null || ctx.mode === 'incremental');
   const window = resumable && cursor.window !== null ? cursor.window : openWindow(ctx, cursor.mark);
-  const source = timeWindowSource(project.changesUrl, {
+  const source = timeWindowSource(feed.url, {
     after: window.after,
     before: window.before,
     pageSize: PAGE_SIZE.standard,
     // The whole history: read in time windows, so that no request counts all of it.
     timeWindows: window.after === null,
   });
+  const { project } = feed;
   await runStream(ctx, source, {
     resource: 'changes',
     schema: weblateChange,
@@ -108,10 +137,39 @@ export async function syncProjectChanges(ctx: WindowedContext, project: ProjectR
       const next: ChangeCursor = page.more
         ? { mark: cursor.mark, window: { ...window, before: page.at.oldest ?? window.before } }
         : { mark: window.end, window: null };
-      return storeChanges(ctx, trx, { project, items, url: page.url, cursor: next, copy });
+      return storeChanges(ctx, trx, { feed, items, url: page.url, cursor: next, copy });
     },
-    notFound: { gone: { table: 'projects', id: project.id, label: `project ${project.slug}` } },
+    ...(project === null
+      ? {}
+      : {
+          notFound: {
+            gone: { table: 'projects', id: project.id, label: `project ${project.slug}` },
+          },
+        }),
   });
+}
+
+/**
+ * Where a feed without a cursor starts in an incremental sync. The global feed of a mirror
+ * that read each project's list so far (its scope was limited before) starts at the
+ * earliest of their marks, when every live project has one; otherwise, and for a project
+ * new to the mirror, the whole history is read.
+ */
+async function firstMark(ctx: WindowedContext, feed: ChangeFeed): Promise<string | null> {
+  if (feed.project !== null || ctx.mode === 'full') return null;
+  const marks = await readCursors(ctx.db, 'changes');
+  const live = await ctx.db
+    .selectFrom('weblate.projects')
+    .select('slug')
+    .where('deleted_at', 'is', null)
+    .execute();
+  let earliest: string | null = null;
+  for (const { slug } of live) {
+    const mark = marks.get(slug)?.mark ?? null;
+    if (mark === null) return null;
+    if (earliest === null || toEpochMicros(mark) < toEpochMicros(earliest)) earliest = mark;
+  }
+  return earliest;
 }
 
 function openWindow(
@@ -124,7 +182,7 @@ function openWindow(
 }
 
 interface ChangePage {
-  project: ProjectRef;
+  feed: ChangeFeed;
   items: Array<Item<WeblateChange>>;
   url: string;
   cursor: ChangeCursor;
@@ -132,9 +190,9 @@ interface ChangePage {
 }
 
 async function storeChanges(ctx: SyncContext, trx: Transaction<Database>, page: ChangePage) {
-  const rows = page.items.map((i) => toChangeRow(i.record, i.raw, page.project, ctx.lookup));
-  // Only a change new to the mirror names a unit to read: one read again within the lookback
-  // already had its unit read when it was first stored.
+  const rows = page.items.map((i) => toChangeRow(i.record, i.raw, page.feed.project, ctx.lookup));
+  // Only a change new to the mirror names a unit to read and an object to discover: one read
+  // again within the lookback was acted on when it was first stored.
   const ids = rows.map((r) => String(r.id));
   const fresh = ctx.mode === 'incremental' ? await changesNotMirrored(trx, ids) : new Set();
   const upsert = (db: Kysely<Database>, batch: ChangeRow[]) => upsertChanges(db, batch, page.copy);
@@ -147,7 +205,11 @@ async function storeChanges(ctx: SyncContext, trx: Transaction<Database>, page: 
     r.unit_id !== null && fresh.has(ids[i]!) ? [String(r.unit_id)] : [],
   );
   await pending.namedUnits.note(trx, named);
-  await writeCursor(trx, 'changes', page.project.slug, page.cursor);
+  await pending.newChanges.note(
+    trx,
+    ids.filter((id) => fresh.has(id)),
+  );
+  await writeCursor(trx, 'changes', page.feed.scope, page.cursor);
   return result;
 }
 

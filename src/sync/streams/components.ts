@@ -3,13 +3,13 @@ import { retireReplaced } from '../../db/queries/deletions.ts';
 import { type ComponentRow, upsertComponents } from '../../db/queries/records.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateComponent, weblateComponent } from '../../weblate/schemas.ts';
-import { urlKey } from '../../weblate/urls.ts';
 import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
+import { learnComponent } from '../mirrored.ts';
 import type { ComponentRef, ProjectRef } from '../refs.ts';
 import { runStream, type Stream } from '../run-stream.ts';
-import { listSource, PAGE_SIZE } from '../sources.ts';
+import { listSource, objectSource, PAGE_SIZE } from '../sources.ts';
 
 /** Transforms one component record of `project` into its row (pure). */
 export function toComponentRow(
@@ -141,6 +141,34 @@ export async function syncComponents(
 }
 
 /**
+ * Reads one component by URL (one that changes name), placed in its project by `project`;
+ * null when it answers 404: a component the mirror holds (`known`) is then marked deleted
+ * with its translations, an unknown one is only reported.
+ */
+export async function readComponent(
+  ctx: SyncContext,
+  url: string,
+  project: ProjectRef,
+  known: ComponentRef | undefined,
+): Promise<ComponentRef | null> {
+  const refs: ComponentRef[] = [];
+  const label = `component ${url}`;
+  await runStream(ctx, objectSource(url), {
+    ...componentStream(ctx, () => project, refs, new Listing()),
+    notFound:
+      known === undefined
+        ? {
+            skip: {
+              event: 'component named by a change gone',
+              message: `${label}, which a change names, answers 404: not mirrored`,
+            },
+          }
+        : { gone: { table: 'components', id: known.id, label } },
+  });
+  return refs[0] ?? null;
+}
+
+/**
  * The components stream: each record is placed in its project (one this sync stored, else it
  * waits for the next sync) and the lookup learns it as its page is prepared, before the
  * translations that name it.
@@ -167,10 +195,7 @@ function componentStream(
           );
           continue;
         }
-        const ref = toRef(item.record, project);
-        refs.push(ref);
-        ctx.lookup.componentsById.set(ref.id, ref);
-        if (ref.url !== null) ctx.lookup.componentsByUrl.set(urlKey(ref.url), ref);
+        refs.push(learnComponent(ctx.lookup, toRef(item.record, project)));
         rows.push(toComponentRow(item.record, item.raw, project));
       }
       return rows;

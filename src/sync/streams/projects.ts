@@ -97,6 +97,24 @@ export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
 }
 
 /**
+ * Reads one project by URL, for a component that discovery from changes found in a project
+ * the mirror does not hold; null when it answers 404 (deleted since).
+ */
+export async function readProject(ctx: SyncContext, url: string): Promise<ProjectRef | null> {
+  const refs: ProjectRef[] = [];
+  await runStream(ctx, objectSource(url), {
+    ...projectStream(ctx, refs),
+    notFound: {
+      skip: {
+        event: 'project named by a change gone',
+        message: `project ${url}, which a new component names, answers 404: not mirrored`,
+      },
+    },
+  });
+  return refs[0] ?? null;
+}
+
+/**
  * A configured project that answers 404: marked deleted if it was mirrored (null), else
  * what is wrong with the configuration.
  */

@@ -6,10 +6,10 @@ import { type TranslationRow, upsertTranslations } from '../../db/queries/record
 import { pending } from '../../db/queries/sync-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateTranslation, weblateTranslation } from '../../weblate/schemas.ts';
-import { urlKey } from '../../weblate/urls.ts';
 import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
+import { learnTranslation } from '../mirrored.ts';
 import type { Item } from '../read.ts';
 import type { ComponentRef, TranslationRef } from '../refs.ts';
 import { runStream, type Stream } from '../run-stream.ts';
@@ -99,20 +99,28 @@ export async function syncTranslations(
     await markUnlisted(ctx, listing, 'translations', null);
     return found;
   }
-  for (const component of components) {
-    const listing = new Listing();
-    const label = `component ${component.projectSlug}/${component.slug}`;
-    const complete = await runStream(
-      ctx,
-      listSource(component.translationsUrl, PAGE_SIZE.standard),
-      {
-        ...translationStream(ctx, () => component, found, listing),
-        notFound: { gone: { table: 'components', id: component.id, label } },
-      },
-    );
-    const scope = { column: 'component_id', value: String(component.id) };
-    if (complete) await markUnlisted(ctx, listing, 'translations', scope);
-  }
+  for (const component of components) await syncComponentTranslations(ctx, component, found);
+  return found;
+}
+
+/**
+ * Mirrors one component's translation list; once it is complete, the component's
+ * translations it lacks are marked deleted. A component whose list answers 404 was deleted
+ * meanwhile (marked so, with its translations).
+ */
+export async function syncComponentTranslations(
+  ctx: SyncContext,
+  component: ComponentRef,
+  found: TranslationRef[] = [],
+): Promise<TranslationRef[]> {
+  const listing = new Listing();
+  const label = `component ${component.projectSlug}/${component.slug}`;
+  const complete = await runStream(ctx, listSource(component.translationsUrl, PAGE_SIZE.standard), {
+    ...translationStream(ctx, () => component, found, listing),
+    notFound: { gone: { table: 'components', id: component.id, label } },
+  });
+  const scope = { column: 'component_id', value: String(component.id) };
+  if (complete) await markUnlisted(ctx, listing, 'translations', scope);
   return found;
 }
 
@@ -149,7 +157,7 @@ function translationStream(
     write: (trx, placed, { page }) => storeTranslations(ctx, trx, placed, page.url),
     committed: (placed) => {
       for (const { item, component } of placed)
-        found.push(remember(ctx, toRef(item.record, component)));
+        found.push(learnTranslation(ctx.lookup, toRef(item.record, component)));
     },
   } satisfies Stream<WeblateTranslation, unknown, Placed[]>;
 }
@@ -184,10 +192,4 @@ async function storeTranslations(
   }));
   await pending.movedTranslations.note(trx, ctx.mode === 'full' ? rows.map((r) => r.id) : moved);
   return result;
-}
-
-function remember(ctx: SyncContext, ref: TranslationRef): TranslationRef {
-  ctx.lookup.translationsById.set(ref.id, ref);
-  ctx.lookup.translationsByUrl.set(urlKey(ref.url), ref);
-  return ref;
 }

@@ -1,0 +1,165 @@
+import { pending, readCursor, writeCursor } from '../db/queries/sync-state.ts';
+import { forEachConcurrently } from '../lib/task-group.ts';
+import { toEpochMicros } from '../lib/timestamps.ts';
+import { componentPathFromUrl, urlKey } from '../weblate/urls.ts';
+import type { SyncContext } from './context.ts';
+import type { ComponentRef, ProjectRef } from './refs.ts';
+import { readComponent } from './streams/components.ts';
+import { syncLanguages } from './streams/languages.ts';
+import { readProject } from './streams/projects.ts';
+import { syncComponentTranslations } from './streams/translations.ts';
+
+// Discovery: which projects, components, translations and languages exist. A complete read
+// of their lists (the first sync, `sync --full`, the reconcile job, and an incremental sync
+// once the discovery interval has passed) is what notices deletions and edits that log no
+// change. In between, an incremental sync discovers from the changes it reads: the
+// components and translations they name, new or moved (see discoverFromChanges).
+
+/** The default discovery interval of the CLI and the worker (WEBLATE_DISCOVERY_INTERVAL_SECONDS). */
+export const DEFAULT_DISCOVERY_INTERVAL_SECONDS = 3600;
+
+/**
+ * Whether this run reads the complete discovery lists: always in a full sync, when no
+ * discovery was recorded, when the scope differs from the one it covered (WEBLATE_PROJECTS
+ * changed), and once `intervalSeconds` have passed since it finished (0: every sync).
+ */
+export async function isDiscoveryDue(ctx: SyncContext, intervalSeconds: number): Promise<boolean> {
+  if (ctx.mode === 'full' || intervalSeconds <= 0) return true;
+  const last = await readCursor(ctx.db, 'discovery', '');
+  if (last === null || !sameScope(last.projects, ctx.scope.projects)) return true;
+  const elapsedMs = ctx.now().getTime() - Number(toEpochMicros(last.at) / 1000n);
+  return elapsedMs >= intervalSeconds * 1000 || elapsedMs < 0;
+}
+
+/** Records a complete discovery, at the run's clock, for the scope it covered. */
+export async function recordDiscovery(ctx: SyncContext): Promise<void> {
+  const projects = ctx.scope.projects === null ? null : [...ctx.scope.projects].sort();
+  await writeCursor(ctx.db, 'discovery', '', { at: ctx.now().toISOString(), projects });
+}
+
+function sameScope(recorded: string[] | null, current: readonly string[] | null): boolean {
+  if (recorded === null || current === null) return recorded === current;
+  const sorted = [...current].sort();
+  return recorded.length === sorted.length && recorded.every((slug, i) => slug === sorted[i]);
+}
+
+/**
+ * Actions after which a component's own record is read again: its settings, name, place,
+ * license, agreement, add-ons or lock changed, or it was just created.
+ */
+const COMPONENT_RECORD_ACTIONS = new Set([14, 15, 42, 43, 51, 55, 56, 60, 61, 62]);
+
+interface Named {
+  /** The component's API URL, as the change (or its translation's URL) gives it. */
+  url: string;
+  refreshRecord: boolean;
+}
+
+/**
+ * Discovery from the changes new to the mirror (pending.newChanges): every component they
+ * name (directly, or through a translation) has its translation list read, which brings new
+ * and moved translations (noted for their units and statistics) and marks removed ones
+ * deleted. A component the mirror does not hold, or whose record an action changed, is read
+ * first, and the project of a new component if the mirror lacks it; languages are read once
+ * if a translation names one the mirror lacks. When the complete lists were read in this
+ * run (`listed`), only what they did not show is read. The changes leave the pending list
+ * once all of that is stored; a run stopped before does it again.
+ */
+export async function discoverFromChanges(
+  ctx: SyncContext,
+  controller: AbortController,
+  projects: ProjectRef[],
+  listed: boolean,
+): Promise<void> {
+  const ids = await pending.newChanges.list(ctx.db);
+  if (ids.length === 0) return;
+  const named = await namedComponents(ctx, ids);
+  const projectsBySlug = new Map(projects.map((p) => [p.slug, p]));
+  const read = [...named.values()].filter(
+    (n) => !listed || !ctx.lookup.componentsByUrl.has(urlKey(n.url)),
+  );
+  // Projects first, one read each, so that components of one new project do not race for it.
+  for (const n of read) {
+    const slug = componentPathFromUrl(n.url)?.project;
+    if (slug === undefined || projectsBySlug.has(slug)) continue;
+    if (ctx.lookup.componentsByUrl.has(urlKey(n.url))) continue;
+    const project = await readProject(ctx, projectUrl(n.url, slug));
+    if (project !== null) projectsBySlug.set(slug, project);
+  }
+  await forEachConcurrently(read, controller, async (n) => {
+    const component = await componentOf(ctx, n, projectsBySlug);
+    if (component !== null) await syncComponentTranslations(ctx, component);
+  });
+  if (await hasUnknownLanguage(ctx)) await syncLanguages(ctx);
+  await pending.newChanges.settle(ctx.db, ids);
+}
+
+/** The components that the changes name, by URL key. */
+async function namedComponents(ctx: SyncContext, ids: string[]): Promise<Map<string, Named>> {
+  const named = new Map<string, Named>();
+  for (let i = 0; i < ids.length; i += 5000) {
+    const rows = await ctx.db
+      .selectFrom('weblate.changes')
+      .select(['action', 'component_url', 'translation_url'])
+      .where('id', 'in', ids.slice(i, i + 5000))
+      .execute();
+    for (const row of rows) {
+      const url = row.component_url ?? componentUrlOf(row.translation_url);
+      if (url === null) continue;
+      const key = urlKey(url);
+      const refreshRecord = COMPONENT_RECORD_ACTIONS.has(row.action);
+      const seen = named.get(key);
+      named.set(key, { url, refreshRecord: refreshRecord || (seen?.refreshRecord ?? false) });
+    }
+  }
+  return named;
+}
+
+/** The component a change names, read again when it is new to the mirror or its record moved. */
+async function componentOf(
+  ctx: SyncContext,
+  named: Named,
+  projectsBySlug: Map<string, ProjectRef>,
+): Promise<ComponentRef | null> {
+  const known = ctx.lookup.componentsByUrl.get(urlKey(named.url));
+  if (known !== undefined && !named.refreshRecord) return known;
+  const slug = componentPathFromUrl(named.url)?.project;
+  const project = slug === undefined ? undefined : projectsBySlug.get(slug);
+  if (project === undefined) return known ?? null;
+  return readComponent(ctx, named.url, project, known);
+}
+
+/** `…/api/translations/<p>/<c>/<language>/` → `…/api/components/<p>/<c>/`, encoded as sent. */
+export function componentUrlOf(translationUrl: string | null): string | null {
+  if (translationUrl === null) return null;
+  let url: URL;
+  try {
+    url = new URL(translationUrl);
+  } catch {
+    return null;
+  }
+  const match = /^(.*\/api\/)translations\/([^/]+)\/([^/]+)\/[^/]+\/?$/.exec(url.pathname);
+  if (match === null) return null;
+  return new URL(`${match[1]}components/${match[2]}/${match[3]}/`, url.origin).href;
+}
+
+/** `…/api/components/<p>/<c>/` → `…/api/projects/<p>/`. */
+function projectUrl(componentUrl: string, slug: string): string {
+  const url = new URL(componentUrl);
+  const root = url.pathname.slice(0, url.pathname.indexOf('/api/') + '/api/'.length);
+  return new URL(`${root}projects/${encodeURIComponent(slug)}/`, url.origin).href;
+}
+
+/** Whether a live translation names a language the mirror does not hold. */
+async function hasUnknownLanguage(ctx: SyncContext): Promise<boolean> {
+  const row = await ctx.db
+    .selectFrom('weblate.translations as t')
+    .leftJoin('weblate.languages as l', 'l.id', 't.language_id')
+    .select('t.id')
+    .where('t.deleted_at', 'is', null)
+    .where('t.language_id', 'is not', null)
+    .where('l.id', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
