@@ -5,7 +5,7 @@
  */
 import { formatPaths } from './generate-catalog.ts';
 import { reindexInstance } from './indexes.ts';
-import type { FileFormat, SimComponent, SimProject, SimTranslation } from './model.ts';
+import type { FileFormat, SimComponent, SimLanguage, SimProject, SimTranslation } from './model.ts';
 import { addTranslation, addUnits } from './mutate-catalog.ts';
 import {
   actingUser,
@@ -22,6 +22,36 @@ export interface AddProjectResult {
 
 function requireFreeSlug(taken: boolean, what: string): void {
   if (taken) throw new Error(`${what} is taken`);
+}
+
+/**
+ * Adds a language to the instance, as an administrator does in Weblate's language list: no
+ * change is logged (languages belong to no project). Its plural is a copy of the first
+ * language's, under a new id.
+ */
+export function addLanguage(
+  context: MutationContext,
+  code: string,
+  options: { name?: string } = {},
+): { languageId: number } {
+  const { instance } = context;
+  requireFreeSlug(instance.index.languageByCode.has(code), `language code "${code}"`);
+  const template = instance.languages[0];
+  if (template === undefined) throw new Error('the instance has no language to copy a plural from');
+  const id = Math.max(...instance.languages.map((l) => l.id)) + 1;
+  const pluralId = Math.max(...instance.languages.map((l) => l.plural.id)) + 1;
+  const language: SimLanguage = {
+    id,
+    code,
+    name: options.name ?? code,
+    direction: 'ltr',
+    population: 0,
+    aliases: [],
+    plural: { ...template.plural, id: pluralId },
+  };
+  instance.languages.push(language);
+  reindexInstance(instance);
+  return { languageId: id };
 }
 
 /** Creates an empty project; records action 50 "Project created" on it. */

@@ -15,6 +15,7 @@ import {
   addComponent,
   type AddComponentOptions,
   type AddComponentResult,
+  addLanguage,
   addProject,
   type AddProjectResult,
 } from './mutate-additions.ts';
@@ -76,6 +77,7 @@ export type {
 };
 export {
   addComponent,
+  addLanguage,
   addProject,
   addTranslation,
   addUnits,
@@ -156,6 +158,7 @@ export interface Mutator {
     options?: { user?: string | null },
   ): AddTranslationResult;
   addProject(slug: string, options?: { name?: string; user?: string | null }): AddProjectResult;
+  addLanguage(code: string, options?: { name?: string }): { languageId: number };
   addComponent(projectId: number, slug: string, options?: AddComponentOptions): AddComponentResult;
   /** Values set without a trace (QuerySet.update()): no change, `last_changed` kept. */
   updateUnitsSilently(updates: ReadonlyMap<number, SilentUnitUpdate>): SilentResult;
@@ -180,6 +183,7 @@ export function createMutator(instance: SimInstance, now: () => number = realNow
     addTranslation: (componentId, code, options) =>
       addTranslation(context, componentId, code, options),
     addProject: (slug, options) => addProject(context, slug, options),
+    addLanguage: (code, options) => addLanguage(context, code, options),
     addComponent: (projectId, slug, options) => addComponent(context, projectId, slug, options),
     updateUnitsSilently: (updates) => updateUnitsSilently(context, updates),
     renameTemplate: (componentId, template) => renameTemplate(context, componentId, template),

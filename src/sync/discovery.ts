@@ -1,9 +1,14 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+
+import type { ChangesTable, Database } from '../db/database.ts';
 import { pending, readCursor, writeCursor } from '../db/queries/sync-state.ts';
 import { forEachConcurrently } from '../lib/task-group.ts';
 import { toEpochMicros } from '../lib/timestamps.ts';
 import { componentPathFromUrl, urlKey } from '../weblate/urls.ts';
+import { commitPage } from './commit.ts';
 import type { SyncContext } from './context.ts';
-import type { ComponentRef, ProjectRef } from './refs.ts';
+import type { ComponentRef, Lookup, ProjectRef } from './refs.ts';
+import { attributeChange } from './streams/changes.ts';
 import { readComponent } from './streams/components.ts';
 import { syncLanguages } from './streams/languages.ts';
 import { readProject } from './streams/projects.ts';
@@ -73,7 +78,8 @@ export async function discoverFromChanges(
 ): Promise<void> {
   const ids = await pending.newChanges.list(ctx.db);
   if (ids.length === 0) return;
-  const named = await namedComponents(ctx, ids);
+  const changes = await pendingChanges(ctx, ids);
+  const named = namedComponents(changes);
   const projectsBySlug = new Map(projects.map((p) => [p.slug, p]));
   const read = [...named.values()].filter(
     (n) => !listed || !ctx.lookup.componentsByUrl.has(urlKey(n.url)),
@@ -91,26 +97,84 @@ export async function discoverFromChanges(
     if (component !== null) await syncComponentTranslations(ctx, component);
   });
   if (await hasUnknownLanguage(ctx)) await syncLanguages(ctx);
-  await pending.newChanges.settle(ctx.db, ids);
+  await commitPage(ctx, 'changes', [], async (trx) => {
+    const written = await attributeAgain(trx, changes, ctx.lookup);
+    await pending.newChanges.settle(trx, ids);
+    return { written };
+  });
+}
+
+type PendingChange = Pick<
+  Selectable<ChangesTable>,
+  | 'id'
+  | 'action'
+  | 'component_url'
+  | 'translation_url'
+  | 'translation_id'
+  | 'component_id'
+  | 'project_slug'
+  | 'component_slug'
+  | 'language_code'
+>;
+
+const ATTRIBUTION = [
+  'translation_id',
+  'component_id',
+  'project_slug',
+  'component_slug',
+  'language_code',
+] as const;
+
+async function pendingChanges(ctx: SyncContext, ids: string[]): Promise<PendingChange[]> {
+  const rows: PendingChange[] = [];
+  for (let i = 0; i < ids.length; i += 5000) {
+    rows.push(
+      ...(await ctx.db
+        .selectFrom('weblate.changes')
+        .select(['id', 'action', 'component_url', 'translation_url', ...ATTRIBUTION])
+        .where('id', 'in', ids.slice(i, i + 5000))
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+/**
+ * A change stored before discovery read the objects it names (a new component, a new
+ * translation) is attributed to them now, as a full sync would have; the project it was
+ * attributed to stays.
+ */
+async function attributeAgain(
+  db: Kysely<Database>,
+  changes: PendingChange[],
+  lookup: Lookup,
+): Promise<number> {
+  let written = 0;
+  for (const change of changes) {
+    const urls = { translation: change.translation_url, component: change.component_url };
+    const now = attributeChange(urls, null, lookup);
+    now.project_slug = change.project_slug ?? now.project_slug;
+    if (ATTRIBUTION.every((column) => String(now[column]) === String(change[column]))) continue;
+    await db
+      .updateTable('weblate.changes')
+      .set({ ...now, updated_at: sql`now()` })
+      .where('id', '=', change.id)
+      .execute();
+    written += 1;
+  }
+  return written;
 }
 
 /** The components that the changes name, by URL key. */
-async function namedComponents(ctx: SyncContext, ids: string[]): Promise<Map<string, Named>> {
+function namedComponents(changes: PendingChange[]): Map<string, Named> {
   const named = new Map<string, Named>();
-  for (let i = 0; i < ids.length; i += 5000) {
-    const rows = await ctx.db
-      .selectFrom('weblate.changes')
-      .select(['action', 'component_url', 'translation_url'])
-      .where('id', 'in', ids.slice(i, i + 5000))
-      .execute();
-    for (const row of rows) {
-      const url = row.component_url ?? componentUrlOf(row.translation_url);
-      if (url === null) continue;
-      const key = urlKey(url);
-      const refreshRecord = COMPONENT_RECORD_ACTIONS.has(row.action);
-      const seen = named.get(key);
-      named.set(key, { url, refreshRecord: refreshRecord || (seen?.refreshRecord ?? false) });
-    }
+  for (const change of changes) {
+    const url = change.component_url ?? componentUrlOf(change.translation_url);
+    if (url === null) continue;
+    const key = urlKey(url);
+    const refreshRecord = COMPONENT_RECORD_ACTIONS.has(change.action);
+    const seen = named.get(key);
+    named.set(key, { url, refreshRecord: refreshRecord || (seen?.refreshRecord ?? false) });
   }
   return named;
 }

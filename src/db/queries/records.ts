@@ -39,7 +39,9 @@ export function upsertProjects(db: Kysely<Database>, rows: ProjectRow[]): Promis
 
 /** Upserts components by id. */
 export function upsertComponents(db: Kysely<Database>, rows: ComponentRow[]): Promise<number> {
-  return upsertJsonRows(db, 'weblate.components', ['id'], rows);
+  // The global list and a component's own record nest the whole project record, a project's
+  // component list does not: raw keeps neither (projects.raw has it).
+  return upsertJsonRows(db, 'weblate.components', ['id'], rows, ['project']);
 }
 
 /** Upserts translations by id; returns the ids of those inserted or changed in any value. */
@@ -47,7 +49,11 @@ export async function upsertTranslations(
   db: Kysely<Database>,
   rows: TranslationRow[],
 ): Promise<number[]> {
-  return (await upsertJsonRowsReturning(db, 'weblate.translations', ['id'], rows)).map(Number);
+  // The global list nests the whole component record, a component's own list does not: raw
+  // keeps neither, so it does not depend on the list it came from (components.raw has it).
+  return (
+    await upsertJsonRowsReturning(db, 'weblate.translations', ['id'], rows, ['component'])
+  ).map(Number);
 }
 
 const UNIT_KINDS = { source: 'text[]', target: 'text[]', labels: 'json', raw: 'json' } as const;

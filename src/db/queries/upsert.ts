@@ -45,15 +45,17 @@ export function dedupeByKey<T extends Record<string, unknown>>(
  * Inserts or updates rows by `key`, in one statement whatever the page size (one JSON
  * parameter, parsed by Postgres: exact on both drivers, no bind-parameter limit). Rows
  * whose every column is unchanged are not rewritten, so `updated_at` means "changed" and
- * the returned count is the number of rows actually written.
+ * the returned count is the number of rows actually written. `rawWithout` names top-level
+ * fields left out of `raw`.
  */
 export async function upsertJsonRows(
   db: Kysely<Database>,
   table: string,
   key: readonly string[],
   rows: readonly JsonRow[],
+  rawWithout: readonly string[] = [],
 ): Promise<number> {
-  return (await upsertJsonRowsReturning(db, table, key, rows)).length;
+  return (await upsertJsonRowsReturning(db, table, key, rows, rawWithout)).length;
 }
 
 /** Like upsertJsonRows, returning the key (first key column, as text) of every row written. */
@@ -62,8 +64,9 @@ export async function upsertJsonRowsReturning(
   table: string,
   key: readonly string[],
   rows: readonly JsonRow[],
+  rawWithout: readonly string[] = [],
 ): Promise<string[]> {
-  const written = await mergeRows(db, table, key, rows, null, true);
+  const written = await mergeRows(db, table, key, rows, null, true, [], rawWithout);
   return written.keys;
 }
 
@@ -95,6 +98,7 @@ async function mergeRows(
   staging: Staging | null,
   returnKeys: boolean,
   keep: readonly string[] = [],
+  rawWithout: readonly string[] = [],
 ): Promise<{ count: number; keys: string[] }> {
   if (rows.length === 0) return { count: 0, keys: [] };
   const unique = dedupeByKey(rows, key);
@@ -105,13 +109,20 @@ async function mergeRows(
       : await stageByCopy(db, staging, table, columns, unique);
   const changing = columns.filter((c) => !key.includes(c));
   const list = sql.join(columns.map((c) => sql.ref(c)));
+  const values = sql.join(
+    columns.map((c) =>
+      c === 'raw' && rawWithout.length > 0
+        ? sql`${sql.ref(c)} - ${sql.val(`{${rawWithout.join(',')}}`)}::text[]`
+        : sql.ref(c),
+    ),
+  );
   const incoming = (c: string) =>
     keep.includes(c)
       ? sql`coalesce(${sql.ref(`excluded.${c}`)}, ${sql.ref(`t.${c}`)})`
       : sql.ref(`excluded.${c}`);
   const result = await sql<{ key: string }>`
     insert into ${sql.table(table)} as t (${list})
-    select ${list} from ${source}
+    select ${values} from ${source}
     on conflict (${sql.join(key.map((c) => sql.ref(c)))}) do update
       set ${sql.join(changing.map((c) => sql`${sql.ref(c)} = ${incoming(c)}`))}, updated_at = now()
       where (${sql.join(changing.map((c) => sql.ref(`t.${c}`)))})

@@ -27,31 +27,30 @@ import type { Lookup, ProjectRef } from '../refs.ts';
 import { runStream } from '../run-stream.ts';
 import { PAGE_SIZE, timeWindowSource } from '../sources.ts';
 
+/** What a change row says about the objects of the change, from its URLs. */
+export type ChangeAttribution = Pick<
+  ChangeRow,
+  'translation_id' | 'component_id' | 'project_slug' | 'component_slug' | 'language_code'
+>;
+
 /**
- * Transforms one change into its row (pure). Changes carry no project field: a project's
+ * Attributes a change to its objects (pure). Changes carry no project field: a project's
  * list gives it (`project`); the global list (`project` null) attributes each change through
  * its translation or component, looked up by URL or read from the URL when the object is not
  * (or no longer) mirrored. A change with neither keeps a null project.
  */
-export function toChangeRow(
-  record: WeblateChange,
-  raw: RawJson,
+export function attributeChange(
+  urls: { translation: string | null; component: string | null },
   project: ProjectRef | null,
   lookup: Lookup,
-): ChangeRow {
-  const translation = record.translation
-    ? lookup.translationsByUrl.get(urlKey(record.translation))
+): ChangeAttribution {
+  const translation = urls.translation
+    ? lookup.translationsByUrl.get(urlKey(urls.translation))
     : undefined;
-  const component = record.component
-    ? lookup.componentsByUrl.get(urlKey(record.component))
-    : undefined;
-  const path = translation ? null : translationPathFromUrl(record.translation);
-  const componentPath = componentPathFromUrl(record.component);
+  const component = urls.component ? lookup.componentsByUrl.get(urlKey(urls.component)) : undefined;
+  const path = translation ? null : translationPathFromUrl(urls.translation);
+  const componentPath = componentPathFromUrl(urls.component);
   return {
-    id: record.id,
-    action: record.action,
-    action_name: record.action_name ?? null,
-    unit_id: unitIdFromUrl(record.unit),
     translation_id: translation?.id ?? null,
     component_id: translation?.component.id ?? component?.id ?? null,
     project_slug:
@@ -68,6 +67,23 @@ export function toChangeRow(
       componentPath?.component ??
       null,
     language_code: translation?.languageCode ?? path?.language ?? null,
+  };
+}
+
+/** Transforms one change into its row (pure); see attributeChange. */
+export function toChangeRow(
+  record: WeblateChange,
+  raw: RawJson,
+  project: ProjectRef | null,
+  lookup: Lookup,
+): ChangeRow {
+  const urls = { translation: record.translation ?? null, component: record.component ?? null };
+  return {
+    id: record.id,
+    action: record.action,
+    action_name: record.action_name ?? null,
+    unit_id: unitIdFromUrl(record.unit),
+    ...attributeChange(urls, project, lookup),
     user_name: usernameFromUrl(record.user),
     author_name: usernameFromUrl(record.author),
     target: record.target ?? null,
