@@ -43,8 +43,8 @@ describe('incremental syncs of a real Weblate 5.14.3', () => {
 
   /**
    * An incremental sync of the kept mirror, which must equal a fresh full sync and make only the
-   * requests the round's edits justify: the four discovery lists (one page each here), one change
-   * list per project, the unit-list capability check and one unit page, `namedReads` reads of
+   * requests the round's edits justify: the four discovery lists (one page each here), one page of
+   * the global change list, the unit-list capability check and one unit page, `namedReads` reads of
    * units by id (units a change named whose last_changed did not move), `unitSweeps`
    * per-translation unit lists, statistics of each component and language whose translations
    * moved (and of languages whose statistics lagged their translations last time), and the
@@ -65,18 +65,22 @@ describe('incremental syncs of a real Weblate 5.14.3', () => {
       log: lines,
     };
     const moved = movedTranslations(before, await translationStates(weblate.current.admin));
-    const projects = await weblate.current.admin.listAll('projects/');
     expect(requestsOf(result), JSON.stringify(made, null, 1)).toEqual({
       languages: 1,
       projects: 1,
       components: 1,
       translations: 1,
-      changes: projects.length,
+      changes: 1,
       units: 2 + namedReads + unitSweeps,
       translation_statistics: moved.components.size,
       language_statistics: new Set([...moved.languages, ...laggingBefore]).size,
       notification_subscriptions: USERS.length,
     });
+    await expectEqualToFreshAndWeblate();
+    return result;
+  }
+
+  async function expectEqualToFreshAndWeblate(): Promise<void> {
     const fresh = await createTestDatabase();
     try {
       const freshDb = (await fresh.migrated()).db;
@@ -94,7 +98,6 @@ describe('incremental syncs of a real Weblate 5.14.3', () => {
     expect(
       await compareWithWeblate(db, weblate.current.admin, { projects: null, users: USERS }),
     ).toEqual([]);
-    return result;
   }
 
   it('follows translating, approving and marking for editing', async () => {
@@ -199,6 +202,25 @@ describe('incremental syncs of a real Weblate 5.14.3', () => {
     // Removing a string leaves no unit to find by last_changed: each translation of the
     // component then counts one unit less than the mirror and gets an id sweep (six languages).
     await syncAndCompare({ unitSweeps: 6 });
+  });
+
+  it('discovers a new translation and edits from their changes between complete discoveries', async () => {
+    const api = weblate.current.admin;
+    await api.post('components/borealis/web/translations/', { language_code: 'it' });
+    const cs = await unitsOf(api, 'aurora/app/cs');
+    await api.patch(`units/${findUnit(cs, 'Save').id}/`, {
+      target: ['Uložit změny'],
+      state: STATE.translated,
+    });
+    // The last sync read the complete lists; within the hour, this one follows the changes.
+    const result = await syncWeblate(weblate.current, db, { discoveryIntervalSeconds: 3600 });
+    expect([result.mode, result.status, result.error]).toEqual(['incremental', 'succeeded', null]);
+    const lists = ['languages', 'projects', 'components'].filter((r) => r in requestsOf(result));
+    expect(lists).toEqual([]);
+    // One translation list per component the changes named: borealis/web and aurora/app.
+    expect(requestsOf(result).translations).toBe(2);
+    expect(requestsOf(result).changes).toBe(1);
+    await expectEqualToFreshAndWeblate();
   });
 
   it('follows a new language and a removed translation, component and project', async () => {

@@ -186,6 +186,30 @@ describe('an incremental sync between discoveries, every project in scope', () =
     expect(sim.requests.total).toBe(1);
   });
 
+  it('keeps what changes named pending through a failed run, and the next run discovers it', async () => {
+    const { sim, handle } = everything;
+    const project = sim.instance.projects[0]!;
+    const added = sim.mutate.addComponent(project.id, 'crash-docs', {
+      strings: 2,
+      languages: [sim.instance.languages[1]!.code],
+    });
+    const list = new RegExp(`/api/components/${project.slug}/crash-docs/translations/`);
+    // Every attempt the test client makes (3) at that component's translation list fails.
+    const failing = sim.failNext(3, '500', list);
+    const failed = await syncHourly(sim, handle, { hoursLater: 1.25 });
+    expect([failed.mode, failed.status, failing.remaining]).toEqual(['incremental', 'failed', 0]);
+    const pendingChanges = await sql<{ n: number }>`
+      select count(*)::int as n from weblate.sync_pending where kind = 'change'`.execute(handle.db);
+    expect(pendingChanges.rows[0]!.n).toBe(added.changeIds.length);
+    // The changes are mirrored now: only the pending list says what is left to discover.
+    const next = await syncHourly(sim, handle, { hoursLater: 1.25 });
+    expectSucceeded(next, 'incremental');
+    expect(await liveness(handle, 'components', added.componentId)).toBe('live');
+    for (const id of added.translationIds)
+      expect(await liveness(handle, 'translations', id)).toBe('live');
+    await expectEqualToFresh(sim, handle, null);
+  });
+
   it('ends equal to a fresh full sync after edits, additions and removals of strings', async () => {
     const { sim, handle } = everything;
     const { instance } = sim;
