@@ -13,6 +13,7 @@ import type {
 } from '../database.ts';
 import {
   type CompleteRow,
+  type RawShape,
   upsertJsonRows,
   upsertJsonRowsReturning,
   upsertRowsByCopy,
@@ -37,23 +38,24 @@ export function upsertProjects(db: Kysely<Database>, rows: ProjectRow[]): Promis
   return upsertJsonRows(db, 'weblate.projects', ['id'], rows);
 }
 
-/** Upserts components by id. */
-export function upsertComponents(db: Kysely<Database>, rows: ComponentRow[]): Promise<number> {
-  // The global list and a component's own record nest the whole project record, a project's
-  // component list does not: raw keeps neither (projects.raw has it).
-  return upsertJsonRows(db, 'weblate.components', ['id'], rows, ['project']);
+/** Upserts components by id (see RawShape for `shape`). */
+export function upsertComponents(
+  db: Kysely<Database>,
+  rows: ComponentRow[],
+  shape: RawShape = null,
+): Promise<number> {
+  return upsertJsonRows(db, 'weblate.components', ['id'], rows, shape);
 }
 
 /** Upserts translations by id; returns the ids of those inserted or changed in any value. */
 export async function upsertTranslations(
   db: Kysely<Database>,
   rows: TranslationRow[],
+  shape: RawShape = null,
 ): Promise<number[]> {
-  // The global list nests the whole component record, a component's own list does not: raw
-  // keeps neither, so it does not depend on the list it came from (components.raw has it).
-  return (
-    await upsertJsonRowsReturning(db, 'weblate.translations', ['id'], rows, ['component'])
-  ).map(Number);
+  return (await upsertJsonRowsReturning(db, 'weblate.translations', ['id'], rows, shape)).map(
+    Number,
+  );
 }
 
 const UNIT_KINDS = { source: 'text[]', target: 'text[]', labels: 'json', raw: 'json' } as const;

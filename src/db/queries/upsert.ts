@@ -45,17 +45,32 @@ export function dedupeByKey<T extends Record<string, unknown>>(
  * Inserts or updates rows by `key`, in one statement whatever the page size (one JSON
  * parameter, parsed by Postgres: exact on both drivers, no bind-parameter limit). Rows
  * whose every column is unchanged are not rewritten, so `updated_at` means "changed" and
- * the returned count is the number of rows actually written. `rawWithout` names top-level
- * fields left out of `raw`.
+ * the returned count is the number of rows actually written. `shape` says how `raw` is
+ * stored (see RawShape).
  */
 export async function upsertJsonRows(
   db: Kysely<Database>,
   table: string,
   key: readonly string[],
   rows: readonly JsonRow[],
-  rawWithout: readonly string[] = [],
+  shape: RawShape = null,
 ): Promise<number> {
-  return (await upsertJsonRowsReturning(db, table, key, rows, rawWithout)).length;
+  return (await upsertJsonRowsReturning(db, table, key, rows, shape)).length;
+}
+
+/**
+ * How `raw` is stored: as read (null), without some top-level fields, or, where the record
+ * lacks its component (a translation read from its component's own list), with the
+ * mirrored record of the row's component (`component_id`) nested as `component`, as the
+ * global list nests it.
+ */
+export type RawShape = { without: readonly string[] } | { nestComponent: true } | null;
+
+function rawValue(shape: RawShape): RawBuilder<unknown> {
+  if (shape === null) return sql`raw`;
+  if ('without' in shape) return sql`raw - ${`{${shape.without.join(',')}}`}::text[]`;
+  return sql`case when raw ? 'component' then raw else raw || jsonb_build_object('component',
+    (select c.raw from weblate.components c where c.id = component_id)) end`;
 }
 
 /** Like upsertJsonRows, returning the key (first key column, as text) of every row written. */
@@ -64,9 +79,9 @@ export async function upsertJsonRowsReturning(
   table: string,
   key: readonly string[],
   rows: readonly JsonRow[],
-  rawWithout: readonly string[] = [],
+  shape: RawShape = null,
 ): Promise<string[]> {
-  const written = await mergeRows(db, table, key, rows, null, true, [], rawWithout);
+  const written = await mergeRows(db, table, key, rows, null, true, [], shape);
   return written.keys;
 }
 
@@ -98,7 +113,7 @@ async function mergeRows(
   staging: Staging | null,
   returnKeys: boolean,
   keep: readonly string[] = [],
-  rawWithout: readonly string[] = [],
+  shape: RawShape = null,
 ): Promise<{ count: number; keys: string[] }> {
   if (rows.length === 0) return { count: 0, keys: [] };
   const unique = dedupeByKey(rows, key);
@@ -111,9 +126,7 @@ async function mergeRows(
   const list = sql.join(columns.map((c) => sql.ref(c)));
   const values = sql.join(
     columns.map((c) =>
-      c === 'raw' && rawWithout.length > 0
-        ? sql`${sql.ref(c)} - ${sql.val(`{${rawWithout.join(',')}}`)}::text[]`
-        : sql.ref(c),
+      c === 'raw' && shape !== null ? sql`${rawValue(shape)} as raw` : sql.ref(c),
     ),
   );
   const incoming = (c: string) =>

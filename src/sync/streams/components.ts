@@ -1,4 +1,6 @@
-import type { RawJson } from '../../db/database.ts';
+import type { Kysely } from 'kysely';
+
+import type { Database, RawJson } from '../../db/database.ts';
 import { retireReplaced } from '../../db/queries/deletions.ts';
 import { type ComponentRow, upsertComponents } from '../../db/queries/records.ts';
 import { pickNullable } from '../../lib/pick.ts';
@@ -202,7 +204,12 @@ function componentStream(
     },
     write: async (trx, rows, { page }) => {
       await retireReplaced(trx, 'components', rows);
-      return upsertIsolating(trx, rows, upsertComponents, () => ({
+      // A component's own record nests its project, a project's component list does not: with
+      // WEBLATE_PROJECTS (those lists), raw stays as those lists give it.
+      const shape = ctx.scope.projects === null ? null : { without: ['project'] };
+      const upsert = (db: Kysely<Database>, batch: ComponentRow[]) =>
+        upsertComponents(db, batch, shape);
+      return upsertIsolating(trx, rows, upsert, () => ({
         resource: 'components',
         url: page.url,
       }));

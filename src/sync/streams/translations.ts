@@ -182,7 +182,10 @@ async function storeTranslations(
   await retireReplaced(trx, 'translations', rows);
   const moved: number[] = [];
   const upsert = async (db: Kysely<Database>, batch: TranslationRow[]) => {
-    const written = await upsertTranslations(db, batch);
+    // The global list nests each translation's component, a component's own list does not:
+    // with every project in scope, raw gets it as the global list would give it.
+    const shape = ctx.scope.projects === null ? ({ nestComponent: true } as const) : null;
+    const written = await upsertTranslations(db, batch, shape);
     moved.push(...written);
     return written.length;
   };
