@@ -107,15 +107,19 @@ export async function compareWithWeblate(
     }),
   );
 
+  // Every project in scope: the global list, which the mirror reads (project-level changes have
+  // no project there); else each project's.
   const changePages: string[] = [];
-  for (const slug of projectSlugs)
-    changePages.push(...(await api.listPages(`projects/${slug}/changes/`)));
+  if (scope.projects === null) changePages.push(...(await api.listPages('changes/')));
+  else
+    for (const slug of projectSlugs)
+      changePages.push(...(await api.listPages(`projects/${slug}/changes/`)));
   // The mirror keeps changes Weblate deleted with their objects: compare what Weblate still has.
   await check(
     'changes',
     compareList(db, changePages, {
       table: 'changes',
-      live: sql`project_slug in (${inScope})`,
+      live: scope.projects === null ? sql`true` : sql`project_slug in (${inScope})`,
       onlyFetched: true,
     }),
   );
