@@ -2,7 +2,7 @@ import type { DatabaseKind } from '../db/client.ts';
 import { cascadeDeletions } from '../db/queries/deletions.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
 import { pending } from '../db/queries/sync-state.ts';
-import { forEachConcurrently } from '../lib/task-group.ts';
+import { forEachConcurrently, TaskGroup } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
 import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
 import { discoverFromChanges, isDiscoveryDue, recordDiscovery } from './discovery.ts';
@@ -59,8 +59,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
  * The stages, in dependency order: discovery (complete lists, which mark what vanished, when
  * due; else the mirrored objects), the change history (every project's at once when all are
  * in scope, else each project's; windows end at the server time the run knows when they
- * open), discovery from the changes new to the mirror, then units, statistics, and with a
- * complete discovery the subscriptions.
+ * open), discovery from the changes new to the mirror, then units (beside the changes in a
+ * full sync), statistics, and with a complete discovery the subscriptions.
  */
 async function syncEverything(
   run: SyncContext,
@@ -72,16 +72,24 @@ async function syncEverything(
   // Complete lists cover whatever changes an interrupted run left for discovery.
   if (run.mode === 'full') await pending.newChanges.settleAll(run.db);
   const ctx: WindowedContext = { ...run, windowEnd: fromDate(run.client.serverNow()) };
-  if (ctx.scope.projects === null) {
-    await syncChanges(ctx, GLOBAL_CHANGES);
+  const changes = () =>
+    ctx.scope.projects === null
+      ? syncChanges(ctx, GLOBAL_CHANGES)
+      : forEachConcurrently(found.projects, controller, (project) =>
+          syncChanges(ctx, projectChanges(project)),
+        );
+  if (ctx.mode === 'full') {
+    // A full unit walk needs nothing from the changes: the two largest reads go side by side,
+    // their requests in flight together and their pages written as they come.
+    const group = new TaskGroup(controller);
+    group.add(changes());
+    group.add(syncUnits(ctx));
+    await group.settle();
   } else {
-    await forEachConcurrently(found.projects, controller, (project) =>
-      syncChanges(ctx, projectChanges(project)),
-    );
-  }
-  if (ctx.mode === 'incremental')
+    await changes();
     await discoverFromChanges(ctx, controller, found.projects, listed);
-  await syncUnits(ctx);
+    await syncUnits(ctx);
+  }
   await syncStatistics(ctx, found.languageUrls);
   if (!listed) return;
   for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
