@@ -119,7 +119,10 @@ export interface WindowAt {
 /** A change list in the time window [after, before], newest first (see weblate/change-window.ts). */
 export function timeWindowSource(
   path: string,
-  options: Pick<ChangeWindowOptions, 'after' | 'before' | 'pageSize' | 'timeWindows'>,
+  options: Pick<
+    ChangeWindowOptions,
+    'after' | 'before' | 'pageSize' | 'timeWindows' | 'firstWindow'
+  >,
 ): Source<WindowAt> {
   return {
     async *pages(ctx, resource) {

@@ -28,6 +28,12 @@ export interface ChangeWindowOptions {
    * counting all of it on every page: for a window without a lower bound, the whole history.
    */
   timeWindows?: boolean;
+  /**
+   * With `timeWindows`: a first window of this span below the newest activity (`newestHint`,
+   * else `before`), rather than a first read down to `after` that counts all of it (see
+   * TimeWindows). For a history too large to count once: the global one of a whole instance.
+   */
+  firstWindow?: { seconds: number; newestHint: string | null } | null;
   signal?: AbortSignal;
 }
 
@@ -52,7 +58,8 @@ export async function* walkChangeWindow(
   let before = options.before;
   let next: URL | null = null;
   const seen = new Set<string>();
-  const windows = options.timeWindows === true ? new TimeWindows(options.pageSize) : null;
+  const windows =
+    options.timeWindows === true ? new TimeWindows(options.pageSize, options.firstWindow) : null;
   // The lower bound of the time window being read (kept while `next` is followed), or null.
   let lower: string | null = null;
   for (;;) {
@@ -110,7 +117,10 @@ const MAX_SPAN_MICROS = 10n * 366n * 86_400n * 1_000_000n;
  *
  * The first request reads down to the walk's own lower bound: a history of a page or less
  * (most projects') costs that one request, and a longer one is counted once, its `count`
- * saying how many changes there are and its page how dense the newest are. Then time windows
+ * saying how many changes there are and its page how dense the newest are. A history too
+ * large to count even once (a whole instance's) starts instead with one window from `before`
+ * down to a span below its newest activity (the newest `last_change` of its translations,
+ * when known): the quiet stretch above it and that span, counted at once. Then time windows
  * of about a page each follow. Changes come in bursts, so the span adapts to what the last
  * window held: it aims at one page, grows at most fourfold from one window to the next (a
  * window that held a quarter of a page is followed by one that holds about a page), and
@@ -128,19 +138,43 @@ export class TimeWindows {
   #expected: number | null = null;
   readonly #pageSize: number;
 
-  constructor(pageSize: number) {
+  /** Where the first window starts below its span, when it does not read down to the bound. */
+  #firstFrom: string | null = null;
+  /** The span the first window's changes were found in (the quiet stretch above left out). */
+  #firstSpan: bigint | null = null;
+
+  constructor(
+    pageSize: number,
+    first: { seconds: number; newestHint: string | null } | null = null,
+  ) {
     this.#pageSize = pageSize;
+    if (first !== null && first !== undefined && first.seconds > 0) {
+      this.#readRest = false;
+      this.#spanMicros = BigInt(Math.round(first.seconds * 1_000_000));
+      this.#firstFrom = first.newestHint;
+      this.#firstSpan = this.#spanMicros;
+    }
   }
 
   /** The lower bound of the window below `before`, or null to read down to `after`. */
   lowerBound(before: string, after: string | null): string | null {
     const isRestSmall = this.#expected !== null && this.#expected - this.#seen <= this.#pageSize;
-    if (this.#readRest || isRestSmall || this.#emptyInARow >= 3) {
+    // Empty windows before any change was found are the quiet newest stretch of a history
+    // that is not counted yet: they only widen the next window.
+    const isPastTheEnd = this.#emptyInARow >= 3 && this.#seen > 0;
+    if (this.#readRest || isRestSmall || isPastTheEnd) {
       this.#readRest = false;
       this.#emptyInARow = 0;
       return null;
     }
-    const lower = toEpochMicros(before) - this.#spanMicros;
+    // The first window reaches from `before` down past the newest activity, if that is older.
+    let top = toEpochMicros(before);
+    if (this.#firstFrom !== null) {
+      const hint = toEpochMicros(this.#firstFrom);
+      if (hint < top) top = hint;
+      this.#firstFrom = null;
+    }
+    const lower = top - this.#spanMicros;
     if (lower <= 0n || (after !== null && lower <= toEpochMicros(after))) return null;
     return fromEpochMicros(lower);
   }
@@ -151,7 +185,8 @@ export class TimeWindows {
    */
   observe(before: string, lower: string, count: number | null, served: number): void {
     this.#seen += served;
-    const span = toEpochMicros(before) - toEpochMicros(lower);
+    const span = this.#firstSpan ?? toEpochMicros(before) - toEpochMicros(lower);
+    this.#firstSpan = null;
     if (count === 0) {
       this.#emptyInARow += 1;
       this.#spanMicros = min(span * 8n, MAX_SPAN_MICROS);
@@ -159,7 +194,14 @@ export class TimeWindows {
     }
     this.#emptyInARow = 0;
     if (count === null) return;
-    this.#spanMicros = min(fittingSpan(span, this.#pageSize, count, 4n), MAX_SPAN_MICROS);
+    const aim = this.#pageSize;
+    // A window that held more than a page says its density exactly: the next one shrinks to
+    // fit it at once, however far (its own rest is read in those windows, each counted once).
+    const fitting =
+      count > this.#pageSize
+        ? (span * BigInt(aim)) / BigInt(count)
+        : fittingSpan(span, aim, count, 4n);
+    this.#spanMicros = min(fitting > 0n ? fitting : 1n, MAX_SPAN_MICROS);
   }
 
   /**

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 
 import { type RequestLogEntry, rowsTouched } from '../../src/simulator/index.ts';
+import { useTestDatabases } from '../helpers/database.ts';
 import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
@@ -36,6 +37,8 @@ const small = useSimulatorMirror({
   now: () => NOW,
 });
 
+const databases = useTestDatabases();
+
 function changeRequests(sim = mirror.sim): RequestLogEntry[] {
   return sim.requests.entries.filter((e) => /\/changes\/\?/.test(e.target));
 }
@@ -52,7 +55,7 @@ async function mirroredChangeIds(): Promise<Set<string>> {
 }
 
 describe('the change history read in time windows', () => {
-  it('counts the history once, then no request counts more than about two pages', async () => {
+  it('of every project starts at its newest activity, and no request counts more than about two pages', async () => {
     const { sim } = mirror;
     sim.requests.reset();
     const result = await sync();
@@ -60,8 +63,31 @@ describe('the change history read in time windows', () => {
     const mirrored = await mirroredChangeIds();
     expect(sim.instance.changes.filter((c) => !mirrored.has(String(c.id)))).toEqual([]);
 
+    const requests = changeRequests();
+    expect(requests.every((e) => e.target.startsWith('/api/changes/?'))).toBe(true);
+    for (const entry of requests)
+      expect(entry.work.counted, entry.target).toBeLessThanOrEqual(2.5 * PAGE);
+    // Served once and counted by the windows about once: the history is never counted whole.
+    const touched = requests.reduce((sum, e) => sum + rowsTouched(e.work), 0);
+    expect(touched / sim.instance.changes.length).toBeLessThanOrEqual(2.5);
+    // About a page per window, a few more to reach the density from the newest hour and to
+    // find the end of the history.
+    expect(requests.length).toBeLessThanOrEqual(
+      Math.ceil((sim.instance.changes.length / PAGE) * 1.2) + 8,
+    );
+  });
+
+  it('of a project (WEBLATE_PROJECTS) counts it once, then no request counts more than about two pages', async () => {
+    const { sim } = mirror;
+    const fresh = await databases.migrated();
+    sim.requests.reset();
+    const result = await syncSimulator(sim, fresh, {
+      projects: sim.instance.projects.map((p) => p.slug),
+      client: { maxPageSize: PAGE },
+    });
+    expect([result.status, result.error]).toEqual(['succeeded', null]);
     const [first, ...windows] = changeRequests();
-    // The first request reads down to the walk's bound: it counts the whole history.
+    // The first request reads down to the walk's bound: it counts the project's whole history.
     expect(first!.work.counted).toBe(sim.instance.changes.length);
     for (const entry of windows)
       expect(entry.work.counted, entry.target).toBeLessThanOrEqual(2.5 * PAGE);
@@ -73,10 +99,13 @@ describe('the change history read in time windows', () => {
     );
   });
 
-  it('reads a history of less than a page with one request', async () => {
+  it("reads a project's history of less than a page with one request", async () => {
     const { sim, handle } = small;
     sim.requests.reset();
-    const result = await syncSimulator(sim, handle, { client: { maxPageSize: PAGE } });
+    const result = await syncSimulator(sim, handle, {
+      projects: sim.instance.projects.map((p) => p.slug),
+      client: { maxPageSize: PAGE },
+    });
     expect([result.status, result.error]).toEqual(['succeeded', null]);
     expect(changeRequests(sim)).toHaveLength(sim.instance.projects.length);
   });

@@ -28,9 +28,9 @@ describe('time windows', () => {
     // Fifty changes in that day: the next window spans two.
     windows.observe(minus(END, DAY), first, 50, 50);
     expect(windows.lowerBound(first, null)).toBe(minus(first, 2n * DAY));
-    // Eight hundred in two days: a quarter of that span, not less.
+    // Eight hundred in two days, more than a page: a page's worth of that, six hours.
     windows.observe(first, minus(first, 2n * DAY), 800, 100);
-    expect(windows.lowerBound(first, null)).toBe(minus(first, DAY / 2n));
+    expect(windows.lowerBound(first, null)).toBe(minus(first, DAY / 4n));
   });
 
   it('grow at most fourfold, and eightfold over an empty window', () => {
@@ -64,6 +64,38 @@ describe('time windows', () => {
     expect(windows.lowerBound(before, null)).toBeNull();
     windows.observeRest(before, minus(before, DAY), 5000, 100);
     expect(windows.lowerBound(minus(before, DAY), null)).toBe(minus(before, 2n * DAY));
+  });
+
+  it('of a history too large to count once start with a window of the span given, and grow from it', () => {
+    const HOUR = 3_600_000_000n;
+    const windows = new TimeWindows(100, { seconds: 3600, newestHint: null });
+    const first = windows.lowerBound(END, null)!;
+    expect(first).toBe(minus(END, HOUR));
+    // A quiet newest hour: the next window spans eight.
+    windows.observe(END, first, 0, 0);
+    const second = windows.lowerBound(first, null)!;
+    expect(second).toBe(minus(first, 8n * HOUR));
+    // 25 changes in those eight hours: four times the span, a page at that density.
+    windows.observe(first, second, 25, 25);
+    expect(windows.lowerBound(second, null)).toBe(minus(second, 32n * HOUR));
+  });
+
+  it('reach from the end down past the newest activity in their first window', () => {
+    const HOUR = 3_600_000_000n;
+    const newest = minus(END, 30n * DAY);
+    const windows = new TimeWindows(100, { seconds: 3600, newestHint: newest });
+    expect(windows.lowerBound(END, null)).toBe(minus(newest, HOUR));
+    // A hint above the end changes nothing.
+    const later = new TimeWindows(100, { seconds: 3600, newestHint: minus(END, -DAY) });
+    expect(later.lowerBound(END, null)).toBe(minus(END, HOUR));
+  });
+
+  it('shrink to fit a window that held more than a page at once', () => {
+    const windows = new TimeWindows(100, { seconds: 3600, newestHint: null });
+    const first = windows.lowerBound(END, null)!;
+    windows.observe(END, first, 10_000, 100);
+    // A hundred pages in an hour: the next window spans a hundredth of it.
+    expect(windows.lowerBound(first, null)).toBe(minus(first, 3_600_000_000n / 100n));
   });
 
   it('never go below the walk lower bound or the epoch', () => {

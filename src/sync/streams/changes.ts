@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 
 import type { CopyInto } from '../../db/copy.ts';
 import type { Database, RawJson } from '../../db/database.ts';
@@ -141,8 +141,14 @@ export async function syncChanges(ctx: WindowedContext, feed: ChangeFeed): Promi
     after: window.after,
     before: window.before,
     pageSize: PAGE_SIZE.standard,
-    // The whole history: read in time windows, so that no request counts all of it.
+    // The whole history: read in time windows, so that no request counts all of it; the
+    // global one starts with the newest hour of activity rather than counting the instance's
+    // history once.
     timeWindows: window.after === null,
+    firstWindow:
+      feed.project === null && window.after === null
+        ? { seconds: 3600, newestHint: await newestActivity(ctx) }
+        : null,
   });
   const { project } = feed;
   await runStream(ctx, source, {
@@ -186,6 +192,14 @@ async function firstMark(ctx: WindowedContext, feed: ChangeFeed): Promise<string
     if (earliest === null || toEpochMicros(mark) < toEpochMicros(earliest)) earliest = mark;
   }
   return earliest;
+}
+
+/** The newest `last_change` of the mirrored translations in scope (canonical UTC), or null. */
+async function newestActivity(ctx: SyncContext): Promise<string | null> {
+  const result = await sql<{ newest: string | null }>`
+    select to_char(max(last_change) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as newest
+    from weblate.translations where deleted_at is null`.execute(ctx.db);
+  return result.rows[0]?.newest ?? null;
 }
 
 function openWindow(
