@@ -267,4 +267,41 @@ describe('an incremental sync between discoveries, with WEBLATE_PROJECTS', () =>
     expectSucceeded(await syncHourly(sim, handle, { projects: slugs.slice(0, 1) }), 'incremental');
     expect(sim.requests.byPath.get(`/api/projects/${slugs[0]}/`)).toBe(1);
   });
+
+  it('moves to the global change list from the earliest mark of its projects when the scope opens up', async () => {
+    const { sim, handle } = scoped;
+    const every = sim.instance.projects.map((p) => p.slug);
+    expectSucceeded(await syncHourly(sim, handle, { projects: every }), 'incremental');
+    sim.requests.reset();
+    const opened = await syncHourly(sim, handle);
+    expectSucceeded(opened, 'incremental');
+    // One page, bounded below: the history every project's list already gave is not read again.
+    const reads = sim.requests.entries.filter((e) => e.target.startsWith('/api/changes/?'));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]!.target).toContain('timestamp_after=');
+    // Equal to a fresh sync of every project, except that the changes a project's list gave
+    // keep their project where the global list names none (a user added to a project, …).
+    const fresh = await databases.migrated();
+    expectSucceeded(await syncSimulator(sim, fresh), 'full');
+    const kept = await snapshotMirror(handle.db);
+    const projectLevel = await sql<{ id: string; slug: string }>`
+      select id::text as id, project_slug as slug from weblate.changes
+      where component_url is null and translation_url is null`.execute(handle.db);
+    expect(projectLevel.rows.length).toBeGreaterThan(0);
+    for (const { id, slug } of projectLevel.rows) {
+      expect(slug).not.toBeNull();
+      const row = kept.changes.get(id)!;
+      kept.changes.set(
+        id,
+        row.replace(`"project_slug": ${JSON.stringify(slug)}`, '"project_slug": null'),
+      );
+    }
+    expect(
+      compareMirrors(
+        kept,
+        await snapshotMirror(fresh.db),
+        (id) => !sim.instance.index.changeById.has(Number(id)),
+      ),
+    ).toEqual([]);
+  });
 });
