@@ -81,8 +81,13 @@ export async function discoverFromChanges(
   const changes = await pendingChanges(ctx, ids);
   const named = namedComponents(changes);
   const projectsBySlug = new Map(projects.map((p) => [p.slug, p]));
+  const inScope = (n: Named) => {
+    const slug = componentPathFromUrl(n.url)?.project;
+    return ctx.scope.projects === null || (slug !== undefined && ctx.scope.projects.includes(slug));
+  };
+  // A change may name a component of a project outside WEBLATE_PROJECTS (one moved away).
   const read = [...named.values()].filter(
-    (n) => !listed || !ctx.lookup.componentsByUrl.has(urlKey(n.url)),
+    (n) => inScope(n) && (!listed || !ctx.lookup.componentsByUrl.has(urlKey(n.url))),
   );
   // Projects first, one read each, so that components of one new project do not race for it.
   for (const n of read) {

@@ -58,15 +58,20 @@ describe('data that moves while a sync reads it', () => {
     const walkedIds = unitsOf(early.id);
     const unwalkedIds = unitsOf(late.id);
     const doomed = sim.instance.translations.find((t) => !t.isSource)!;
+    // The changes and the units are read side by side, so either trigger may fire first: what
+    // they add stays clear of the translation that goes (its changes and units would go too).
+    const [growing, edited, busy] = sim.instance.translations.filter(
+      (t) => t.componentId !== doomed.componentId,
+    );
     const added: number[] = [];
     const insertedChanges: number[] = [];
     const duringUnits = sim.at({ match: /^\/api\/units\/\?/, nth: 2 }, () => {
       sim.mutate.deleteUnits([early.id, late.id]);
-      added.push(...sim.mutate.addUnits(sim.instance.components[0]!.id, 2).unitIds);
-      insertedChanges.push(...sim.mutate.addChanges(sim.instance.translations[1]!.id, 3).changeIds);
+      added.push(...sim.mutate.addUnits(growing!.componentId, 2).unitIds);
+      insertedChanges.push(...sim.mutate.addChanges(edited!.id, 3).changeIds);
     });
     const duringChanges = sim.at({ match: /\/changes\/\?/, nth: 2 }, () => {
-      insertedChanges.push(...sim.mutate.addChanges(sim.instance.translations[2]!.id, 4).changeIds);
+      insertedChanges.push(...sim.mutate.addChanges(busy!.id, 4).changeIds);
       sim.mutate.deleteTranslation(doomed.id);
     });
     const during = await sync(handle, { full: true });
