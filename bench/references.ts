@@ -10,9 +10,8 @@ function sumBy<T>(items: Iterable<T>, value: (item: T) => number): number {
 
 /**
  * The fewest requests that read everything: every list once, at its largest page size
- * (global lists where Weblate has them; changes per project, which is the only way to
- * attribute project-level changes; one statistics list per component and one statistics
- * object per language).
+ * (global lists where Weblate has them, the change history included; one statistics list
+ * per component and one statistics object per language).
  */
 export function minimumRequests(instance: SimInstance): number {
   const { index } = instance;
@@ -25,7 +24,7 @@ export function minimumRequests(instance: SimInstance): number {
     pages(instance.components.length, 1000) +
     pages(instance.translations.length, 1000) +
     pages(instance.units.length, 10_000) +
-    sumBy(instance.projects, (p) => pages(index.changesByProject.get(p.id)?.length ?? 0, 1000)) +
+    pages(instance.changes.length, 1000) +
     sumBy(instance.components, (c) =>
       pages(index.translationsByComponent.get(c.id)?.length ?? 0, 10_000),
     ) +
