@@ -7,11 +7,17 @@ import {
 import { listLiveTranslations, type LiveTranslation } from '../db/queries/translation-state.ts';
 import { urlKey } from '../weblate/urls.ts';
 import type { SyncContext } from './context.ts';
-import type { ComponentRef, Lookup, ProjectRef, TranslationRef } from './refs.ts';
+import {
+  type ComponentRef,
+  componentRef,
+  type Lookup,
+  type ProjectRef,
+  projectRef,
+  type TranslationRef,
+} from './refs.ts';
 
 // References built from the mirrored rows rather than from this run's discovery lists: for
-// a sync whose discovery is not due (see discovery.ts) and for a statistics snapshot. Paths
-// relative to /api/ stand in for URLs an older server did not send.
+// a sync whose discovery is not due (see discovery.ts) and for a statistics snapshot.
 
 export interface Mirrored {
   projects: ProjectRef[];
@@ -23,9 +29,9 @@ export interface Mirrored {
 /** The live projects, components and translations in scope, learnt by `ctx.lookup` too. */
 export async function loadMirrored(ctx: SyncContext): Promise<Mirrored> {
   const scope = ctx.scope.projects;
-  const projects = (await listLiveProjects(ctx.db, scope)).map(projectRef);
+  const projects = (await listLiveProjects(ctx.db, scope)).map(projectRefOf);
   const components = new Map(
-    (await listLiveComponents(ctx.db, scope)).map((row) => [row.id, componentRef(row)]),
+    (await listLiveComponents(ctx.db, scope)).map((row) => [row.id, componentRefOf(row)]),
   );
   const live = await listLiveTranslations(ctx.db, scope);
   const translations = toTranslationRefs(live, components);
@@ -48,27 +54,26 @@ export function learnTranslation(lookup: Lookup, ref: TranslationRef): Translati
   return ref;
 }
 
-function projectRef(row: LiveProject): ProjectRef {
-  const base = `projects/${encodeURIComponent(row.slug)}/`;
-  return {
+function projectRefOf(row: LiveProject): ProjectRef {
+  return projectRef({
     id: row.id,
     slug: row.slug,
-    componentsUrl: row.components_list_url ?? `${base}components/`,
-    changesUrl: row.changes_list_url ?? `${base}changes/`,
-  };
+    componentsUrl: row.components_list_url,
+    changesUrl: row.changes_list_url,
+  });
 }
 
-function componentRef(row: LiveComponent): ComponentRef {
-  const path = `${encodeURIComponent(row.project_slug)}/${encodeURIComponent(row.slug)}/`;
-  return {
-    id: row.id,
-    slug: row.slug,
-    projectId: row.project_id,
-    projectSlug: row.project_slug,
-    url: row.url,
-    translationsUrl: row.translations_url ?? `components/${path}translations/`,
-    statisticsUrl: row.statistics_url ?? `components/${path}statistics/`,
-  };
+function componentRefOf(row: LiveComponent): ComponentRef {
+  return componentRef(
+    {
+      id: row.id,
+      slug: row.slug,
+      url: row.url,
+      translationsUrl: row.translations_url,
+      statisticsUrl: row.statistics_url,
+    },
+    { id: row.project_id, slug: row.project_slug },
+  );
 }
 
 /**
@@ -82,7 +87,7 @@ export function toTranslationRefs(
   return rows.map((row) => {
     let component = components.get(row.component_id);
     if (component === undefined) {
-      component = componentRef({
+      component = componentRefOf({
         id: row.component_id,
         slug: row.component_slug,
         project_id: row.project_id,

@@ -34,6 +34,48 @@ export interface TranslationRef {
   statisticsUrl: string;
 }
 
+/**
+ * A project's reference from its record's fields (a list's record or a mirrored row); paths
+ * relative to /api/ stand in for the lists an older server did not link.
+ */
+export function projectRef(fields: {
+  id: number;
+  slug: string;
+  componentsUrl: string | null | undefined;
+  changesUrl: string | null | undefined;
+}): ProjectRef {
+  const base = `projects/${encodeURIComponent(fields.slug)}/`;
+  return {
+    id: fields.id,
+    slug: fields.slug,
+    componentsUrl: fields.componentsUrl ?? `${base}components/`,
+    changesUrl: fields.changesUrl ?? `${base}changes/`,
+  };
+}
+
+/** A component's reference in its project, from its record's fields (see projectRef). */
+export function componentRef(
+  fields: {
+    id: number;
+    slug: string;
+    url: string | null | undefined;
+    translationsUrl: string | null | undefined;
+    statisticsUrl: string | null | undefined;
+  },
+  project: { id: number; slug: string },
+): ComponentRef {
+  const base = `components/${encodeURIComponent(project.slug)}/${encodeURIComponent(fields.slug)}/`;
+  return {
+    id: fields.id,
+    slug: fields.slug,
+    projectId: project.id,
+    projectSlug: project.slug,
+    url: fields.url ?? null,
+    translationsUrl: fields.translationsUrl ?? `${base}translations/`,
+    statisticsUrl: fields.statisticsUrl ?? `${base}statistics/`,
+  };
+}
+
 /** What discovery found, to attribute units, changes and statistics to their objects. */
 export interface Lookup {
   componentsById: Map<number, ComponentRef>;

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
 
-/** The clause limiting rows of `alias` to the projects in scope (all when null). */
+/** The clause limiting rows of `alias` (by their `project_slug`) to the projects in scope (all when null). */
 export function projectScope(alias: string, projectSlugs: readonly string[] | null) {
   return projectSlugs === null
     ? sql`true`

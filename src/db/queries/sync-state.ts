@@ -78,15 +78,7 @@ export async function readCursor<S extends CursorStream>(
     .where('stream', '=', stream)
     .where('scope', '=', scope)
     .executeTakeFirst();
-  if (row === undefined) return null;
-  const parsed = CURSORS[stream].safeParse(row.value);
-  if (parsed.success) return parsed.data as CursorOf<S>;
-  const problem = parsed.error.issues
-    .map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`)
-    .join('; ');
-  throw new SyncError(
-    `the ${stream} cursor of scope "${scope}" in weblate.sync_cursors is not one this version understands (${problem}): delete that row and run \`weblate-mirror sync --full\``,
-  );
+  return row === undefined ? null : checkedCursor(stream, scope, row.value);
 }
 
 /** Every cursor of a stream, by scope, each checked as readCursor checks one. */
@@ -96,15 +88,25 @@ export async function readCursors<S extends CursorStream>(
 ): Promise<Map<string, CursorOf<S>>> {
   const rows = await db
     .selectFrom('weblate.sync_cursors')
-    .select('scope')
+    .select(['scope', 'value'])
     .where('stream', '=', stream)
     .execute();
-  const cursors = new Map<string, CursorOf<S>>();
-  for (const { scope } of rows) {
-    const cursor = await readCursor(db, stream, scope);
-    if (cursor !== null) cursors.set(scope, cursor);
-  }
-  return cursors;
+  return new Map(rows.map((row) => [row.scope, checkedCursor(stream, row.scope, row.value)]));
+}
+
+function checkedCursor<S extends CursorStream>(
+  stream: S,
+  scope: string,
+  value: unknown,
+): CursorOf<S> {
+  const parsed = CURSORS[stream].safeParse(value);
+  if (parsed.success) return parsed.data as CursorOf<S>;
+  const problem = parsed.error.issues
+    .map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`)
+    .join('; ');
+  throw new SyncError(
+    `the ${stream} cursor of scope "${scope}" in weblate.sync_cursors is not one this version understands (${problem}): delete that row and run \`weblate-mirror sync --full\``,
+  );
 }
 
 /** Writes a cursor; call it in the transaction of the rows it covers. */

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
+import { projectScope } from './live-objects.ts';
 
 export interface UnitCountMismatch {
   id: number;
@@ -13,10 +14,7 @@ export async function findUnitCountMismatches(
   db: Kysely<Database>,
   projectSlugs: readonly string[] | null,
 ): Promise<UnitCountMismatch[]> {
-  const scope =
-    projectSlugs === null
-      ? sql`true`
-      : sql`t.project_slug = any(${`{${projectSlugs.join(',')}}`}::text[])`;
+  const scope = projectScope('t', projectSlugs);
   const result = await sql<UnitCountMismatch>`
     select t.id, t.total, coalesce(u.live, 0)::int as live
     from weblate.translations t
@@ -52,10 +50,7 @@ export async function listLiveTranslations(
   db: Kysely<Database>,
   projectSlugs: readonly string[] | null,
 ): Promise<LiveTranslation[]> {
-  const scope =
-    projectSlugs === null
-      ? sql`true`
-      : sql`t.project_slug = any(${`{${projectSlugs.join(',')}}`}::text[])`;
+  const scope = projectScope('t', projectSlugs);
   const result = await sql<LiveTranslation>`
     select t.id, t.url, t.language_code, l.code as language, t.total, t.units_list_url,
       t.statistics_url, l.statistics_url as language_statistics_url,

@@ -81,7 +81,7 @@ export async function upsertJsonRowsReturning(
   rows: readonly JsonRow[],
   shape: RawShape = null,
 ): Promise<string[]> {
-  const written = await mergeRows(db, table, key, rows, null, true, [], shape);
+  const written = await mergeRows(db, table, key, rows, { returnKeys: true, shape });
   return written.keys;
 }
 
@@ -101,7 +101,17 @@ export async function upsertRowsByCopy(
   keep: readonly string[] = [],
 ): Promise<number> {
   const staging = copy === null ? null : { copy, kinds };
-  return (await mergeRows(db, table, key, rows, staging, false, keep)).count;
+  return (await mergeRows(db, table, key, rows, { staging, keep })).count;
+}
+
+interface MergeOptions {
+  /** Rows go in by COPY through a staging table (see upsertRowsByCopy); else as JSON. */
+  staging?: Staging | null;
+  /** Return the keys of the rows written. */
+  returnKeys?: boolean;
+  /** Columns that keep their stored value where the new row has null. */
+  keep?: readonly string[];
+  shape?: RawShape;
 }
 
 /** One INSERT … ON CONFLICT of `rows`; the keys of the rows written only when asked for. */
@@ -110,10 +120,7 @@ async function mergeRows(
   table: string,
   key: readonly string[],
   rows: readonly JsonRow[],
-  staging: Staging | null,
-  returnKeys: boolean,
-  keep: readonly string[] = [],
-  shape: RawShape = null,
+  { staging = null, returnKeys = false, keep = [], shape = null }: MergeOptions,
 ): Promise<{ count: number; keys: string[] }> {
   if (rows.length === 0) return { count: 0, keys: [] };
   const unique = dedupeByKey(rows, key);

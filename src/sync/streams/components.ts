@@ -9,7 +9,7 @@ import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
 import { learnComponent } from '../mirrored.ts';
-import type { ComponentRef, ProjectRef } from '../refs.ts';
+import { type ComponentRef, componentRef, type ProjectRef } from '../refs.ts';
 import { runStream, type Stream } from '../run-stream.ts';
 import { listSource, objectSource, PAGE_SIZE } from '../sources.ts';
 
@@ -93,16 +93,16 @@ const COMPONENT_FIELDS = [
 ] as const satisfies ReadonlyArray<keyof WeblateComponent & keyof ComponentRow>;
 
 function toRef(record: WeblateComponent, project: ProjectRef): ComponentRef {
-  const base = `components/${encodeURIComponent(project.slug)}/${encodeURIComponent(record.slug)}/`;
-  return {
-    id: record.id,
-    slug: record.slug,
-    projectId: project.id,
-    projectSlug: project.slug,
-    url: record.url ?? null,
-    translationsUrl: record.translations_url ?? `${base}translations/`,
-    statisticsUrl: record.statistics_url ?? `${base}statistics/`,
-  };
+  return componentRef(
+    {
+      id: record.id,
+      slug: record.slug,
+      url: record.url,
+      translationsUrl: record.translations_url,
+      statisticsUrl: record.statistics_url,
+    },
+    project,
+  );
 }
 
 /**

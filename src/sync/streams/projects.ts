@@ -8,7 +8,7 @@ import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
 import type { Item } from '../read.ts';
-import type { ProjectRef } from '../refs.ts';
+import { type ProjectRef, projectRef } from '../refs.ts';
 import { runStream, type Stream } from '../run-stream.ts';
 import { listSource, objectSource, PAGE_SIZE } from '../sources.ts';
 
@@ -40,13 +40,12 @@ export function toProjectRow(record: WeblateProject, raw: RawJson): ProjectRow {
 }
 
 function toRef(record: WeblateProject): ProjectRef {
-  const base = `projects/${encodeURIComponent(record.slug)}/`;
-  return {
+  return projectRef({
     id: record.id,
     slug: record.slug,
-    componentsUrl: record.components_list_url ?? `${base}components/`,
-    changesUrl: record.changes_list_url ?? `${base}changes/`,
-  };
+    componentsUrl: record.components_list_url,
+    changesUrl: record.changes_list_url,
+  });
 }
 
 /** The projects stream: rows of a page, written with the rows they replace retired. */
