@@ -32,6 +32,8 @@ export interface RequestLogEntry {
   work: ServerWork;
   /** The service time the cost model gave the answer (0 without one). */
   serviceMs: number;
+  /** Requests the server was answering when this one arrived, itself included. */
+  inFlight: number;
 }
 
 /** Counts every request by pathname (query left out), and keeps the latest entries. */
@@ -78,7 +80,7 @@ export function createRequestLog(): RequestLog {
   return log;
 }
 
-function recordRequest(log: RequestLog, request: SimRequest): RequestLogEntry {
+function recordRequest(log: RequestLog, request: SimRequest, inFlight: number): RequestLogEntry {
   log.total += 1;
   const path = request.url.pathname;
   log.byPath.set(path, (log.byPath.get(path) ?? 0) + 1);
@@ -90,6 +92,7 @@ function recordRequest(log: RequestLog, request: SimRequest): RequestLogEntry {
     isThrottled: false,
     work: NO_WORK,
     serviceMs: 0,
+    inFlight,
   };
   log.entries.push(entry);
   // Trimmed in batches so that a long benchmark does not shift the array on every request.
@@ -245,11 +248,14 @@ export function createSimulatorServer(
   behaviour: ServerBehaviour = {},
 ): Server {
   const now = behaviour.now ?? Date.now;
+  let answering = 0;
   const server = createServer((request, response) => {
     // Bodies are never read; drain them so keep-alive connections stay usable.
     request.resume();
+    answering += 1;
+    response.once('close', () => (answering -= 1));
     const simRequest = toSimRequest(request, siteUrl());
-    const entry = recordRequest(log, simRequest);
+    const entry = recordRequest(log, simRequest, answering);
     let simResponse: SimResponse;
     try {
       simResponse = handle(simRequest);

@@ -118,6 +118,11 @@ export class WeblateClient {
     });
   }
 
+  /** Requests this client keeps in flight at most (WEBLATE_CONCURRENCY). */
+  get concurrency(): number {
+    return this.#options.concurrency;
+  }
+
   /** The page_size to ask for when `wanted` would serve best: at most the configured largest. */
   pageSize(wanted: number): number {
     return Math.min(wanted, this.#options.maxPageSize);

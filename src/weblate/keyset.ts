@@ -30,10 +30,11 @@ export interface KeysetOptions {
   after: string | null;
   /**
    * Read bounded id windows (see IdWindows) instead of `id:>K` alone, expecting about
-   * `expected` rows after `after` (null: unknown). Absent or null: every request is `id:>K`,
-   * which suits a selective `q`.
+   * `expected` rows after `after` (null: unknown), up to `concurrency` windows at a time
+   * (1 when not given; see WindowPlan). Absent or null: every request is `id:>K`, one after
+   * another, which suits a selective `q`.
    */
-  windows?: { expected: number | null } | null;
+  windows?: { expected: number | null; concurrency?: number } | null;
   signal?: AbortSignal;
 }
 
@@ -50,41 +51,170 @@ export interface KeysetOptions {
  * COUNT over a SELECT DISTINCT when `q` is set), so `id:>K` alone makes the server count
  * the whole rest of the table for each page, while a window of about one page counts about
  * one page. A page that holds the whole window covers (K, B]; one the window overflows
- * covers (K, its last id], and the next window starts there.
+ * covers (K, its last id]. Windows may be read side by side (see WindowPlan): pages are
+ * yielded as they arrive, each saying which range (after, through] it covers, so the
+ * consumer must claim progress only over a gapless prefix of them (see sync/covered.ts).
  */
 export async function* walkKeyset(
   client: WeblateClient,
   path: string,
   options: KeysetOptions,
 ): AsyncGenerator<KeysetPage> {
-  let after = options.after;
-  let pageSize = options.pageSize;
-  const windows =
-    options.windows === undefined || options.windows === null
-      ? null
-      : new IdWindows(options.pageSize, options.windows.expected);
-  for (;;) {
-    const upTo = windows?.upperBound(after) ?? null;
-    const page = await fetchPage(client, path, { ...options, pageSize }, after, upTo);
-    yield page;
-    if (page.through === null) return;
-    if (after !== null && BigInt(page.through) <= BigInt(after)) {
+  const plan = new WindowPlan(options);
+  const abort = new AbortController();
+  const stop = () => abort.abort(options.signal?.reason);
+  if (options.signal?.aborted === true) stop();
+  else options.signal?.addEventListener('abort', stop, { once: true });
+  const inFlight = new Set<Promise<void>>();
+  const arrived: KeysetPage[] = [];
+  let failed: { error: unknown } | null = null;
+  const launch = (range: IdRange) => {
+    const request = fetchPage(client, path, { ...options, pageSize: plan.pageSize }, range, {
+      signal: abort.signal,
+    })
+      .then((page) => {
+        plan.learn(range, page);
+        arrived.push(page);
+      })
+      .catch((error: unknown) => {
+        failed ??= { error };
+      });
+    inFlight.add(request);
+    void request.then(() => inFlight.delete(request));
+  };
+  try {
+    for (;;) {
+      if (failed === null) {
+        // Pages that arrived but were not yet taken count against the concurrency too, so
+        // memory holds at most `concurrency` pages beside the consumer's.
+        for (;;) {
+          if (inFlight.size + arrived.length >= plan.concurrency) break;
+          const range = plan.next(inFlight.size);
+          if (range === null) break;
+          launch(range);
+        }
+      }
+      if (failed !== null) throw (failed as { error: unknown }).error;
+      const page = arrived.shift();
+      if (page !== undefined) {
+        yield page;
+        continue;
+      }
+      if (inFlight.size === 0) return;
+      await Promise.race(inFlight);
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+    abort.abort();
+    await Promise.allSettled(inFlight);
+  }
+}
+
+/** Ids in (after, upTo]; upTo null: every id after `after`. */
+interface IdRange {
+  after: string | null;
+  upTo: string | null;
+  /** Planned at the top of the walk (see WindowPlan), not the rest of an overflowed window. */
+  top: boolean;
+}
+
+const idKey = (id: string | null) => (id === null ? -1n : BigInt(id));
+
+/**
+ * Which id ranges a walk reads, and when. Read one at a time, each window starts where the
+ * page before ended, its span chosen by IdWindows. Up to `concurrency` windows are read side
+ * by side only while the rows left to expect (the translations' totals less what was read
+ * and what the windows in flight should hold) exceed two pages: then the next windows are
+ * surely not the last, and the server, not this process, is what a walk waits on. A window
+ * below the top that overflows its page leaves its rest queued, cut into pieces of about a
+ * page by the count its page reported, and queued pieces are read first, lowest first. The
+ * final unbounded request waits for every window below it.
+ *
+ * A server that ignores `id:<=` answers each window with the first page after its start:
+ * such a page covers up to its own last id, past the window's end, and the window has no rest.
+ */
+export class WindowPlan {
+  readonly concurrency: number;
+  pageSize: number;
+  readonly #resource: string;
+  readonly #windows: IdWindows | null;
+  #tail: string | null;
+  #tailOpen = true;
+  #queue: IdRange[] = [];
+
+  constructor(options: KeysetOptions) {
+    this.pageSize = options.pageSize;
+    this.#resource = options.resource;
+    this.#tail = options.after;
+    const windows = options.windows ?? null;
+    this.#windows = windows === null ? null : new IdWindows(options.pageSize, windows.expected);
+    this.concurrency = Math.max(1, windows?.concurrency ?? 1);
+  }
+
+  /** The next range to request while `inFlight` requests are out, or null: none now. */
+  next(inFlight: number): IdRange | null {
+    const queued = this.#queue.shift();
+    if (queued !== undefined) return queued;
+    if (!this.#tailOpen) return null;
+    const after = this.#tail;
+    const upTo = this.#windows?.upperBound(after) ?? null;
+    if (inFlight > 0 && (upTo === null || !this.#windows!.hasRoomBeside(inFlight))) return null;
+    if (upTo === null) this.#tailOpen = false;
+    else this.#tail = upTo;
+    return { after, upTo, top: true };
+  }
+
+  /** Learns from the page that answered `range`. */
+  learn(range: IdRange, page: KeysetPage): void {
+    const { after, upTo } = range;
+    if (after !== null && page.through !== null && BigInt(page.through) <= BigInt(after)) {
       throw new ResponseError(
-        `${options.resource}: ${page.url} did not advance past id ${after}; the server ignores id:> filters`,
+        `${this.#resource}: ${page.url} did not advance past id ${after}; the server ignores id:> filters`,
         { retryable: false },
       );
     }
-    pageSize = fittingPageSize(page.pageSize, page);
-    windows?.observe(after, upTo, page, pageSize);
-    after = page.through;
+    const pageSize = fittingPageSize(page.pageSize, page);
+    const isTop = upTo === null || (this.#tailOpen && this.#tail === upTo);
+    // Only the window just below the top may widen the next: one further down that answers
+    // late must not widen windows over ids its successors already found dense.
+    if (range.top) this.#windows?.observe(after, upTo, page, pageSize, { mayGrow: isTop });
+    else this.#windows?.noteRows(page.ids.length);
+    this.pageSize = pageSize;
+    if (page.through === null) return;
+    const overflowed = upTo === null || idKey(page.through) < idKey(upTo);
+    if (!overflowed) return;
+    if (isTop) {
+      // The top window's rest is planned afresh from where the page ended.
+      this.#tail = page.through;
+      this.#tailOpen = true;
+      return;
+    }
+    const left = page.count === null ? null : page.count - page.ids.length;
+    this.#queue.push(...splitRange(page.through, upTo, left, pageSize));
+    this.#queue.sort((a, b) => (idKey(a.after) < idKey(b.after) ? -1 : 1));
   }
+}
+
+/** (after, upTo] cut into about `rows / pageSize` ranges of equal span (one when unknown). */
+function splitRange(after: string, upTo: string, rows: number | null, pageSize: number): IdRange[] {
+  const low = BigInt(after);
+  const span = BigInt(upTo) - low;
+  const wanted = rows === null ? 1n : BigInt(Math.max(1, Math.ceil(rows / pageSize)));
+  const pieces = wanted < span ? wanted : span;
+  const ranges: IdRange[] = [];
+  for (let i = 0n; i < pieces; i++) {
+    const end = i === pieces - 1n ? BigInt(upTo) : low + (span * (i + 1n)) / pieces;
+    ranges.push({ after: String(low + (span * i) / pieces), upTo: String(end), top: false });
+  }
+  return ranges;
 }
 
 /**
  * Where the next id window ends. Ids are not dense (deleted objects leave gaps, other
  * projects' units interleave), so the span adapts to what the windows held: it aims at one
- * page per window, at most doubles from one window to the next (so a window counts about
- * two pages at most while the density holds), and grows fourfold over an empty window.
+ * page per window, at most doubles from one window to the next and never spans more than
+ * two pages at the densest ids seen (so a window counts about two pages at most), and
+ * grows fourfold over an empty window.
  * The end of the list is never known for sure: once the rows left to expect fit in a page
  * (the expectation comes from the translations' totals), or after two empty windows in a
  * row, one unbounded request (`id:>K`) reads what is left. Its `count` says how many rows
@@ -96,6 +226,8 @@ export class IdWindows {
   #emptyInARow = 0;
   #seen = 0;
   #expected: number | null;
+  /** The window with the most rows per id so far. */
+  #densest: { found: number; span: bigint } | null = null;
 
   constructor(pageSize: number, expected: number | null) {
     this.#span = BigInt(pageSize);
@@ -110,8 +242,31 @@ export class IdWindows {
     return String((after === null ? 0n : BigInt(after)) + this.#span);
   }
 
-  /** Learns from the page that answered the window (after, upTo]; the next asks `pageSize`. */
-  observe(after: string | null, upTo: string | null, page: KeysetPage, pageSize: number): void {
+  /**
+   * Whether another window may start beside `inFlight` others: only while the rows
+   * expected beyond what they should hold (a page each) exceed two pages.
+   */
+  hasRoomBeside(inFlight: number): boolean {
+    if (this.#expected === null) return false;
+    return this.#expected - this.#seen - inFlight * this.#pageSize > 2 * this.#pageSize;
+  }
+
+  /** Counts rows read outside the windows this class planned (the rests of overflowed ones). */
+  noteRows(rows: number): void {
+    this.#seen += rows;
+  }
+
+  /**
+   * Learns from the page that answered the window (after, upTo]; the next asks `pageSize`.
+   * Without `mayGrow`, the span may only shrink.
+   */
+  observe(
+    after: string | null,
+    upTo: string | null,
+    page: KeysetPage,
+    pageSize: number,
+    { mayGrow }: { mayGrow: boolean } = { mayGrow: true },
+  ): void {
     const seenBefore = this.#seen;
     this.#seen += page.ids.length;
     this.#pageSize = pageSize;
@@ -125,11 +280,22 @@ export class IdWindows {
     const found = page.count ?? page.ids.length;
     if (found === 0) {
       this.#emptyInARow += 1;
-      this.#span = span * 4n;
+      if (mayGrow) this.#span = span * 4n;
       return;
     }
     this.#emptyInARow = 0;
-    this.#span = fittingSpan(span, pageSize, found, 2n);
+    if (
+      this.#densest === null ||
+      found * Number(this.#densest.span) > this.#densest.found * Number(span)
+    ) {
+      this.#densest = { found, span };
+    }
+    // Never wider than two pages at the densest ids seen: a sparse stretch (a deleted
+    // component's ids, another project's) must not widen a window that then lands on dense ids.
+    const densest = (2n * BigInt(pageSize) * this.#densest.span) / BigInt(this.#densest.found);
+    let fitting = fittingSpan(span, pageSize, found, 2n);
+    if (fitting > densest) fitting = densest > 0n ? densest : 1n;
+    this.#span = mayGrow || fitting < this.#span ? fitting : this.#span;
   }
 }
 
@@ -168,8 +334,8 @@ async function fetchPage(
   client: WeblateClient,
   path: string,
   options: KeysetOptions,
-  after: string | null,
-  upTo: string | null,
+  { after, upTo }: IdRange,
+  { signal }: { signal: AbortSignal },
 ): Promise<KeysetPage> {
   const url = client.resolve(path);
   const conditions = [
@@ -179,7 +345,7 @@ async function fetchPage(
   ].filter((c): c is string => c !== null);
   if (conditions.length > 0) url.searchParams.set('q', conditions.join(' AND '));
   url.searchParams.set('page_size', String(options.pageSize));
-  const response = await client.getJson(url, options.resource, options.signal, {
+  const response = await client.getJson(url, options.resource, signal, {
     nextAttemptUrl: smallerPage,
   });
   const answeredSize = Number(new URL(response.url).searchParams.get('page_size'));

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { type RequestLogEntry, rowsTouched } from '../../src/simulator/index.ts';
+import { useTestDatabases } from '../helpers/database.ts';
+import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
@@ -16,6 +18,7 @@ const mirror = useSimulatorMirror({
   changes: 300,
   users: 1,
 });
+const databases = useTestDatabases();
 
 /** The requests of the global unit walk (not the capability probe, which asks page_size=1). */
 function walkRequests(): RequestLogEntry[] {
@@ -75,5 +78,49 @@ describe('a full unit walk in id windows', () => {
       expect(entry.work.counted, entry.target).toBeLessThanOrEqual(2 * PAGE);
     const touched = walk.reduce((sum, e) => sum + rowsTouched(e.work), 0);
     expect(touched / sim.instance.units.length).toBeLessThanOrEqual(2.5);
+  });
+});
+
+describe('a full unit walk in windows read side by side', () => {
+  it('loses no unit to strings added and removed while windows are in flight', async () => {
+    const { sim } = mirror;
+    const sources = sim.instance.units.filter((u) => u.sourceUnitId === u.id);
+    // Sources spread over the ids: in windows already read, in flight and not yet asked.
+    const doomed = [0.05, 0.3, 0.55, 0.95].map((at) => sources[Math.floor(sources.length * at)]!);
+    const added: number[] = [];
+    const trigger = sim.at({ match: /^\/api\/units\/\?q=id%3A%3E/, nth: 4 }, () => {
+      sim.mutate.deleteUnits(doomed.map((s) => s.id));
+      added.push(...sim.mutate.addUnits(sim.instance.components[0]!.id, 30).unitIds);
+    });
+    sim.requests.reset();
+    // A little latency, as over a network: the windows' requests overlap at the server.
+    sim.setLatency(10);
+    const during = await sync({ full: true }).finally(() => sim.setLatency(0));
+    expect([during.status, during.error, trigger.fired]).toEqual(['succeeded', null, true]);
+    expect(walkRequests().some((e) => e.inFlight > 1)).toBe(true);
+    // Every unit the server holds now is mirrored and live: none fell between two windows.
+    const live = await mirror.handle.db
+      .selectFrom('weblate.units')
+      .select('id')
+      .where('deleted_at', 'is', null)
+      .execute();
+    const liveIds = new Set(live.map((r) => Number(r.id)));
+    expect(sim.instance.units.filter((u) => !liveIds.has(u.id))).toEqual([]);
+    expect(added.every((id) => liveIds.has(id))).toBe(true);
+
+    // What was removed from windows already read is marked by the next sync.
+    expect((await sync()).status).toBe('succeeded');
+    const fresh = await databases.migrated();
+    expect((await syncSimulator(sim, fresh, { client: { maxPageSize: PAGE } })).status).toBe(
+      'succeeded',
+    );
+    expect(
+      compareMirrors(
+        await snapshotMirror(mirror.handle.db),
+        await snapshotMirror(fresh.db),
+        // The history of the strings removed stays in the mirror; Weblate deleted it.
+        (id) => !sim.instance.index.changeById.has(Number(id)),
+      ),
+    ).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { IdWindows, type KeysetPage } from '../../src/weblate/keyset.ts';
+import { IdWindows, type KeysetPage, WindowPlan } from '../../src/weblate/keyset.ts';
 
 /** A page of `found` matches (count) of which `served` came back, asked at `pageSize`. */
 function page(found: number, pageSize = 100): KeysetPage {
@@ -77,5 +77,120 @@ describe('id windows', () => {
   it('keep ids above 2^53 exact', () => {
     const windows = new IdWindows(100, null);
     expect(windows.upperBound('9007199254740993')).toBe('9007199254741093');
+  });
+});
+
+describe('a window plan', () => {
+  const options = (expected: number | null, concurrency: number) => ({
+    resource: 'units',
+    pageSize: 100,
+    q: null,
+    after: null,
+    windows: { expected, concurrency },
+  });
+  /** The page that answered (after, upTo]: `served` ids from after + 1, of `count` matches. */
+  const answer = (
+    range: { after: string | null; upTo: string | null },
+    served: number,
+    count: number,
+    pageSize = 100,
+  ): KeysetPage => {
+    const from = range.after === null ? 1 : Number(range.after) + 1;
+    const pageIds = Array.from({ length: served }, (_, i) => String(from + i));
+    return {
+      ...page(count, pageSize),
+      ids: pageIds,
+      after: range.after,
+      through: count > served ? pageIds.at(-1)! : range.upTo,
+    };
+  };
+
+  it('reads windows side by side while more than two pages are left beyond them', () => {
+    const plan = new WindowPlan(options(1000, 4));
+    const first = plan.next(0)!;
+    expect(first).toMatchObject({ after: null, upTo: '100' });
+    // 1,000 expected, nothing read: room for windows beside one, two and three in flight.
+    expect(plan.next(1)).toMatchObject({ after: '100', upTo: '200' });
+    expect(plan.next(2)).toMatchObject({ after: '200', upTo: '300' });
+    expect(plan.next(3)).toMatchObject({ after: '300', upTo: '400' });
+    plan.learn(first, answer(first, 100, 100));
+    // 900 left to expect, 300 of it in flight: 600 beyond, room for one more beside three.
+    expect(plan.next(3)).toMatchObject({ after: '400', upTo: '500' });
+    // With seven in flight, 200 would be left beyond them: not more than two pages.
+    expect(plan.next(7)).toBeNull();
+  });
+
+  it('reads one window at a time when nothing is known of what is left', () => {
+    const plan = new WindowPlan(options(null, 4));
+    const first = plan.next(0)!;
+    expect(plan.next(1)).toBeNull();
+    plan.learn(first, answer(first, 100, 100));
+    expect(plan.next(0)).toMatchObject({ after: '100', upTo: '200' });
+  });
+
+  it('waits for every window below before the final unbounded request', () => {
+    const plan = new WindowPlan(options(350, 4));
+    const first = plan.next(0)!;
+    const second = plan.next(1)!;
+    expect(second).toMatchObject({ after: '100', upTo: '200' });
+    // 350 expected, two pages in flight: no room beside them, and not the end yet.
+    expect(plan.next(2)).toBeNull();
+    plan.learn(first, answer(first, 100, 100));
+    plan.learn(second, answer(second, 100, 100));
+    expect(plan.next(0)).toMatchObject({ after: '200', upTo: '300' });
+  });
+
+  it('queues the rest of a window below the top that overflowed, cut into pages, lowest first', () => {
+    const plan = new WindowPlan({ ...options(10_000, 4), pageSize: 50 });
+    // Two sparse windows (one row each): the span doubles twice, to 200 ids.
+    for (const expectedUpTo of ['50', '150']) {
+      const sparse = plan.next(0)!;
+      expect(sparse.upTo).toBe(expectedUpTo);
+      plan.learn(sparse, { ...answer(sparse, 1, 1, 50), through: sparse.upTo });
+    }
+    const low = plan.next(0)!;
+    const top = plan.next(1)!;
+    expect([low, top]).toMatchObject([
+      { after: '150', upTo: '350' },
+      { after: '350', upTo: '550' },
+    ]);
+    plan.learn(top, answer(top, 50, 50, 50));
+    // The low window is dense: its page ends at id 200, and 150 rows are left above it.
+    plan.learn(low, answer(low, 50, 200, 50));
+    expect([plan.next(1), plan.next(2), plan.next(3)]).toMatchObject([
+      { after: '200', upTo: '250', top: false },
+      { after: '250', upTo: '300', top: false },
+      { after: '300', upTo: '350', top: false },
+    ]);
+    // Then the top goes on.
+    expect(plan.next(3)).toMatchObject({ after: '550', top: true });
+  });
+
+  it('plans the rest of the top window afresh from where its page ended', () => {
+    const plan = new WindowPlan(options(null, 4));
+    const first = plan.next(0)!;
+    plan.learn(first, { ...answer(first, 100, 400), through: '25' });
+    // Four times as dense as a page: the next window is a quarter as wide, from id 25.
+    expect(plan.next(0)).toMatchObject({ after: '25', upTo: '50', top: true });
+  });
+
+  it('does not widen windows from a late answer of a window below the top', () => {
+    const plan = new WindowPlan(options(100_000, 4));
+    const low = plan.next(0)!;
+    const top = plan.next(1)!;
+    plan.learn(top, answer(top, 100, 100));
+    // The low window was sparse (10 rows), but the top one, above it, was dense.
+    plan.learn(low, { ...answer(low, 10, 10), through: low.upTo });
+    expect(plan.next(0)).toMatchObject({ after: '200', upTo: '300' });
+  });
+
+  it('refuses a page that did not advance past its window start', () => {
+    const plan = new WindowPlan(options(null, 1));
+    const first = plan.next(0)!;
+    plan.learn(first, answer(first, 100, 100));
+    const second = plan.next(0)!;
+    expect(() => plan.learn(second, { ...answer(second, 1, 5), through: '100' })).toThrow(
+      /did not advance past id 100/,
+    );
   });
 });

@@ -25,6 +25,23 @@ export async function findUnitCountMismatches(
   return result.rows;
 }
 
+/**
+ * Live units of translations in scope with an id up to `through`: what a unit walk that
+ * stopped there has already stored, to tell how much is left when it resumes.
+ */
+export async function countLiveUnitsThrough(
+  db: Kysely<Database>,
+  projectSlugs: readonly string[] | null,
+  through: string,
+): Promise<number> {
+  const scope = projectScope('t', projectSlugs);
+  const result = await sql<{ n: string }>`
+    select count(*) as n
+    from weblate.units u join weblate.translations t on t.id = u.translation_id
+    where u.deleted_at is null and u.id <= ${through}::bigint and ${scope}`.execute(db);
+  return Number(result.rows[0]!.n);
+}
+
 /** A live translation with what a statistics snapshot needs of it, its component and language. */
 export interface LiveTranslation {
   id: number;

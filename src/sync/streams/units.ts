@@ -4,10 +4,14 @@ import {
   type UnitScope,
 } from '../../db/queries/deletions.ts';
 import { pending, readCursor, type UnitCursor, writeCursor } from '../../db/queries/sync-state.ts';
-import { findUnitCountMismatches } from '../../db/queries/translation-state.ts';
+import {
+  countLiveUnitsThrough,
+  findUnitCountMismatches,
+} from '../../db/queries/translation-state.ts';
 import { shiftSeconds } from '../../lib/timestamps.ts';
 import { weblateUnit } from '../../weblate/schemas.ts';
 import type { SyncContext, WindowedContext } from '../context.ts';
+import { CoveredIds } from '../covered.ts';
 import { runStream } from '../run-stream.ts';
 import { byIdsSource, keysetSource, PAGE_SIZE } from '../sources.ts';
 import { unitRows, writeUnitRows } from './unit-rows.ts';
@@ -97,41 +101,57 @@ async function walkScope(
     after: walk.after,
     pageSize: PAGE_SIZE.large,
     windows: walk.full
-      ? { expected: walk.after === null ? unitsExpected(ctx, scope) : null }
+      ? {
+          expected: await unitsExpected(ctx, scope, walk.after),
+          concurrency: ctx.client.concurrency,
+        }
       : null,
   });
+  // Windows read side by side commit in the order they arrive: the cursor claims only the
+  // gapless prefix of what is stored.
+  const covered = new CoveredIds(walk.after);
   await runStream(ctx, source, {
     resource: 'units',
     schema: weblateUnit,
     // Page k+1's rows are written while page k commits (ids are disjoint); its cursor waits
     // for page k, so the cursor never claims a page that was not stored.
     overlap: true,
-    // Pages are prepared in order: each cursor's maxId covers its own page and those before.
+    // Pages are prepared in the order they commit: the page that completes the walk is the
+    // last, and its maxId covers every page.
     prepare: ({ items, page }) => ({
       rows: unitRows(ctx, items),
       maxId: (maxId = maxOf(maxId, ...page.at.ids)),
     }),
     write: async (trx, { rows, maxId }, { page: { url, at }, previous, copy }) => {
-      const next: UnitCursor =
-        at.through === null
-          ? { mark: walk.end, maxId, walk: null }
-          : { mark: cursor.mark, maxId, walk: { ...walk, after: at.through } };
       const result = await writeUnitRows(trx, copy, rows, url);
       await pending.namedUnits.settle(trx, at.ids);
       if (walk.full) await markUnitsMissingInRange(trx, deletionScope, at, at.ids);
       await previous;
+      const reach = covered.with(at.after, at.through);
+      const next: UnitCursor = reach.complete
+        ? { mark: walk.end, maxId, walk: null }
+        : { mark: cursor.mark, maxId, walk: { ...walk, after: reach.through } };
       // Pending units are not known by project: only a walk of every project covers them all.
-      if (walk.full && at.through === null && scope.projectSlug === null) {
+      if (walk.full && reach.complete && scope.projectSlug === null) {
         await pending.namedUnits.settleAll(trx);
       }
       await writeCursor(trx, 'units', scope.key, next);
       return result;
     },
+    committed: (_, { at }) => covered.add(at.after, at.through),
   });
 }
 
-/** Units the translations in scope hold by their totals, or null when one has none. */
-function unitsExpected(ctx: SyncContext, scope: Scope): number | null {
+/**
+ * Units a walk after `after` should find: what the translations in scope hold by their
+ * totals, less the units already stored up to `after` when a walk resumes; null when a
+ * translation has no total.
+ */
+async function unitsExpected(
+  ctx: SyncContext,
+  scope: Scope,
+  after: string | null,
+): Promise<number | null> {
   let sum = 0;
   for (const translation of ctx.lookup.translationsById.values()) {
     if (scope.projectSlug !== null && translation.component.projectSlug !== scope.projectSlug)
@@ -139,7 +159,9 @@ function unitsExpected(ctx: SyncContext, scope: Scope): number | null {
     if (translation.total === null) return null;
     sum += translation.total;
   }
-  return sum;
+  if (after === null) return sum;
+  const projects = scope.projectSlug === null ? null : [scope.projectSlug];
+  return Math.max(0, sum - (await countLiveUnitsThrough(ctx.db, projects, after)));
 }
 
 async function planWalk(
