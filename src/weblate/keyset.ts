@@ -85,10 +85,10 @@ export async function* walkKeyset(
   try {
     for (;;) {
       if (failed === null) {
-        // Pages that arrived but were not yet taken count against the concurrency too, so
-        // memory holds at most `concurrency` pages beside the consumer's.
+        // Pages that arrived but were not yet taken count too, so memory holds at most
+        // pagesInHand() pages beside the consumer's.
         for (;;) {
-          if (inFlight.size + arrived.length >= plan.concurrency) break;
+          if (inFlight.size + arrived.length >= plan.pagesInHand()) break;
           const range = plan.next(inFlight.size);
           if (range === null) break;
           launch(range);
@@ -141,6 +141,7 @@ export class WindowPlan {
   #tail: string | null;
   #tailOpen = true;
   #queue: IdRange[] = [];
+  #largestText = 0;
 
   constructor(options: KeysetOptions) {
     this.pageSize = options.pageSize;
@@ -149,6 +150,17 @@ export class WindowPlan {
     const windows = options.windows ?? null;
     this.#windows = windows === null ? null : new IdWindows(options.pageSize, windows.expected);
     this.concurrency = Math.max(1, windows?.concurrency ?? 1);
+  }
+
+  /**
+   * Pages the walk may hold at once, in flight or arrived and not yet taken: up to the
+   * concurrency, as many as fit in TEXT_IN_HAND at the largest page text seen so far, and one
+   * until a page has told how large they are.
+   */
+  pagesInHand(): number {
+    if (this.#largestText === 0) return 1;
+    const fit = Math.floor(TEXT_IN_HAND / this.#largestText);
+    return Math.max(1, Math.min(this.concurrency, fit));
   }
 
   /** The next range to request while `inFlight` requests are out, or null: none now. */
@@ -174,6 +186,7 @@ export class WindowPlan {
       );
     }
     const pageSize = fittingPageSize(page.pageSize, page);
+    this.#largestText = Math.max(this.#largestText, page.textLength);
     const isTop = upTo === null || (this.#tailOpen && this.#tail === upTo);
     // Only the window just below the top may widen the next: one further down that answers
     // late must not widen windows over ids its successors already found dense.
@@ -298,6 +311,13 @@ export class IdWindows {
     this.#span = mayGrow || fitting < this.#span ? fitting : this.#span;
   }
 }
+
+/**
+ * Response text a walk holds at most in pages read ahead of its consumer (see
+ * WindowPlan.pagesInHand): about two pages of 10,000 units of short strings. A page's parsed
+ * records and rows weigh several times its text, and the consumer holds two more pages.
+ */
+const TEXT_IN_HAND = 20_000_000;
 
 /** Bytes of response text a page should stay under; units with long texts get smaller pages. */
 const PAGE_TEXT_BUDGET = 24_000_000;

@@ -120,6 +120,23 @@ describe('a window plan', () => {
     expect(plan.next(7)).toBeNull();
   });
 
+  it('holds one page until one tells how large pages are, then as many as fit 20 MB of text', () => {
+    const plan = new WindowPlan(options(100_000, 4));
+    expect(plan.pagesInHand()).toBe(1);
+    const first = plan.next(0)!;
+    plan.learn(first, { ...answer(first, 100, 100), textLength: 8_000_000 });
+    expect(plan.pagesInHand()).toBe(2);
+    const small = new WindowPlan(options(100_000, 4));
+    const range = small.next(0)!;
+    small.learn(range, { ...answer(range, 100, 100), textLength: 1_000_000 });
+    // Small pages: the concurrency is the limit.
+    expect(small.pagesInHand()).toBe(4);
+    // Pages larger than the whole budget are still read, one at a time.
+    const large = small.next(0)!;
+    small.learn(large, { ...answer(large, 100, 100), textLength: 30_000_000 });
+    expect(small.pagesInHand()).toBe(1);
+  });
+
   it('reads one window at a time when nothing is known of what is left', () => {
     const plan = new WindowPlan(options(null, 4));
     const first = plan.next(0)!;
