@@ -111,9 +111,12 @@ export function keysetSource(
   };
 }
 
-/** Where a time window stands after a page: its oldest timestamp, the window's new end. */
+/**
+ * What a page of a change walk covers: every change newer than `from` up to `upTo` (from
+ * null: down to the walk's lower bound). Pages may arrive out of order (see CoveredTimes).
+ */
 export interface WindowAt {
-  oldest: string | null;
+  covers: { from: string | null; upTo: string };
 }
 
 /** A change list in the time window [after, before], newest first (see weblate/change-window.ts). */
@@ -121,14 +124,14 @@ export function timeWindowSource(
   path: string,
   options: Pick<
     ChangeWindowOptions,
-    'after' | 'before' | 'pageSize' | 'timeWindows' | 'firstWindow'
+    'after' | 'before' | 'pageSize' | 'timeWindows' | 'firstWindow' | 'concurrency'
   >,
 ): Source<WindowAt> {
   return {
     async *pages(ctx, resource) {
       const walk = walkChangeWindow(ctx.client, path, walkOptions(ctx, resource, options));
       for await (const page of walk) {
-        const { url, results, resultTexts, oldest, isLast } = page;
+        const { url, results, resultTexts, covers, isLast } = page;
         yield {
           url,
           results,
@@ -136,7 +139,7 @@ export function timeWindowSource(
           more: !isLast,
           totalPages: null,
           single: false,
-          at: { oldest },
+          at: { covers },
         };
       }
     },

@@ -2,6 +2,7 @@ import { ResponseError } from '../errors.ts';
 import { fromEpochMicros, toEpochMicros, toUtcMicros } from '../lib/timestamps.ts';
 import type { WeblateClient } from './client.ts';
 import { readEnvelope } from './pagination.ts';
+import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
 import { fittingSpan } from './window-span.ts';
 
 export interface ChangeWindowPage {
@@ -9,10 +10,12 @@ export interface ChangeWindowPage {
   results: unknown[];
   resultTexts: string[];
   /**
-   * Where the window now ends (canonical UTC): the oldest timestamp on this page, or the
-   * lower bound of a time window this page read completely.
+   * What the walk has read once this page and the pages yielded before it are stored: every
+   * change newer than `from` up to `upTo` (canonical UTC). `from` is the oldest timestamp on
+   * the page, or the lower bound of a time window this page read completely, or null when the
+   * page read down to the walk's own lower bound: with it, the walk is complete.
    */
-  oldest: string | null;
+  covers: { from: string | null; upTo: string };
   isLast: boolean;
 }
 
@@ -34,6 +37,8 @@ export interface ChangeWindowOptions {
    * TimeWindows). For a history too large to count once: the global one of a whole instance.
    */
   firstWindow?: { seconds: number; newestHint: string | null } | null;
+  /** With `timeWindows`: time windows read side by side at most (1 when not given; see TimePlan). */
+  concurrency?: number;
   signal?: AbortSignal;
 }
 
@@ -48,65 +53,173 @@ export interface ChangeWindowOptions {
  * requests after the first are also bounded from below, [lower, before], the lower bound
  * chosen so that the time window holds about a page (TimeWindows): a window read completely
  * moves `before` to its lower bound, and a window that overflows narrows as above. The last
- * stretch is read down to `after` again.
+ * stretch is read down to `after` again. Time windows may be read side by side (TimePlan):
+ * pages are yielded as they arrive, each saying what it covers, so the consumer must claim
+ * progress only over a gapless prefix of them (see sync/covered.ts).
  */
 export async function* walkChangeWindow(
   client: WeblateClient,
   path: string,
   options: ChangeWindowOptions,
 ): AsyncGenerator<ChangeWindowPage> {
-  let before = options.before;
-  let next: URL | null = null;
-  const seen = new Set<string>();
-  const windows =
-    options.timeWindows === true ? new TimeWindows(options.pageSize, options.firstWindow) : null;
-  // The lower bound of the time window being read (kept while `next` is followed), or null.
-  let lower: string | null = null;
-  for (;;) {
-    if (next === null) lower = windows?.lowerBound(before, options.after) ?? null;
-    const url = next ?? windowUrl(client, path, options, lower ?? options.after, before);
-    const key = url.href;
-    if (seen.has(key)) {
+  const plan = new TimePlan(client, path, options);
+  const fetch = async (range: TimeRange, signal: AbortSignal) =>
+    fetchWindowPage(client, options, range, plan.claimUrl(range), signal);
+  for await (const fetched of readAhead(plan, fetch, options.signal)) yield fetched.page;
+}
+
+/** Changes in [lower, upper] (lower null: down to the walk's own bound), or a `next` link of it. */
+interface TimeRange {
+  lower: string | null;
+  upper: string;
+  next: URL | null;
+  /** Planned at the bottom of the walk by TimeWindows, not the rest of an overflowed window. */
+  planned: boolean;
+}
+
+interface FetchedPage {
+  range: TimeRange;
+  page: ChangeWindowPage;
+  oldest: string | null;
+  next: string | null;
+  count: number | null;
+  served: number;
+}
+
+/**
+ * Which time ranges a change walk reads, and when. One at a time, each window starts where
+ * the one before ended, its span chosen by TimeWindows; the walk plans downwards, so the
+ * planning edge (`#edge`) is the lower bound of the oldest window planned. Up to
+ * `concurrency` windows are read side by side once the walk has found changes and its last
+ * window was not empty, and while more than two pages are left to expect when that is known
+ * (TimeWindows.hasRoomBeside). A window newer than the edge that overflows its page leaves
+ * its rest queued, read before any new window; the window at the edge is planned afresh from
+ * where its page ended, as when read alone. The final read down
+ * to the walk's lower bound waits for every window above it.
+ */
+class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
+  readonly #client: WeblateClient;
+  readonly #path: string;
+  readonly #options: ChangeWindowOptions;
+  readonly #windows: TimeWindows | null;
+  readonly #concurrency: number;
+  #edge: string;
+  #edgeOpen = true;
+  #queue: TimeRange[] = [];
+  readonly #asked = new Set<string>();
+
+  constructor(client: WeblateClient, path: string, options: ChangeWindowOptions) {
+    this.#client = client;
+    this.#path = path;
+    this.#options = options;
+    this.#edge = options.before;
+    this.#windows =
+      options.timeWindows === true ? new TimeWindows(options.pageSize, options.firstWindow) : null;
+    this.#concurrency = this.#windows === null ? 1 : Math.max(1, options.concurrency ?? 1);
+  }
+
+  pagesInHand(): number {
+    return this.#concurrency;
+  }
+
+  next(inFlight: number): TimeRange | null {
+    const queued = this.#queue.shift();
+    if (queued !== undefined) return queued;
+    if (!this.#edgeOpen) return null;
+    if (inFlight > 0 && this.#windows?.hasRoomBeside(inFlight) !== true) return null;
+    const lower = this.#windows?.lowerBound(this.#edge, this.#options.after) ?? null;
+    // The read down to the walk's own bound comes last, alone.
+    if (lower === null && inFlight > 0) return null;
+    const range = { lower, upper: this.#edge, next: null, planned: true };
+    if (lower === null) this.#edgeOpen = false;
+    else this.#edge = lower;
+    return range;
+  }
+
+  /** The URL of a range's request, refused if the walk already asked it (a list that does not advance). */
+  claimUrl(range: TimeRange): URL {
+    const url =
+      range.next ??
+      windowUrl(
+        this.#client,
+        this.#path,
+        this.#options,
+        range.lower ?? this.#options.after,
+        range.upper,
+      );
+    if (this.#asked.has(url.href)) {
       throw new ResponseError(
-        `${options.resource}: ${key} was already read; the change list does not advance`,
+        `${this.#options.resource}: ${url.href} was already read; the change list does not advance`,
         { retryable: false },
       );
     }
-    seen.add(key);
-    const response = await client.getJson(url, options.resource, options.signal);
-    const envelope = readEnvelope(
-      response.value,
-      response.resultTexts,
-      options.resource,
-      response.url,
-    );
-    const oldest = oldestTimestamp(envelope.results);
-    const bound = lower;
-    const served = envelope.results.length;
-    if (next === null && bound !== null) windows?.observe(before, bound, envelope.count, served);
-    if (next === null && bound === null && envelope.next !== null && oldest !== null)
-      windows?.observeRest(before, oldest, envelope.count, served);
-    // A bounded time window read completely: the walk goes on below it.
-    const isWindowDone = bound !== null && envelope.next === null;
-    const isLast = envelope.next === null && bound === null;
-    yield {
+    this.#asked.add(url.href);
+    return url;
+  }
+
+  learn(range: TimeRange, fetched: FetchedPage): void {
+    const { oldest, next, count, served } = fetched;
+    const atEdge = range.lower === null || (this.#edgeOpen && this.#edge === range.lower);
+    if (range.next === null && range.planned) {
+      if (range.lower !== null) {
+        // Only the window at the edge may widen the next: one further up that answers late
+        // must not widen windows over a stretch its successors already found busy.
+        this.#windows?.observe(range.upper, range.lower, count, served, { mayGrow: atEdge });
+      } else if (next !== null && oldest !== null) {
+        this.#windows?.observeRest(range.upper, oldest, count, served);
+      }
+    } else if (range.next === null) {
+      this.#windows?.noteRows(served);
+    }
+    if (next === null) return;
+    if (oldest !== null && oldest < range.upper) {
+      if (atEdge) {
+        this.#edge = oldest;
+        this.#edgeOpen = true;
+      } else {
+        this.#queue.push({ lower: range.lower, upper: oldest, next: null, planned: false });
+        this.#queue.sort((a, b) => (a.upper > b.upper ? -1 : 1));
+      }
+      return;
+    }
+    // A whole page at one timestamp: that stretch is followed by its `next` links.
+    this.#queue.unshift({ ...range, next: this.#client.resolve(next) });
+  }
+}
+
+async function fetchWindowPage(
+  client: WeblateClient,
+  options: ChangeWindowOptions,
+  range: TimeRange,
+  url: URL,
+  signal: AbortSignal,
+): Promise<FetchedPage> {
+  const response = await client.getJson(url, options.resource, signal);
+  const envelope = readEnvelope(
+    response.value,
+    response.resultTexts,
+    options.resource,
+    response.url,
+  );
+  const oldest = oldestTimestamp(envelope.results);
+  // A bounded time window read completely, or the read down to the walk's own bound.
+  const isWindowDone = range.lower !== null && envelope.next === null;
+  const isLast = range.lower === null && envelope.next === null;
+  const narrowed = oldest !== null && oldest < range.upper ? oldest : range.upper;
+  return {
+    range,
+    page: {
       url: response.url,
       results: envelope.results,
       resultTexts: envelope.resultTexts,
-      oldest: isWindowDone ? bound : oldest,
+      covers: { from: isLast ? null : isWindowDone ? range.lower : narrowed, upTo: range.upper },
       isLast,
-    };
-    if (isLast) return;
-    if (isWindowDone) {
-      before = bound;
-      next = null;
-    } else if (oldest !== null && oldest < before) {
-      before = oldest;
-      next = null;
-    } else {
-      next = client.resolve(envelope.next!);
-    }
-  }
+    },
+    oldest,
+    next: envelope.next,
+    count: envelope.count,
+    served: envelope.results.length,
+  };
 }
 
 /** The longest span a time window grows to: about ten years. */
@@ -134,6 +247,8 @@ export class TimeWindows {
   #emptyInARow = 0;
   #readRest = true;
   #seen = 0;
+  /** Changes the last window read at the edge held (see hasRoomBeside). */
+  #lastAtEdge = 0;
   /** Changes the walk expects in all, from the count of its last read down to the bound. */
   #expected: number | null = null;
   readonly #pageSize: number;
@@ -180,19 +295,50 @@ export class TimeWindows {
   }
 
   /**
-   * Learns from the first page of the window [lower, before]: `count` changes matched, and
-   * `served` came on the page.
+   * Whether another window may start beside `inFlight` others: once the last window read at
+   * the edge was busy (not in the quiet newest stretch, nor past the end of the history) and,
+   * when the changes left to expect are known, while they exceed two pages beyond what the
+   * windows in flight should hold.
    */
-  observe(before: string, lower: string, count: number | null, served: number): void {
+  hasRoomBeside(inFlight: number): boolean {
+    if (this.#readRest || this.#firstSpan !== null) return false;
+    // Over a quiet stretch the span still grows window by window: only windows fitted to a
+    // busy stretch (the last one at the edge held half a page or more) are planned ahead.
+    if (this.#lastAtEdge < this.#pageSize / 2) return false;
+    if (this.#expected === null) return true;
+    return this.#expected - this.#seen - inFlight * this.#pageSize > 2 * this.#pageSize;
+  }
+
+  /** Counts changes read outside the windows this class planned (the rests of overflowed ones). */
+  noteRows(served: number): void {
+    this.#seen += served;
+  }
+
+  /**
+   * Learns from the first page of the window [lower, before]: `count` changes matched, and
+   * `served` came on the page. Without `mayGrow` (a window read beside others, not at the
+   * edge), the span may only shrink and the empty windows in a row do not move.
+   */
+  observe(
+    before: string,
+    lower: string,
+    count: number | null,
+    served: number,
+    { mayGrow }: { mayGrow: boolean } = { mayGrow: true },
+  ): void {
     this.#seen += served;
     const span = this.#firstSpan ?? toEpochMicros(before) - toEpochMicros(lower);
     this.#firstSpan = null;
+    // Windows "in a row" are those read at the edge, one after another: an empty window
+    // further up, read side by side with others, says nothing about the end of the history.
+    if (mayGrow) this.#lastAtEdge = count ?? served;
     if (count === 0) {
+      if (!mayGrow) return;
       this.#emptyInARow += 1;
       this.#spanMicros = min(span * 8n, MAX_SPAN_MICROS);
       return;
     }
-    this.#emptyInARow = 0;
+    if (mayGrow) this.#emptyInARow = 0;
     if (count === null) return;
     const aim = this.#pageSize;
     // A window that held more than a page says its density exactly: the next one shrinks to
@@ -201,7 +347,8 @@ export class TimeWindows {
       count > this.#pageSize
         ? (span * BigInt(aim)) / BigInt(count)
         : fittingSpan(span, aim, count, 4n);
-    this.#spanMicros = min(fitting > 0n ? fitting : 1n, MAX_SPAN_MICROS);
+    const next = min(fitting > 0n ? fitting : 1n, MAX_SPAN_MICROS);
+    if (mayGrow || next < this.#spanMicros) this.#spanMicros = next;
   }
 
   /**
@@ -211,6 +358,7 @@ export class TimeWindows {
   observeRest(before: string, oldest: string, count: number | null, served: number): void {
     this.#expected = count === null ? null : this.#seen + count;
     this.#seen += served;
+    this.#lastAtEdge = served;
     this.#emptyInARow = 0;
     const span = toEpochMicros(before) - toEpochMicros(oldest);
     // The page's own span held a page: the first window spans as much, at least a second.

@@ -1,6 +1,7 @@
 import { isTimeoutOrGatewayError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
 import { readEnvelope } from './pagination.ts';
+import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
 import { idText } from './record-id.ts';
 import { fittingSpan } from './window-span.ts';
 
@@ -61,53 +62,12 @@ export async function* walkKeyset(
   options: KeysetOptions,
 ): AsyncGenerator<KeysetPage> {
   const plan = new WindowPlan(options);
-  const abort = new AbortController();
-  const stop = () => abort.abort(options.signal?.reason);
-  if (options.signal?.aborted === true) stop();
-  else options.signal?.addEventListener('abort', stop, { once: true });
-  const inFlight = new Set<Promise<void>>();
-  const arrived: KeysetPage[] = [];
-  let failed: { error: unknown } | null = null;
-  const launch = (range: IdRange) => {
-    const request = fetchPage(client, path, { ...options, pageSize: plan.pageSize }, range, {
-      signal: abort.signal,
-    })
-      .then((page) => {
-        plan.learn(range, page);
-        arrived.push(page);
-      })
-      .catch((error: unknown) => {
-        failed ??= { error };
-      });
-    inFlight.add(request);
-    void request.then(() => inFlight.delete(request));
-  };
-  try {
-    for (;;) {
-      if (failed === null) {
-        // Pages that arrived but were not yet taken count too, so memory holds at most
-        // pagesInHand() pages beside the consumer's.
-        for (;;) {
-          if (inFlight.size + arrived.length >= plan.pagesInHand()) break;
-          const range = plan.next(inFlight.size);
-          if (range === null) break;
-          launch(range);
-        }
-      }
-      if (failed !== null) throw (failed as { error: unknown }).error;
-      const page = arrived.shift();
-      if (page !== undefined) {
-        yield page;
-        continue;
-      }
-      if (inFlight.size === 0) return;
-      await Promise.race(inFlight);
-    }
-  } finally {
-    options.signal?.removeEventListener('abort', stop);
-    abort.abort();
-    await Promise.allSettled(inFlight);
-  }
+  yield* readAhead(
+    plan,
+    (range, signal) =>
+      fetchPage(client, path, { ...options, pageSize: plan.pageSize }, range, { signal }),
+    options.signal,
+  );
 }
 
 /** Ids in (after, upTo]; upTo null: every id after `after`. */
@@ -133,7 +93,7 @@ const idKey = (id: string | null) => (id === null ? -1n : BigInt(id));
  * A server that ignores `id:<=` answers each window with the first page after its start:
  * such a page covers up to its own last id, past the window's end, and the window has no rest.
  */
-export class WindowPlan {
+export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
   readonly concurrency: number;
   pageSize: number;
   readonly #resource: string;

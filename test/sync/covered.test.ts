@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { CoveredIds } from '../../src/sync/covered.ts';
+import { CoveredIds, CoveredTimes } from '../../src/sync/covered.ts';
 
 describe('covered ids', () => {
   it('reach only as far as the ranges stored reach without a gap', () => {
@@ -36,5 +36,24 @@ describe('covered ids', () => {
     covered.add('100', '200');
     expect(covered.with(null, '100')).toEqual({ through: '200', complete: false });
     expect(covered.reach).toEqual({ through: null, complete: false });
+  });
+});
+
+describe('covered times', () => {
+  it('reach down from the walk start only as far as the pages stored reach without a gap', () => {
+    const covered = new CoveredTimes('2026-11-20T12:00:00.000000Z');
+    // A window further down arrived first: beyond a gap.
+    covered.add('2026-11-18T00:00:00.000000Z', '2026-11-19T00:00:00.000000Z');
+    expect(covered.reach).toEqual({ through: '2026-11-20T12:00:00.000000Z', complete: false });
+    // The page below the start covers down to its oldest change, not yet the window below.
+    covered.add('2026-11-19T06:30:00.250001Z', '2026-11-20T12:00:00.000000Z');
+    expect(covered.reach).toEqual({ through: '2026-11-19T06:30:00.250001Z', complete: false });
+    covered.add('2026-11-19T00:00:00.000000Z', '2026-11-19T06:30:00.250001Z');
+    expect(covered.reach).toEqual({ through: '2026-11-18T00:00:00.000000Z', complete: false });
+    // The read down to the walk's own lower bound completes it.
+    expect(covered.with(null, '2026-11-18T00:00:00.000000Z')).toEqual({
+      through: '2026-11-18T00:00:00.000000Z',
+      complete: true,
+    });
   });
 });

@@ -104,3 +104,42 @@ describe('time windows', () => {
     expect(afterFirstRead(10_000).lowerBound('1970-01-01T12:00:00.000000Z', null)).toBeNull();
   });
 });
+
+describe('time windows read side by side', () => {
+  it('start only once the last window at the edge was busy, and while more than two pages are left', () => {
+    const windows = new TimeWindows(100, { seconds: 3600, newestHint: null });
+    // The first window (the newest hour) is read alone.
+    expect(windows.hasRoomBeside(1)).toBe(false);
+    const first = windows.lowerBound(END, null)!;
+    windows.observe(END, first, 3, 3);
+    // A quiet stretch: its windows still grow one by one.
+    expect(windows.hasRoomBeside(1)).toBe(false);
+    const second = windows.lowerBound(first, null)!;
+    windows.observe(first, second, 80, 80);
+    // Busy, and nothing known of what is left: room beside any number in flight.
+    expect(windows.hasRoomBeside(3)).toBe(true);
+    // An empty window at the edge may be the end of the history: one at a time again.
+    const third = windows.lowerBound(second, null)!;
+    windows.observe(second, third, 0, 0);
+    expect(windows.hasRoomBeside(1)).toBe(false);
+  });
+
+  it('count what is left when a read down to the bound said how much', () => {
+    const windows = afterFirstRead(1000);
+    // 1,000 expected, 100 read: 900 left; three pages in flight leave 600 beyond them.
+    expect(windows.hasRoomBeside(3)).toBe(true);
+    // Seven in flight would leave 200: not more than two pages.
+    expect(windows.hasRoomBeside(7)).toBe(false);
+  });
+
+  it('neither widen nor count as empty a window that answered beside others, away from the edge', () => {
+    const windows = afterFirstRead(1000);
+    const before = minus(END, DAY);
+    const lower = windows.lowerBound(before, null)!;
+    expect(lower).toBe(minus(before, DAY));
+    windows.observe(before, lower, 0, 0, { mayGrow: false });
+    // Neither eightfold growth nor an empty window in a row: the span stays a day.
+    expect(windows.lowerBound(lower, null)).toBe(minus(lower, DAY));
+    expect(windows.hasRoomBeside(1)).toBe(true);
+  });
+});

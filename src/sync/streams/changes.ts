@@ -22,6 +22,7 @@ import {
 } from '../../weblate/urls.ts';
 import { upsertIsolating } from '../commit.ts';
 import type { SyncContext, WindowedContext } from '../context.ts';
+import { CoveredTimes } from '../covered.ts';
 import type { Item } from '../read.ts';
 import type { Lookup, ProjectRef } from '../refs.ts';
 import { runStream } from '../run-stream.ts';
@@ -149,18 +150,24 @@ export async function syncChanges(ctx: WindowedContext, feed: ChangeFeed): Promi
       feed.project === null && window.after === null
         ? { seconds: 3600, newestHint: await newestActivity(ctx) }
         : null,
+    concurrency: ctx.client.concurrency,
   });
+  // Time windows read side by side commit in the order they arrive: the cursor claims only
+  // the gapless stretch below the window's end.
+  const covered = new CoveredTimes(window.before);
   const { project } = feed;
   await runStream(ctx, source, {
     resource: 'changes',
     schema: weblateChange,
     prepare: ({ items }) => items,
     write: (trx, items, { page, copy }) => {
-      const next: ChangeCursor = page.more
-        ? { mark: cursor.mark, window: { ...window, before: page.at.oldest ?? window.before } }
-        : { mark: window.end, window: null };
+      const reach = covered.with(page.at.covers.from, page.at.covers.upTo);
+      const next: ChangeCursor = reach.complete
+        ? { mark: window.end, window: null }
+        : { mark: cursor.mark, window: { ...window, before: reach.through } };
       return storeChanges(ctx, trx, { feed, items, url: page.url, cursor: next, copy });
     },
+    committed: (_, page) => covered.add(page.at.covers.from, page.at.covers.upTo),
     ...(project === null
       ? {}
       : {
