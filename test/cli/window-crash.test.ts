@@ -16,9 +16,8 @@ let sim: RunningSimulator;
 let changesSim: RunningSimulator;
 const databases = useTestDatabases();
 
-/** Changes per page (WEBLATE_MAX_PAGE_SIZE) for the change walk: about 25 time windows. */
+/** Changes per page (WEBLATE_MAX_PAGE_SIZE) for the change walk: about 20 windows a project. */
 const CHANGE_PAGE = 200;
-const CHANGE_WALK = /^\/api\/changes\/\?/;
 const NOW = Date.now();
 
 beforeAll(async () => {
@@ -28,7 +27,7 @@ beforeAll(async () => {
     components: 3,
     languages: 2,
     units: 300,
-    changes: 5000,
+    changes: 8000,
     users: 1,
     latencyMs: LATENCY_MS,
     historyEndsAt: NOW - 3_600_000,
@@ -152,6 +151,7 @@ async function killAt(
 describe('a change history read in concurrent time windows, killed with SIGKILL', () => {
   it('leaves a cursor with no gap above it each time, and ends identical to a clean sync', async () => {
     const crashed = await databases.create();
+    const [first, second] = changesSim.instance.projects.map((p) => p.slug);
     const users = changesSim.instance.users.filter((u) => u.subscriptions.length > 0);
     const env = {
       ...databaseEnv(crashed),
@@ -159,22 +159,34 @@ describe('a change history read in concurrent time windows, killed with SIGKILL'
       WEBLATE_USERS: users.map((u) => u.username).join(','),
       WEBLATE_MAX_PAGE_SIZE: String(CHANGE_PAGE),
       WEBLATE_CONCURRENCY: '4',
+      WEBLATE_PROJECTS: first!,
       LOG_LEVEL: 'silent',
     };
-    // The first windows find the busy stretch one at a time; the sixth is read beside others.
-    const points = [12, 10, 11].map((nth) => ({ match: CHANGE_WALK, nth }));
-    const plan = { points, slow: 6 };
-    const sawConcurrentWindows = await killAt(changesSim, env, CHANGE_WALK, plan, async () => {
+    // A full sync reads the change windows one at a time (the unit walk runs beside them);
+    // an incremental one reads a project's history side by side: the second project, added to
+    // the scope after the first sync.
+    const initial = await runCli(['sync'], env);
+    expect(initial.code, initial.stdout + initial.stderr).toBe(0);
+    env.WEBLATE_PROJECTS = `${first},${second}`;
+    const walk = new RegExp(`^/api/projects/${second}/changes/\\?`);
+    // The first request counts the history and the windows go side by side from the second.
+    const points = [8, 5, 7].map((nth) => ({ match: walk, nth }));
+    const plan = { points, slow: 3 };
+    const sawConcurrentWindows = await killAt(changesSim, env, walk, plan, async () => {
       // Every change newer than the cursor's claim is stored: nothing is skipped on resume.
       const handle = await crashed.open();
       try {
-        const cursor = await readCursor(handle.db, 'changes', '');
+        const cursor = await readCursor(handle.db, 'changes', second!);
         const before = cursor?.window?.before ?? null;
         if (before === null) return;
+        const projectId = changesSim.instance.projects.find((p) => p.slug === second)!.id;
         const stored = await handle.db.selectFrom('weblate.changes').select('id').execute();
         const storedIds = new Set(stored.map((r) => Number(r.id)));
         const missing = changesSim.instance.changes.filter(
-          (c) => BigInt(c.timestampUs) > toEpochMicros(before) && !storedIds.has(c.id),
+          (c) =>
+            c.projectId === projectId &&
+            BigInt(c.timestampUs) > toEpochMicros(before) &&
+            !storedIds.has(c.id),
         );
         expect(
           missing.map((c) => c.id),
@@ -191,6 +203,7 @@ describe('a change history read in concurrent time windows, killed with SIGKILL'
     const clean = await databases.create();
     const cleanHandle = await clean.migrated();
     const cleanRun = await syncSimulator(changesSim, cleanHandle, {
+      projects: [first!, second!],
       client: { maxPageSize: CHANGE_PAGE },
     });
     expect(cleanRun.status).toBe('succeeded');

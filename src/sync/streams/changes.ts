@@ -150,7 +150,10 @@ export async function syncChanges(ctx: WindowedContext, feed: ChangeFeed): Promi
       feed.project === null && window.after === null
         ? { seconds: 3600, newestHint: await newestActivity(ctx) }
         : null,
-    concurrency: ctx.client.concurrency,
+    // A window planned beside others cannot start where the one above it ended, so about a
+    // third more of them overflow into an extra request. A full sync walks the units beside
+    // the changes, which keeps the requests busy anyway: there the windows go one at a time.
+    concurrency: ctx.mode === 'full' ? 1 : ctx.client.concurrency,
   });
   // Time windows read side by side commit in the order they arrive: the cursor claims only
   // the gapless stretch below the window's end.
