@@ -69,7 +69,7 @@ export async function* walkChangeWindow(
 }
 
 /** Changes in [lower, upper] (lower null: down to the walk's own bound), or a `next` link of it. */
-interface TimeRange {
+export interface TimeRange {
   lower: string | null;
   upper: string;
   next: URL | null;
@@ -77,10 +77,11 @@ interface TimeRange {
   planned: boolean;
 }
 
-interface FetchedPage {
+export interface FetchedPage {
   range: TimeRange;
   page: ChangeWindowPage;
   oldest: string | null;
+  newest: string | null;
   next: string | null;
   count: number | null;
   served: number;
@@ -97,7 +98,7 @@ interface FetchedPage {
  * where its page ended, as when read alone. The final read down
  * to the walk's lower bound waits for every window above it.
  */
-class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
+export class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
   readonly #client: WeblateClient;
   readonly #path: string;
   readonly #options: ChangeWindowOptions;
@@ -158,7 +159,7 @@ class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
   }
 
   learn(range: TimeRange, fetched: FetchedPage): void {
-    const { oldest, next, count, served } = fetched;
+    const { oldest, newest, next, count, served } = fetched;
     const atEdge = range.lower === null || (this.#edgeOpen && this.#edge === range.lower);
     if (range.next === null && range.planned) {
       if (range.lower !== null) {
@@ -166,7 +167,8 @@ class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
         // must not widen windows over a stretch its successors already found busy.
         this.#windows?.observe(range.upper, range.lower, count, served, { mayGrow: atEdge });
       } else if (next !== null && oldest !== null) {
-        this.#windows?.observeRest(range.upper, oldest, count, served);
+        // The page's changes span [oldest, newest]: a quiet stretch above them is no density.
+        this.#windows?.observeRest(newest ?? range.upper, oldest, count, served);
       }
     } else if (range.next === null) {
       this.#windows?.noteRows(served);
@@ -177,7 +179,8 @@ class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
         this.#edge = oldest;
         this.#edgeOpen = true;
       } else {
-        this.#queue.push({ lower: range.lower, upper: oldest, next: null, planned: false });
+        const left = count === null ? null : count - served;
+        this.#queue.push(...splitTimes(range.lower, oldest, left, this.#options.pageSize));
         this.#queue.sort((a, b) => (a.upper > b.upper ? -1 : 1));
       }
       return;
@@ -185,6 +188,35 @@ class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
     // A whole page at one timestamp: that stretch is followed by its `next` links.
     this.#queue.unshift({ ...range, next: this.#client.resolve(next) });
   }
+}
+
+/**
+ * The rest [lower, upper] of a window that overflowed, cut into about `rows / pageSize`
+ * windows of equal span (one when unknown), newest first; neighbours share their bound.
+ */
+function splitTimes(
+  lower: string | null,
+  upper: string,
+  rows: number | null,
+  pageSize: number,
+): TimeRange[] {
+  if (lower === null) return [{ lower, upper, next: null, planned: false }];
+  const low = toEpochMicros(lower);
+  const span = toEpochMicros(upper) - low;
+  const wanted = rows === null ? 1n : BigInt(Math.max(1, Math.ceil(rows / pageSize)));
+  const pieces = wanted < span ? wanted : span > 0n ? span : 1n;
+  const bound = (i: bigint) => fromEpochMicros(low + (span * i) / pieces);
+  const ranges: TimeRange[] = [];
+  for (let i = pieces; i > 0n; i--) {
+    const pieceUpper = i === pieces ? upper : bound(i);
+    ranges.push({
+      lower: i === 1n ? lower : bound(i - 1n),
+      upper: pieceUpper,
+      next: null,
+      planned: false,
+    });
+  }
+  return ranges;
 }
 
 async function fetchWindowPage(
@@ -201,7 +233,7 @@ async function fetchWindowPage(
     options.resource,
     response.url,
   );
-  const oldest = oldestTimestamp(envelope.results);
+  const { oldest, newest } = timestampRange(envelope.results);
   // A bounded time window read completely, or the read down to the walk's own bound.
   const isWindowDone = range.lower !== null && envelope.next === null;
   const isLast = range.lower === null && envelope.next === null;
@@ -216,6 +248,7 @@ async function fetchWindowPage(
       isLast,
     },
     oldest,
+    newest,
     next: envelope.next,
     count: envelope.count,
     served: envelope.results.length,
@@ -353,14 +386,16 @@ export class TimeWindows {
 
   /**
    * Learns from a read down to the lower bound that found more than a page: `count`
-   * changes in [after, before], the newest `served` of them in [oldest, before].
+   * changes in all, the newest `served` of them in [oldest, newest] (the caller passes the
+   * page's newest change, so that a quiet stretch above it does not widen the windows).
    */
-  observeRest(before: string, oldest: string, count: number | null, served: number): void {
+  observeRest(newest: string, oldest: string, count: number | null, served: number): void {
     this.#expected = count === null ? null : this.#seen + count;
     this.#seen += served;
-    this.#lastAtEdge = served;
+    // The page's span says little of the density further down: the next window goes alone.
+    this.#lastAtEdge = 0;
     this.#emptyInARow = 0;
-    const span = toEpochMicros(before) - toEpochMicros(oldest);
+    const span = toEpochMicros(newest) - toEpochMicros(oldest);
     // The page's own span held a page: the first window spans as much, at least a second.
     this.#spanMicros = min(span > 1_000_000n ? span : 1_000_000n, MAX_SPAN_MICROS);
   }
@@ -384,8 +419,10 @@ function windowUrl(
   return url;
 }
 
-function oldestTimestamp(results: unknown[]): string | null {
+/** The oldest and newest timestamps of a page's changes (canonical UTC), null when none is readable. */
+function timestampRange(results: unknown[]): { oldest: string | null; newest: string | null } {
   let oldest: string | null = null;
+  let newest: string | null = null;
   for (const item of results) {
     const value =
       item !== null && typeof item === 'object'
@@ -399,6 +436,7 @@ function oldestTimestamp(results: unknown[]): string | null {
       continue; // the record is rejected by validation; it cannot bound the window
     }
     if (oldest === null || canonical < oldest) oldest = canonical;
+    if (newest === null || canonical > newest) newest = canonical;
   }
-  return oldest;
+  return { oldest, newest };
 }

@@ -37,6 +37,20 @@ const small = useSimulatorMirror({
   now: () => NOW,
 });
 
+// Two projects, the second added to the scope later: its history is read in an incremental sync.
+const grown = useSimulatorMirror({
+  seed: 59,
+  projects: 2,
+  components: 2,
+  languages: 2,
+  units: 300,
+  changes: 5000,
+  users: 1,
+  // Quiet for half a year: the newest page spans far more than the busy stretch below it.
+  historyEndsAt: NOW - 180 * 86_400_000,
+  now: () => NOW,
+});
+
 const databases = useTestDatabases();
 
 function changeRequests(sim = mirror.sim): RequestLogEntry[] {
@@ -130,5 +144,45 @@ describe('the change history read in time windows', () => {
     mirrored = await mirroredChangeIds();
     expect([...first, ...second].filter((id) => !mirrored.has(String(id)))).toEqual([]);
     expect(sim.instance.changes.filter((c) => !mirrored.has(String(c.id)))).toEqual([]);
+  });
+});
+
+describe('a history read in an incremental sync', () => {
+  it('reads its time windows side by side, none counting more than about two pages, and loses nothing', async () => {
+    const { sim, handle } = grown;
+    const [first, second] = sim.instance.projects;
+    const options = { client: { maxPageSize: PAGE } };
+    const initial = await syncSimulator(sim, handle, { ...options, projects: [first!.slug] });
+    expect([initial.mode, initial.status]).toEqual(['full', 'succeeded']);
+    sim.requests.reset();
+    // A little latency, as over a network: the windows' requests overlap at the server.
+    sim.setLatency(10);
+    const grownScope = [first!.slug, second!.slug];
+    const result = await syncSimulator(sim, handle, { ...options, projects: grownScope }).finally(
+      () => sim.setLatency(0),
+    );
+    expect([result.mode, result.status, result.error]).toEqual(['incremental', 'succeeded', null]);
+
+    const history = sim.instance.changes.filter((c) => c.projectId === second!.id);
+    expect(history.length).toBeGreaterThan(15 * PAGE);
+    const stored = await sql<{ id: string }>`select id::text as id from weblate.changes`.execute(
+      handle.db,
+    );
+    const storedIds = new Set(stored.rows.map((r) => r.id));
+    expect(history.filter((c) => !storedIds.has(String(c.id)))).toEqual([]);
+
+    const walk = sim.requests.entries.filter((e) =>
+      e.target.startsWith(`/api/projects/${second!.slug}/changes/?`),
+    );
+    expect(walk.some((e) => e.inFlight > 1)).toBe(true);
+    const [counting, ...windows] = walk;
+    // The first request reads down to the walk's bound: it counts the history once.
+    expect(counting!.work.counted).toBe(history.length);
+    for (const entry of windows)
+      expect(entry.work.counted, entry.target).toBeLessThanOrEqual(2.5 * PAGE);
+    const touched = walk.reduce((sum, e) => sum + rowsTouched(e.work), 0);
+    expect(touched / history.length).toBeLessThanOrEqual(3.5);
+    // Windows planned side by side overflow more often than windows read one after another.
+    expect(walk.length).toBeLessThanOrEqual(Math.ceil((history.length / PAGE) * 1.5) + 4);
   });
 });

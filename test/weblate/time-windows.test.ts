@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { fromEpochMicros, toEpochMicros } from '../../src/lib/timestamps.ts';
-import { TimeWindows } from '../../src/weblate/change-window.ts';
+import {
+  type FetchedPage,
+  TimePlan,
+  type TimeRange,
+  TimeWindows,
+} from '../../src/weblate/change-window.ts';
+import type { WeblateClient } from '../../src/weblate/client.ts';
 
 const DAY = 86_400n * 1_000_000n;
 const END = '2026-11-20T12:00:00.000000Z';
@@ -124,12 +130,17 @@ describe('time windows read side by side', () => {
     expect(windows.hasRoomBeside(1)).toBe(false);
   });
 
-  it('count what is left when a read down to the bound said how much', () => {
+  it('count what is left when a read down to the bound said how much, after one window alone', () => {
     const windows = afterFirstRead(1000);
-    // 1,000 expected, 100 read: 900 left; three pages in flight leave 600 beyond them.
+    // The newest page's span says little of the density further down: one window alone first.
+    expect(windows.hasRoomBeside(1)).toBe(false);
+    const before = minus(END, DAY);
+    const lower = windows.lowerBound(before, null)!;
+    windows.observe(before, lower, 100, 100);
+    // 1,000 expected, 200 read: 800 left; three pages in flight leave 500 beyond them.
     expect(windows.hasRoomBeside(3)).toBe(true);
-    // Seven in flight would leave 200: not more than two pages.
-    expect(windows.hasRoomBeside(7)).toBe(false);
+    // Six in flight would leave 200: not more than two pages.
+    expect(windows.hasRoomBeside(6)).toBe(false);
   });
 
   it('neither widen nor count as empty a window that answered beside others, away from the edge', () => {
@@ -137,9 +148,80 @@ describe('time windows read side by side', () => {
     const before = minus(END, DAY);
     const lower = windows.lowerBound(before, null)!;
     expect(lower).toBe(minus(before, DAY));
-    windows.observe(before, lower, 0, 0, { mayGrow: false });
+    windows.observe(before, lower, 100, 100);
+    const next = windows.lowerBound(lower, null)!;
+    expect(next).toBe(minus(lower, DAY));
+    windows.observe(lower, next, 0, 0, { mayGrow: false });
     // Neither eightfold growth nor an empty window in a row: the span stays a day.
-    expect(windows.lowerBound(lower, null)).toBe(minus(lower, DAY));
+    expect(windows.lowerBound(next, null)).toBe(minus(next, DAY));
     expect(windows.hasRoomBeside(1)).toBe(true);
+  });
+});
+
+describe('a time plan', () => {
+  const client = { resolve: (target: string | URL) => new URL(target, 'http://weblate.test/api/') };
+  const plan = () =>
+    new TimePlan(client as unknown as WeblateClient, 'changes/', {
+      resource: 'changes',
+      pageSize: 100,
+      after: null,
+      before: END,
+      timeWindows: true,
+      concurrency: 4,
+    });
+  const answer = (
+    range: TimeRange,
+    { count, served, oldest }: { count: number; served: number; oldest: string | null },
+  ): FetchedPage => ({
+    range,
+    page: {
+      url: 'u',
+      results: [],
+      resultTexts: [],
+      covers: { from: oldest, upTo: range.upper },
+      isLast: false,
+    },
+    oldest,
+    newest: range.upper,
+    next: count > served ? 'changes/?page=2' : null,
+    count,
+    served,
+  });
+
+  it('reads the history alone until a window at the edge was busy, then side by side', () => {
+    const times = plan();
+    const first = times.next(0)!;
+    // The first read goes down to the walk's bound, alone.
+    expect(first.lower).toBeNull();
+    expect(times.next(1)).toBeNull();
+    times.learn(first, answer(first, { count: 1000, served: 100, oldest: minus(END, DAY) }));
+    const edge = times.next(0)!;
+    expect(edge).toMatchObject({ lower: minus(END, 2n * DAY), upper: minus(END, DAY) });
+    expect(times.next(1)).toBeNull();
+    times.learn(edge, answer(edge, { count: 100, served: 100, oldest: edge.lower }));
+    const a = times.next(0)!;
+    const b = times.next(1)!;
+    expect([a.upper, b.upper]).toEqual([minus(END, 2n * DAY), minus(END, 3n * DAY)]);
+  });
+
+  it('cuts the rest of a window that overflowed beside others into pages by its count', () => {
+    const times = plan();
+    const first = times.next(0)!;
+    times.learn(first, answer(first, { count: 1000, served: 100, oldest: minus(END, DAY) }));
+    const edge = times.next(0)!;
+    times.learn(edge, answer(edge, { count: 100, served: 100, oldest: edge.lower }));
+    const above = times.next(0)!;
+    const below = times.next(1)!;
+    // The window above held 450: its page reached down a quarter of it, 350 are left.
+    const quarter = minus(above.upper, DAY / 4n);
+    times.learn(above, answer(above, { count: 450, served: 100, oldest: quarter }));
+    const rests = [times.next(1), times.next(2), times.next(3), times.next(3)];
+    expect(rests.map((r) => [r!.upper, r!.lower])).toEqual([
+      [quarter, minus(quarter, (DAY * 3n) / 16n)],
+      [minus(quarter, (DAY * 3n) / 16n), minus(quarter, (DAY * 6n) / 16n)],
+      [minus(quarter, (DAY * 6n) / 16n), minus(quarter, (DAY * 9n) / 16n)],
+      [minus(quarter, (DAY * 9n) / 16n), above.lower],
+    ]);
+    expect(below.lower).not.toBeNull();
   });
 });
