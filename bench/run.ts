@@ -291,6 +291,12 @@ function report(
       (full.unitsPerSecond ?? 0) >= 0.5 * large.ceiling.rowsPerSecond,
     ],
     [
+      // Units and changes are read and written side by side: the whole sync counts.
+      `full-sync records (units and changes) per second of the whole sync ≥ 75% of the COPY ceiling`,
+      full.records / (full.wallMs / 1000) / large.ceiling.rowsPerSecond,
+      full.records / (full.wallMs / 1000) >= 0.75 * large.ceiling.rowsPerSecond,
+    ],
+    [
       `full-sync server rows touched per record ≤ 2.5`,
       full.rowsTouched / full.records,
       full.rowsTouched <= 2.5 * full.records,
