@@ -1,4 +1,5 @@
 import { fromEpochMicros, toEpochMicros } from '../lib/timestamps.ts';
+import { idKey } from '../weblate/record-id.ts';
 
 /** How far a walk's stored ranges reach from its start without a gap. */
 export interface Reach<Key> {
@@ -53,8 +54,6 @@ class CoveredKeys {
     return { through: this.#reach, complete: this.#complete };
   }
 }
-
-const idKey = (id: string | null) => (id === null ? -1n : BigInt(id));
 
 /**
  * The id ranges (after, through] of a walk by id that are stored (through null: to the end

@@ -3,7 +3,7 @@ import { fromEpochMicros, toEpochMicros, toUtcMicros } from '../lib/timestamps.t
 import type { WeblateClient } from './client.ts';
 import { readEnvelope } from './pagination.ts';
 import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
-import { fittingSpan } from './window-span.ts';
+import { evenCuts, fittingSpan, leavesRoomBeside } from './window-span.ts';
 
 export interface ChangeWindowPage {
   url: string;
@@ -91,12 +91,12 @@ export interface FetchedPage {
  * Which time ranges a change walk reads, and when. One at a time, each window starts where
  * the one before ended, its span chosen by TimeWindows; the walk plans downwards, so the
  * planning edge (`#edge`) is the lower bound of the oldest window planned. Up to
- * `concurrency` windows are read side by side once the walk has found changes and its last
- * window was not empty, and while more than two pages are left to expect when that is known
- * (TimeWindows.hasRoomBeside). A window newer than the edge that overflows its page leaves
- * its rest queued, read before any new window; the window at the edge is planned afresh from
- * where its page ended, as when read alone. The final read down
- * to the walk's lower bound waits for every window above it.
+ * `concurrency` windows are read side by side when TimeWindows.hasRoomBeside says so (the
+ * last window at the edge was busy and, when known, more than two pages are left). A window
+ * newer than the edge that overflows its page leaves its rest queued, cut into pages by its
+ * count and read before any new window; the window at the edge is planned afresh from where
+ * its page ended, as when read alone. The final read down to the walk's lower bound waits
+ * for every window above it.
  */
 export class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
   readonly #client: WeblateClient;
@@ -190,10 +190,7 @@ export class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
   }
 }
 
-/**
- * The rest [lower, upper] of a window that overflowed, cut into about `rows / pageSize`
- * windows of equal span (one when unknown), newest first; neighbours share their bound.
- */
+/** The rest [lower, upper] of a window that overflowed, cut by `rows` (see evenCuts), newest first. */
 function splitTimes(
   lower: string | null,
   upper: string,
@@ -201,20 +198,12 @@ function splitTimes(
   pageSize: number,
 ): TimeRange[] {
   if (lower === null) return [{ lower, upper, next: null, planned: false }];
-  const low = toEpochMicros(lower);
-  const span = toEpochMicros(upper) - low;
-  const wanted = rows === null ? 1n : BigInt(Math.max(1, Math.ceil(rows / pageSize)));
-  const pieces = wanted < span ? wanted : span > 0n ? span : 1n;
-  const bound = (i: bigint) => fromEpochMicros(low + (span * i) / pieces);
+  const cuts = evenCuts(toEpochMicros(lower), toEpochMicros(upper), rows, pageSize);
+  // Neighbours share their bound (both ends are inclusive); the upsert drops the duplicates.
+  const bounds = [lower, ...cuts.map(fromEpochMicros), upper];
   const ranges: TimeRange[] = [];
-  for (let i = pieces; i > 0n; i--) {
-    const pieceUpper = i === pieces ? upper : bound(i);
-    ranges.push({
-      lower: i === 1n ? lower : bound(i - 1n),
-      upper: pieceUpper,
-      next: null,
-      planned: false,
-    });
+  for (let i = bounds.length - 1; i > 0; i--) {
+    ranges.push({ lower: bounds[i - 1]!, upper: bounds[i]!, next: null, planned: false });
   }
   return ranges;
 }
@@ -339,7 +328,7 @@ export class TimeWindows {
     // busy stretch (the last one at the edge held half a page or more) are planned ahead.
     if (this.#lastAtEdge < this.#pageSize / 2) return false;
     if (this.#expected === null) return true;
-    return this.#expected - this.#seen - inFlight * this.#pageSize > 2 * this.#pageSize;
+    return leavesRoomBeside(this.#expected, this.#seen, inFlight, this.#pageSize);
   }
 
   /** Counts changes read outside the windows this class planned (the rests of overflowed ones). */

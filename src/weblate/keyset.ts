@@ -2,8 +2,8 @@ import { isTimeoutOrGatewayError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
 import { readEnvelope } from './pagination.ts';
 import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
-import { idText } from './record-id.ts';
-import { fittingSpan } from './window-span.ts';
+import { idKey, idText } from './record-id.ts';
+import { evenCuts, fittingSpan, leavesRoomBeside } from './window-span.ts';
 
 export interface KeysetPage {
   url: string;
@@ -77,8 +77,6 @@ interface IdRange {
   /** Planned at the top of the walk (see WindowPlan), not the rest of an overflowed window. */
   top: boolean;
 }
-
-const idKey = (id: string | null) => (id === null ? -1n : BigInt(id));
 
 /**
  * Which id ranges a walk reads, and when. Read one at a time, each window starts where the
@@ -168,18 +166,14 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
   }
 }
 
-/** (after, upTo] cut into about `rows / pageSize` ranges of equal span (one when unknown). */
+/** (after, upTo] cut into about `rows / pageSize` ranges of equal span (see evenCuts). */
 function splitRange(after: string, upTo: string, rows: number | null, pageSize: number): IdRange[] {
-  const low = BigInt(after);
-  const span = BigInt(upTo) - low;
-  const wanted = rows === null ? 1n : BigInt(Math.max(1, Math.ceil(rows / pageSize)));
-  const pieces = wanted < span ? wanted : span;
-  const ranges: IdRange[] = [];
-  for (let i = 0n; i < pieces; i++) {
-    const end = i === pieces - 1n ? BigInt(upTo) : low + (span * (i + 1n)) / pieces;
-    ranges.push({ after: String(low + (span * i) / pieces), upTo: String(end), top: false });
-  }
-  return ranges;
+  const bounds = [BigInt(after), ...evenCuts(BigInt(after), BigInt(upTo), rows, pageSize)];
+  return bounds.map((low, i) => ({
+    after: String(low),
+    upTo: i + 1 < bounds.length ? String(bounds[i + 1]) : upTo,
+    top: false,
+  }));
 }
 
 /**
@@ -221,7 +215,7 @@ export class IdWindows {
    */
   hasRoomBeside(inFlight: number): boolean {
     if (this.#expected === null) return false;
-    return this.#expected - this.#seen - inFlight * this.#pageSize > 2 * this.#pageSize;
+    return leavesRoomBeside(this.#expected, this.#seen, inFlight, this.#pageSize);
   }
 
   /** Counts rows read outside the windows this class planned (the rests of overflowed ones). */

@@ -7,3 +7,8 @@ export function idText(value: unknown): string | null {
   if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
   return typeof id === 'string' && /^\d+$/.test(id) ? id : null;
 }
+
+/** An id walk's position as a number: an id, or -1 for "before the first" (null). */
+export function idKey(id: string | null): bigint {
+  return id === null ? -1n : BigInt(id);
+}

@@ -15,3 +15,37 @@ export function fittingSpan(
   const high = span * maxGrowth;
   return fitting < low ? low : fitting > high ? high : fitting;
 }
+
+/**
+ * Where to cut the span (low, high] into about `rows / pageSize` pieces of equal span (one
+ * when `rows` is unknown, never more than the span has units): the inner bounds, ascending.
+ * For the rest of a window that overflowed beside others, whose page said how many rows it
+ * left.
+ */
+export function evenCuts(
+  low: bigint,
+  high: bigint,
+  rows: number | null,
+  pageSize: number,
+): bigint[] {
+  const span = high - low;
+  const wanted = rows === null ? 1n : BigInt(Math.max(1, Math.ceil(rows / pageSize)));
+  const pieces = wanted < span ? wanted : span > 0n ? span : 1n;
+  const cuts: bigint[] = [];
+  for (let i = 1n; i < pieces; i++) cuts.push(low + (span * i) / pieces);
+  return cuts;
+}
+
+/**
+ * Whether a walk expecting `expected` rows in all, `seen` of them read, has more than two
+ * pages left beyond what `inFlight` windows of a page each should hold: room for another
+ * window beside them.
+ */
+export function leavesRoomBeside(
+  expected: number,
+  seen: number,
+  inFlight: number,
+  pageSize: number,
+): boolean {
+  return expected - seen - inFlight * pageSize > 2 * pageSize;
+}

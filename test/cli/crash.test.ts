@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningSimulator, startSimulator, type Trigger } from '../../src/simulator/index.ts';
+import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
 import { databaseEnv, runCli, startCli } from '../helpers/cli.ts';
 import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
-import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
-import { syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
 const databases = useTestDatabases();
@@ -68,16 +67,6 @@ describe('a sync killed with SIGKILL', () => {
     const finished = await runCli(['sync'], env);
     expect(finished.code, finished.stdout + finished.stderr).toBe(0);
 
-    const clean = await database();
-    const cleanHandle = await clean.migrated();
-    expect((await syncSimulator(sim, cleanHandle)).status).toBe('succeeded');
-    const crashedHandle = await crashed.open();
-    expect(
-      compareMirrors(
-        await snapshotMirror(crashedHandle.db),
-        await snapshotMirror(cleanHandle.db),
-        () => false,
-      ),
-    ).toEqual([]);
+    await expectSameAsCleanSync(databases, sim, (await crashed.open()).db);
   });
 });

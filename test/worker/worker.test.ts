@@ -7,12 +7,11 @@ import type { SyncRunRow } from '../../src/db/database.ts';
 import { startChurn } from '../../src/simulator/churn.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { runWorker } from '../../src/worker/worker.ts';
+import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
 import { databaseEnv, runCli, type RunningCli, startCli } from '../helpers/cli.ts';
 import { type ManualClock, manualClock } from '../helpers/clock.ts';
 import { DATABASE_KIND, type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 import { captureLogger, parseLogLines } from '../helpers/logs.ts';
-import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
-import { syncSimulator } from '../helpers/sync.ts';
 
 /**
  * The worker runs in this process on a clock of the test's own, which moves on a second every
@@ -194,17 +193,8 @@ function overlapping(runs: SyncRunRow[]): Array<[number, number]> {
 }
 
 /** The mirror in `handle` equals a clean full sync of the simulator as it is now. */
-async function expectMirrorOf(sim: RunningSimulator, handle: DbHandle): Promise<void> {
-  const clean = await database();
-  const cleanHandle = await clean.migrated();
-  expect((await syncSimulator(sim, cleanHandle)).status).toBe('succeeded');
-  expect(
-    compareMirrors(
-      await snapshotMirror(handle.db),
-      await snapshotMirror(cleanHandle.db),
-      () => false,
-    ),
-  ).toEqual([]);
+function expectMirrorOf(sim: RunningSimulator, handle: DbHandle): Promise<void> {
+  return expectSameAsCleanSync(databases, sim, handle.db);
 }
 
 describe('weblate-mirror worker', () => {
