@@ -15,6 +15,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
+COPY assets ./assets
 # The bin runs dist/ when no TypeScript source is newer; the image ships no sources.
 RUN mkdir -p src jobs migrations
 USER node

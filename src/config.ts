@@ -4,6 +4,7 @@ import { parseEnv } from 'node:util';
 
 import { validateDetailed as validateCron } from 'node-cron';
 
+import { DEFAULT_MEMORY_LIMIT_MB } from './db/memory-limit.ts';
 import { ConfigError } from './errors.ts';
 
 /**
@@ -22,6 +23,8 @@ export interface Config {
   /** postgres:// URL, or null for the embedded database in `dataDir`. */
   databaseUrl: string | null;
   dataDir: string;
+  /** Memory (RSS) at which a sync into the embedded database stops; see db/memory-limit.ts. */
+  memoryLimitMb: number;
   /** Project slugs in scope, or null for every project the token can see. */
   projects: string[] | null;
   users: string[];
@@ -69,6 +72,8 @@ export const CONFIG_VARIABLES = {
   WEBLATE_TOKEN: 'API token, sent as "Authorization: Token <key>" to that origin only',
   DATABASE_URL: 'postgres:// URL; empty means the embedded PGlite database',
   WEBLATE_MIRROR_DATA_DIR: 'folder of the embedded database (default ./.weblate-mirror)',
+  WEBLATE_MIRROR_MEMORY_LIMIT_MB:
+    'memory in MB at which a sync into the embedded database stops and asks for DATABASE_URL, 300-1900 (default 1500)',
   WEBLATE_PROJECTS: 'comma-separated project slugs to mirror (default: all)',
   WEBLATE_USERS: 'comma-separated usernames whose notification subscriptions are mirrored',
   LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')} (default info)`,
@@ -139,6 +144,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
     weblateToken: check('WEBLATE_TOKEN', parseToken, null),
     databaseUrl: check('DATABASE_URL', parseDatabaseUrl, null),
     dataDir: resolve(get('WEBLATE_MIRROR_DATA_DIR') ?? './.weblate-mirror'),
+    memoryLimitMb: check(
+      'WEBLATE_MIRROR_MEMORY_LIMIT_MB',
+      (raw) => parseInteger(raw, 300, 1900),
+      DEFAULT_MEMORY_LIMIT_MB,
+    ),
     projects: check('WEBLATE_PROJECTS', parseList, null),
     users: check('WEBLATE_USERS', parseList, []),
     logLevel: check('LOG_LEVEL', parseLogLevel, 'info'),

@@ -29,6 +29,20 @@ export class SyncError extends Error {
   override name = 'SyncError';
 }
 
+/** A sync into the embedded database that stopped at its memory limit (db/memory-limit.ts). */
+export class MemoryLimitError extends SyncError {
+  override name = 'MemoryLimitError';
+  constructor(rssBytes: number, limitBytes: number) {
+    const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
+    super(
+      `stopped before the embedded database runs out of memory: the process holds ${mb(rssBytes)} MB, ` +
+        `over WEBLATE_MIRROR_MEMORY_LIMIT_MB=${mb(limitBytes)}. An instance this large needs PostgreSQL: ` +
+        'set DATABASE_URL to a PostgreSQL database and sync into it. What this run committed is ' +
+        'kept; a sync with a higher limit resumes from it.',
+    );
+  }
+}
+
 /** A record of the API that does not have the shape weblate-mirror needs. */
 export class TransformError extends Error {
   override name = 'TransformError';

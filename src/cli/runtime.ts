@@ -10,7 +10,7 @@ export function print(text = ''): void {
 
 /** Opens the configured database, optionally migrates it, runs `fn`, and always closes it. */
 export async function withDatabase<T>(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'memoryLimitMb'>,
   log: Logger,
   options: { migrate: boolean; lockWaitMs?: number },
   fn: (handle: DbHandle) => Promise<T>,
@@ -19,6 +19,7 @@ export async function withDatabase<T>(
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     lockWaitMs: options.lockWaitMs,
+    memoryLimitMb: config.memoryLimitMb,
   });
   try {
     if (options.migrate) {

@@ -39,6 +39,7 @@ export async function commitPage(
     ctx.tally.reject(resource);
     ctx.log.warn({ resource, url: rejection.url, reason: rejection.reason }, 'record rejected');
   }
+  ctx.memoryLimit?.check();
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 
 import type { CopyCapability } from '../db/copy.ts';
 import type { Database } from '../db/database.ts';
+import type { MemoryLimit } from '../db/memory-limit.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient } from '../weblate/client.ts';
 import type { Lookup } from './refs.ts';
@@ -17,6 +18,8 @@ export interface SyncDeps {
   overlapCommits?: boolean;
   /** The database's COPY capability (DbHandle.copy); plain SQL when null or not given. */
   copy?: CopyCapability | null;
+  /** The embedded database's memory limit (DbHandle.memoryLimit); none when not given. */
+  memoryLimit?: MemoryLimit | null;
 }
 
 export interface SyncScope {
@@ -61,6 +64,8 @@ export interface SyncContext {
   overlapCommits: boolean;
   /** Transactions that rows can be COPYed into (PostgreSQL), or null: see db/copy.ts. */
   copy: CopyCapability | null;
+  /** Checked after every page committed: see db/memory-limit.ts. */
+  memoryLimit: MemoryLimit | null;
 }
 
 /**

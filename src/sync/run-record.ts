@@ -73,6 +73,7 @@ export async function recordRun(
     lookup: emptyLookup(),
     overlapCommits: deps.overlapCommits ?? false,
     copy: deps.copy ?? null,
+    memoryLimit: deps.memoryLimit ?? null,
   };
   log.info(
     { weblate: deps.client.apiRoot.href, projects: deps.scope.projects ?? 'all' },

@@ -55,7 +55,7 @@ export function configuredRun(
  */
 export async function withWriter<T>(
   session: LockSession,
-  handle: Pick<DbHandle, 'db' | 'kind' | 'copy'>,
+  handle: Pick<DbHandle, 'db' | 'kind' | 'copy' | 'memoryLimit'>,
   run: WriterRun,
   options: WriterOptions,
   work: (deps: SyncDeps) => Promise<T>,
@@ -75,6 +75,7 @@ export async function withWriter<T>(
       scope: run.scope,
       overlapCommits: overlapsCommits(handle.kind),
       copy: handle.copy,
+      memoryLimit: handle.memoryLimit,
     });
   } finally {
     await client.close();

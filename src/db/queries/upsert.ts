@@ -114,16 +114,43 @@ interface MergeOptions {
   shape?: RawShape;
 }
 
-/** One INSERT … ON CONFLICT of `rows`; the keys of the rows written only when asked for. */
+/**
+ * Rows one JSON statement carries. The whole parameter is parsed into jsonb inside the
+ * database, and in the embedded database that memory is WebAssembly memory, which grows to
+ * its high-water mark and never shrinks: a 10,000-unit page in one statement took the
+ * embedded sync of the demo from 434 MB to 662 MB peak RSS. COPY streams and needs no cut.
+ */
+const JSON_ROWS_PER_STATEMENT = 500;
+
+/** INSERT … ON CONFLICT of `rows`; the keys of the rows written only when asked for. */
 async function mergeRows(
   db: Kysely<Database>,
   table: string,
   key: readonly string[],
   rows: readonly JsonRow[],
-  { staging = null, returnKeys = false, keep = [], shape = null }: MergeOptions,
+  options: MergeOptions,
 ): Promise<{ count: number; keys: string[] }> {
   if (rows.length === 0) return { count: 0, keys: [] };
   const unique = dedupeByKey(rows, key);
+  const cut = options.staging ? unique.length : JSON_ROWS_PER_STATEMENT;
+  let count = 0;
+  const keys: string[] = [];
+  for (let i = 0; i < unique.length; i += cut) {
+    const part = await mergeStatement(db, table, key, unique.slice(i, i + cut), options);
+    count += part.count;
+    keys.push(...part.keys);
+  }
+  return { count, keys };
+}
+
+/** One INSERT … ON CONFLICT of rows with distinct keys. */
+async function mergeStatement(
+  db: Kysely<Database>,
+  table: string,
+  key: readonly string[],
+  unique: readonly JsonRow[],
+  { staging = null, returnKeys = false, keep = [], shape = null }: MergeOptions,
+): Promise<{ count: number; keys: string[] }> {
   const columns = Object.keys(unique[0]!);
   const source =
     staging === null

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { MemoryLimit } from '../../src/db/memory-limit.ts';
+import { MemoryLimitError } from '../../src/errors.ts';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
+import { databaseEnv, runCli } from '../helpers/cli.ts';
+import { DATABASE_KIND, useTestDatabases } from '../helpers/database.ts';
+import { syncSimulator } from '../helpers/sync.ts';
+
+let sim: RunningSimulator;
+const databases = useTestDatabases();
+
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 7, projects: 2, components: 3, languages: 3, units: 3_000 });
+});
+
+afterAll(async () => {
+  await sim.close();
+});
+
+describe('the memory limit of a sync into the embedded database', () => {
+  it('stops the sync after the page that crossed it, keeps what it committed, and a sync under a higher limit resumes', async () => {
+    const database = await databases.create();
+    const handle = await database.migrated();
+    // Memory that grows with every page committed, crossing the limit at the 12th check.
+    let checks = 0;
+    const limited = { ...handle, memoryLimit: new MemoryLimit(1, () => ++checks * 100_000) };
+    const stopped = await syncSimulator(sim, limited, { client: { maxPageSize: 500 } });
+    expect(stopped.status).toBe('failed');
+    expect(stopped.error).toBeInstanceOf(MemoryLimitError);
+    expect(stopped.error!.message).toMatch(/set DATABASE_URL/);
+    expect(stopped.error!.message).toMatch(/WEBLATE_MIRROR_MEMORY_LIMIT_MB=1\b/);
+    // The 11th commit crossed it; a page of another stream may have been committing beside it.
+    expect(checks).toBeGreaterThanOrEqual(11);
+    expect(checks).toBeLessThanOrEqual(11 + 4);
+    expect(stopped.summary.rowsWritten).toBeGreaterThan(0);
+
+    const resumed = await syncSimulator(sim, handle, { client: { maxPageSize: 500 } });
+    expect(resumed.status).toBe('succeeded');
+    expect(resumed.summary.rowsWritten).toBeGreaterThan(0);
+    await expectSameAsCleanSync(databases, sim, handle.db);
+  });
+
+  it('is WEBLATE_MIRROR_MEMORY_LIMIT_MB on the embedded database, and PostgreSQL has none', async () => {
+    const database = await databases.create();
+    await (await database.migrated()).close();
+    const run = await runCli(['sync'], {
+      ...databaseEnv(database),
+      WEBLATE_URL: sim.url,
+      WEBLATE_MIRROR_MEMORY_LIMIT_MB: '300',
+      LOG_LEVEL: 'error',
+    });
+    if (DATABASE_KIND === 'pglite') {
+      // The embedded database alone takes about 200 MB: a sync passes 300 MB in its first pages.
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/stopped before the embedded database runs out of memory/);
+      expect(run.stderr).toMatch(/set DATABASE_URL/);
+    } else {
+      expect(run.code, run.stderr).toBe(0);
+    }
+  });
+});
