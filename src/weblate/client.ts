@@ -59,6 +59,8 @@ export interface JsonResponse {
   resultTexts: string[] | null;
   /** The whole body. */
   text: string;
+  /** Time from the answered request's start to its whole body (rate-limit waits excluded). */
+  elapsedMs: number;
 }
 
 /** The largest page_size Weblate accepts on any list (its LargePagination, weblate/api/pagination.py). */
@@ -116,6 +118,11 @@ export class WeblateClient {
         ...(options.ca === undefined ? {} : { ca: options.ca }),
       },
     });
+  }
+
+  /** How long it waits for an answer (WEBLATE_TIMEOUT_SECONDS). */
+  get timeoutMs(): number {
+    return this.#options.timeoutMs;
   }
 
   /** Requests this client keeps in flight at most (WEBLATE_CONCURRENCY). */
@@ -262,16 +269,22 @@ export class WeblateClient {
       this.#options.onResponse?.({ resource, status });
       throw err;
     }
-    this.stats.recordResponse(resource, status, text.length, this.#options.now() - started);
+    const elapsedMs = this.#options.now() - started;
+    this.stats.recordResponse(resource, status, text.length, elapsedMs);
     this.#options.onResponse?.({ resource, status });
     this.#options.log.trace({ resource, url: url.href, status }, 'request');
     this.#noteServerClock(responseHeaders, started);
     this.#applyRateLimitHeaders(status, responseHeaders);
-    if (status >= 200 && status < 300) return this.#parseBody(url, text, responseHeaders);
+    if (status >= 200 && status < 300)
+      return { ...this.#parseBody(url, text, responseHeaders), elapsedMs };
     throw this.#statusError(url, status, text, responseHeaders);
   }
 
-  #parseBody(url: URL, text: string, headers: Record<string, unknown>): JsonResponse {
+  #parseBody(
+    url: URL,
+    text: string,
+    headers: Record<string, unknown>,
+  ): Omit<JsonResponse, 'elapsedMs'> {
     try {
       const { value, resultTexts } = parseJsonLossless(text);
       return { url: url.href, value, resultTexts, text };

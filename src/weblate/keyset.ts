@@ -1,6 +1,7 @@
 import { isTimeoutOrGatewayError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
 import { readEnvelope } from './pagination.ts';
+import { PageSizer } from './page-sizer.ts';
 import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
 import { idKey, idText } from './record-id.ts';
 import { evenCuts, fittingSpan, leavesRoomBeside } from './window-span.ts';
@@ -20,10 +21,15 @@ export interface KeysetPage {
   textLength: number;
   /** The page_size this page was answered with (smaller than asked after a timeout). */
   pageSize: number;
+  /** The page_size the walk asked for. */
+  askedSize: number;
+  /** Time the answered request took. */
+  elapsedMs: number;
 }
 
 export interface KeysetOptions {
   resource: string;
+  /** The largest page_size the walk may ask for; it starts smaller (see PageSizer). */
   pageSize: number;
   /** Search query of the walk, without the keyset condition. */
   q: string | null;
@@ -61,7 +67,7 @@ export async function* walkKeyset(
   path: string,
   options: KeysetOptions,
 ): AsyncGenerator<KeysetPage> {
-  const plan = new WindowPlan(options);
+  const plan = new WindowPlan(options, client.timeoutMs);
   yield* readAhead(
     plan,
     (range, signal) =>
@@ -93,7 +99,7 @@ interface IdRange {
  */
 export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
   readonly concurrency: number;
-  pageSize: number;
+  readonly #sizer: PageSizer;
   readonly #resource: string;
   readonly #windows: IdWindows | null;
   #tail: string | null;
@@ -101,13 +107,25 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
   #queue: IdRange[] = [];
   #largestText = 0;
 
-  constructor(options: KeysetOptions) {
-    this.pageSize = options.pageSize;
+  /** `timeoutMs`: the client's timeout for an answer, which pages must stay well under to grow. */
+  constructor(options: KeysetOptions, timeoutMs = Infinity) {
+    this.#sizer = new PageSizer({
+      start: START_PAGE_SIZE,
+      max: options.pageSize,
+      timeoutMs,
+      textBudget: PAGE_TEXT_BUDGET,
+      min: MIN_PAGE_SIZE,
+    });
     this.#resource = options.resource;
     this.#tail = options.after;
     const windows = options.windows ?? null;
-    this.#windows = windows === null ? null : new IdWindows(options.pageSize, windows.expected);
+    this.#windows = windows === null ? null : new IdWindows(this.pageSize, windows.expected);
     this.concurrency = Math.max(1, windows?.concurrency ?? 1);
+  }
+
+  /** The page_size the next request asks for. */
+  get pageSize(): number {
+    return this.#sizer.size;
   }
 
   /**
@@ -143,14 +161,20 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
         { retryable: false },
       );
     }
-    const pageSize = fittingPageSize(page.pageSize, page);
+    this.#sizer.observe({
+      answeredSize: page.pageSize,
+      askedSize: page.askedSize,
+      records: page.ids.length,
+      elapsedMs: page.elapsedMs,
+      textLength: page.textLength,
+    });
+    const pageSize = this.pageSize;
     this.#largestText = Math.max(this.#largestText, page.textLength);
     const isTop = upTo === null || (this.#tailOpen && this.#tail === upTo);
     // Only the window just below the top may widen the next: one further down that answers
     // late must not widen windows over ids its successors already found dense.
     if (range.top) this.#windows?.observe(after, upTo, page, pageSize, { mayGrow: isTop });
     else this.#windows?.noteRows(page.ids.length);
-    this.pageSize = pageSize;
     if (page.through === null) return;
     const overflowed = upTo === null || idKey(page.through) < idKey(upTo);
     if (!overflowed) return;
@@ -280,6 +304,12 @@ const PAGE_TEXT_BUDGET = 24_000_000;
 const MIN_PAGE_SIZE = 100;
 
 /**
+ * The first page of a walk: moderate, as most of Weblate's lists allow at most 1,000, and a
+ * server slow per unit answers it well within a proxy's timeout. It grows from there.
+ */
+const START_PAGE_SIZE = 1000;
+
+/**
  * The next attempt at a page that timed out or got 502/503/504: the same page at half the
  * size (down to MIN_PAGE_SIZE). Weblate 5.13 to 5.16.1 runs one extra SQL query per unit
  * of a list, so a 10,000-unit page can outlast the server's or its proxy's timeout, and
@@ -292,16 +322,6 @@ function smallerPage(failed: { url: URL; error: Error }): URL | null {
   const next = new URL(failed.url);
   next.searchParams.set('page_size', String(Math.max(MIN_PAGE_SIZE, Math.floor(size / 2))));
   return next;
-}
-
-/**
- * Keyset pages can change size at any time: when a page's text ran over the budget (units
- * with unusually long texts), the next pages ask for proportionally fewer units, so memory
- * stays bounded by size, not only by count.
- */
-function fittingPageSize(pageSize: number, page: KeysetPage): number {
-  if (page.textLength <= PAGE_TEXT_BUDGET) return pageSize;
-  return Math.max(MIN_PAGE_SIZE, Math.floor((pageSize * PAGE_TEXT_BUDGET) / page.textLength));
 }
 
 async function fetchPage(
@@ -348,6 +368,8 @@ async function fetchPage(
     count: envelope.count,
     textLength: response.text.length,
     pageSize: Number.isInteger(answeredSize) && answeredSize > 0 ? answeredSize : options.pageSize,
+    askedSize: options.pageSize,
+    elapsedMs: response.elapsedMs,
   };
 }
 

@@ -85,14 +85,15 @@ describe('a sync against a misbehaving server', () => {
 
   it('fails clearly when failures outlast the attempts, keeps what it committed, and the next run completes', async () => {
     const handle = await databases.migrated();
-    // The walk's first page, at whatever size it is asked (not the capability probe before it).
-    sim.failNext(3, '503', /\/api\/units\/\?page_size=\d+$/);
+    // The walk's first page, its first window (`id:<=N`), at whatever size it is asked (not
+    // the capability probe before it, which asks `id:<=0` and more).
+    sim.failNext(3, '503', /\/api\/units\/\?q=id%3A%3C%3D\d+&page_size=\d+$/);
     const failed = await syncSimulator(sim, handle, {
       client: { ...fastRetries, maxAttempts: 3, token: TOKEN },
     });
     expect(failed.status).toBe('failed');
     expect(failed.error?.message).toMatch(
-      /^units: GET http:\/\/127\.0\.0\.1:\d+\/api\/units\/\?page_size=10000 failed after 3 attempts: answered 503/,
+      /^units: GET http:\/\/127\.0\.0\.1:\d+\/api\/units\/\?q=id%3A%3C%3D\d+&page_size=1000 failed after 3 attempts: answered 503/,
     );
     expect(failed.error?.message).not.toContain(TOKEN);
     const committed = await countRows(handle.db);

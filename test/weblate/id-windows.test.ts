@@ -14,6 +14,8 @@ function page(found: number, pageSize = 100): KeysetPage {
     count: found,
     textLength: 0,
     pageSize,
+    askedSize: pageSize,
+    elapsedMs: 1,
   };
 }
 

@@ -1,0 +1,86 @@
+/**
+ * The page size of one walk, adapted to how the server answers. Weblate 5.13 to 5.16.1
+ * runs one extra SQL query per unit of a list, so its time per page grows with the page,
+ * and a proxy in front of it cuts long answers off (often at 60 s). A walk therefore starts
+ * at a moderate size and doubles it, up to the largest allowed, while each page answered
+ * says a larger one is safe:
+ *
+ * - it held at least half a page, so its time says something about the size;
+ * - its time per record stayed flat: at most GROWTH_SLOWDOWN times the best seen at any
+ *   size (a server with a fixed cost per request gets cheaper per record as pages grow);
+ * - it took under an eighth of the client's timeout, so twice the size stays well under it;
+ * - its text, doubled, stays within the byte budget.
+ *
+ * It shrinks on what the issue of a page says: a page asked again at a smaller size after a
+ * timeout or a 502/503/504 caps the walk at that size for good, and a page whose text ran
+ * over the byte budget makes the next ones proportionally smaller.
+ */
+export interface PageSizerOptions {
+  /** The size of the first page. */
+  start: number;
+  /** The largest size the walk may ask for. */
+  max: number;
+  /** The client's timeout for an answer. */
+  timeoutMs: number;
+  /** Bytes of response text a page should stay under. */
+  textBudget: number;
+  /** The smallest size it shrinks to. */
+  min: number;
+}
+
+/** What one answered page says about its size. */
+export interface PageTiming {
+  /** The size asked for in the request that was answered (after any retry at a smaller size). */
+  answeredSize: number;
+  /** The size the walk asked for first. */
+  askedSize: number;
+  /** Records it held. */
+  records: number;
+  /** Time from the answered request's start to its whole body. */
+  elapsedMs: number;
+  textLength: number;
+}
+
+/** How much slower per record a page may be than the best so far and still let pages grow. */
+const GROWTH_SLOWDOWN = 1.5;
+
+export class PageSizer {
+  #size: number;
+  #ceiling: number;
+  #bestPerRecord = Infinity;
+  readonly #options: PageSizerOptions;
+
+  constructor(options: PageSizerOptions) {
+    this.#options = { ...options, min: Math.min(options.min, options.max) };
+    this.#ceiling = options.max;
+    this.#size = Math.min(options.max, options.start);
+  }
+
+  /** The size to ask for next. */
+  get size(): number {
+    return this.#size;
+  }
+
+  observe(page: PageTiming): void {
+    const { min, textBudget, timeoutMs } = this.#options;
+    if (page.answeredSize < page.askedSize) {
+      // It was asked again smaller after a timeout or a gateway error: never larger again.
+      this.#ceiling = Math.max(min, page.answeredSize);
+      this.#size = Math.min(this.#size, this.#ceiling);
+    }
+    if (page.textLength > textBudget) {
+      const fitting = Math.floor((page.answeredSize * textBudget) / page.textLength);
+      this.#size = Math.max(min, Math.min(this.#size, fitting));
+      return;
+    }
+    if (page.records < page.answeredSize / 2 || page.records === 0) return;
+    const perRecord = page.elapsedMs / page.records;
+    const isFlat = perRecord <= GROWTH_SLOWDOWN * this.#bestPerRecord;
+    this.#bestPerRecord = Math.min(this.#bestPerRecord, perRecord);
+    if (page.answeredSize < this.#size) return;
+    const doubled = Math.min(this.#ceiling, this.#size * 2);
+    const textFits = (page.textLength / page.records) * doubled <= textBudget;
+    const quick = page.elapsedMs < timeoutMs / 8;
+    if (isFlat && quick && textFits) this.#size = doubled;
+  }
+}
