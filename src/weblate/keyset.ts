@@ -1,7 +1,7 @@
 import { isTimeoutOrGatewayError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
-import { readEnvelope } from './pagination.ts';
 import { PageSizer } from './page-sizer.ts';
+import { readEnvelope } from './pagination.ts';
 import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
 import { idKey, idText } from './record-id.ts';
 import { evenCuts, fittingSpan, leavesRoomBeside } from './window-span.ts';
