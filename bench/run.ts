@@ -3,7 +3,12 @@
  * scratch PostgreSQL database with the CLI (a child process, so its peak memory is its
  * own), and prints the results beside references measured in the same run.
  *
- *   npm run bench -- [--units 200000] [--changes 100000] [--small-units 50000] [--cost-scale 0.1] [--database-url postgres://…]
+ *   npm run bench -- [--shapes default,large] [--units 200000] [--changes 100000] [--small-units 50000]
+ *     [--large-projects 1000] [--large-components 5000] [--large-units 1000000] [--large-changes 200000]
+ *     [--cost-scale 0.1] [--database-url postgres://…]
+ *
+ * Two shapes: the default (3 projects, 40 components, about 200,000 units) and a large
+ * instance (1,000 projects, 5,000 components, 1,000,000 units).
  *
  * The simulator runs with Weblate 5.14's cost model (simulator/cost.ts) at `--cost-scale`
  * (a tenth of the measured times by default, to keep the run short): every scenario reports
@@ -39,6 +44,8 @@ interface RunResult {
   wallMs: number;
   /** Rows the server counted, skipped and serialized for the sync's requests. */
   rowsTouched: number;
+  /** Of those, the rows of the global translation list's pages (see translationListRows). */
+  translationListRows: number;
   /** The server's service time for them under the cost model. */
   serviceMs: number;
 }
@@ -54,7 +61,18 @@ interface Scenario {
   /** Units and changes written. */
   records: number;
   rowsTouched: number;
+  translationListRows: number;
   serviceMs: number;
+}
+
+/** An instance to benchmark: the default (about 200,000 units) or a large one. */
+interface Shape {
+  name: string;
+  projects: number;
+  components: number;
+  languages: number;
+  units: number;
+  changes: number;
 }
 
 function options() {
@@ -66,6 +84,11 @@ function options() {
       components: { type: 'string', default: '40' },
       languages: { type: 'string', default: '10' },
       projects: { type: 'string', default: '3' },
+      'large-projects': { type: 'string', default: '1000' },
+      'large-components': { type: 'string', default: '5000' },
+      'large-units': { type: 'string', default: '1000000' },
+      'large-changes': { type: 'string', default: '200000' },
+      shapes: { type: 'string', default: 'default,large' },
       'cost-scale': { type: 'string', default: '0.1' },
       'database-url': {
         type: 'string',
@@ -74,13 +97,28 @@ function options() {
     },
   });
   const int = (name: keyof typeof values) => Number.parseInt(String(values[name]), 10);
+  const shapes: Shape[] = [
+    {
+      name: 'default',
+      projects: int('projects'),
+      components: int('components'),
+      languages: int('languages'),
+      units: int('units'),
+      changes: int('changes'),
+    },
+    {
+      name: 'large',
+      projects: int('large-projects'),
+      components: int('large-components'),
+      languages: int('languages'),
+      units: int('large-units'),
+      changes: int('large-changes'),
+    },
+  ];
+  const chosen = String(values.shapes).split(',');
   return {
-    units: int('units'),
-    changes: int('changes'),
+    shapes: shapes.filter((shape) => chosen.includes(shape.name)),
     smallUnits: int('small-units'),
-    components: int('components'),
-    languages: int('languages'),
-    projects: int('projects'),
     costScale: Number(values['cost-scale']),
     databaseUrl: String(values['database-url']),
   };
@@ -143,11 +181,27 @@ async function runSync(sim: RunningSimulator, databaseUrl: string): Promise<RunR
       summary: row.rows[0]!.summary,
       wallMs,
       rowsTouched: rowsTouched(sim.requests.work),
+      translationListRows: translationListRows(sim),
       serviceMs: sim.requests.serviceMs,
     };
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Rows the global translation list's pages made the server touch. It takes no filter, so
+ * page numbers are the only way through it: each of its pages (at most 1,000 translations)
+ * counts the whole list and skips the pages before it, and at 50,000 translations that is
+ * most of a full sync's rows. Reading it per component instead would touch few rows but
+ * cost a request per component: under Weblate 5.14's measured costs (simulator/cost.ts),
+ * 5,000 requests at 25 ms against 50 pages' 3.7 million rows at 0.00275 ms, about 125 s
+ * of server time against 11 s, and 4,950 more requests of the hour's budget.
+ */
+function translationListRows(sim: RunningSimulator): number {
+  return sim.requests.entries
+    .filter((entry) => /^\/api\/translations\/(\?|$)/.test(entry.target))
+    .reduce((sum, entry) => sum + rowsTouched(entry.work), 0);
 }
 
 function scenario(name: string, run: RunResult): Scenario {
@@ -168,22 +222,19 @@ function scenario(name: string, run: RunResult): Scenario {
     byResource,
     records: rows('units') + rows('changes'),
     rowsTouched: run.rowsTouched,
+    translationListRows: run.translationListRows,
     serviceMs: Math.round(run.serviceMs),
   };
 }
 
-async function startSized(
-  o: ReturnType<typeof options>,
-  units: number,
-  changes: number,
-): Promise<RunningSimulator> {
+async function startSized(o: ReturnType<typeof options>, shape: Shape): Promise<RunningSimulator> {
   const sim = await startSimulator({
     seed: 7,
-    projects: o.projects,
-    components: o.components,
-    languages: o.languages,
-    units,
-    changes,
+    projects: shape.projects,
+    components: shape.components,
+    languages: shape.languages,
+    units: shape.units,
+    changes: shape.changes,
     users: 3,
     costModel: scaledCosts(WEBLATE_5_14_COSTS, o.costScale),
   });
@@ -192,9 +243,9 @@ async function startSized(
   return sim;
 }
 
-/** The large instance: full sync, no-change sync, 1% changed, references and the COPY ceiling. */
-async function benchLarge(o: ReturnType<typeof options>) {
-  const sim = await startSized(o, o.units, o.changes);
+/** One shape: full sync, no-change sync, 0.1% changed, references and the COPY ceiling. */
+async function benchShape(o: ReturnType<typeof options>, shape: Shape) {
+  const sim = await startSized(o, shape);
   try {
     return await withScratchDatabase(o.databaseUrl, async (url) => {
       // The references describe the instance the full sync read, before the edits below.
@@ -212,6 +263,7 @@ async function benchLarge(o: ReturnType<typeof options>) {
       const changed = scenario('sync after 0.1% of units changed', await runSync(sim, url));
       const ceiling = await measureCopyCeiling(url);
       return {
+        shape,
         instance,
         scenarios: [full, quiet, changed],
         justified: justifiedRequests(sim, edited),
@@ -262,8 +314,10 @@ function justifiedRequests(sim: RunningSimulator, unitIds: number[]): number {
   );
 }
 
-async function benchSmall(o: ReturnType<typeof options>): Promise<Scenario> {
-  const sim = await startSized(o, o.smallUnits, Math.round((o.changes * o.smallUnits) / o.units));
+/** The default shape at `smallUnits`, full sync only: does peak memory grow with the instance? */
+async function benchSmall(o: ReturnType<typeof options>, shape: Shape): Promise<Scenario> {
+  const changes = Math.round((shape.changes * o.smallUnits) / shape.units);
+  const sim = await startSized(o, { ...shape, units: o.smallUnits, changes });
   try {
     return await withScratchDatabase(o.databaseUrl, async (url) =>
       scenario(`full sync (${o.smallUnits} units)`, await runSync(sim, url)),
@@ -273,28 +327,25 @@ async function benchSmall(o: ReturnType<typeof options>): Promise<Scenario> {
   }
 }
 
-function report(
-  o: ReturnType<typeof options>,
-  large: Awaited<ReturnType<typeof benchLarge>>,
-  small: Scenario,
-) {
-  const [full, quiet, changed] = large.scenarios as [Scenario, Scenario, Scenario];
-  const checks = [
-    [
-      `full-sync requests ≤ 1.2 × minimum`,
-      full.requests / large.minimum,
-      full.requests <= 1.2 * large.minimum,
-    ],
+type ShapeResult = Awaited<ReturnType<typeof benchShape>>;
+type Check = readonly [name: string, ratio: number, ok: boolean];
+
+/** The targets one shape is held to. */
+function shapeChecks(result: ShapeResult): Check[] {
+  const [full, quiet, changed] = result.scenarios as [Scenario, Scenario, Scenario];
+  const { minimum, ceiling, justified } = result;
+  return [
+    [`full-sync requests ≤ 1.2 × minimum`, full.requests / minimum, full.requests <= 1.2 * minimum],
     [
       `full-sync units/s ≥ 50% of the COPY ceiling`,
-      (full.unitsPerSecond ?? 0) / large.ceiling.rowsPerSecond,
-      (full.unitsPerSecond ?? 0) >= 0.5 * large.ceiling.rowsPerSecond,
+      (full.unitsPerSecond ?? 0) / ceiling.rowsPerSecond,
+      (full.unitsPerSecond ?? 0) >= 0.5 * ceiling.rowsPerSecond,
     ],
     [
       // Units and changes are read and written side by side: the whole sync counts.
       `full-sync records (units and changes) per second of the whole sync ≥ 75% of the COPY ceiling`,
-      full.records / (full.wallMs / 1000) / large.ceiling.rowsPerSecond,
-      full.records / (full.wallMs / 1000) >= 0.75 * large.ceiling.rowsPerSecond,
+      full.records / (full.wallMs / 1000) / ceiling.rowsPerSecond,
+      full.records / (full.wallMs / 1000) >= 0.75 * ceiling.rowsPerSecond,
     ],
     [
       `full-sync server rows touched per record ≤ 2.5`,
@@ -308,33 +359,37 @@ function report(
     ],
     [`no-change sync ≤ 2 requests`, quiet.requests / 2, quiet.requests <= 2],
     [
-      `sync after 0.1% changed ≤ 1.5 × the ${large.justified} requests the changes justify`,
-      changed.requests / large.justified,
-      changed.requests <= 1.5 * large.justified,
+      `sync after 0.1% changed ≤ 1.5 × the ${justified} requests the changes justify`,
+      changed.requests / justified,
+      changed.requests <= 1.5 * justified,
     ],
     [`peak RSS < 300 MB`, full.peakRssMb / 300, full.peakRssMb < 300],
-    [
-      `peak RSS not growing with size (${small.name} → full)`,
-      full.peakRssMb / small.peakRssMb,
-      full.peakRssMb <= small.peakRssMb * 1.25,
-    ],
-  ] as const;
-  const lines = [
-    `weblate-mirror benchmark: ${large.instance.units} units in ${large.instance.translations} translations, ${large.instance.changes} changes`,
-    '',
-    [
-      'scenario',
-      'requests',
-      'unit requests',
-      'wall time',
-      'service time',
-      'rows/record',
-      'units/s',
-      'peak RSS',
-    ]
-      .map((h, i) => (i === 0 ? h.padEnd(34) : h.padStart(14)))
-      .join(''),
-    ...[full, quiet, changed, small].map((s) =>
+  ];
+}
+
+/** Peak RSS of one full sync against another's: flat means within a quarter. */
+function flatCheck(name: string, smaller: Scenario, larger: Scenario): Check {
+  return [
+    `peak RSS not growing with size (${name})`,
+    larger.peakRssMb / smaller.peakRssMb,
+    larger.peakRssMb <= smaller.peakRssMb * 1.25,
+  ];
+}
+
+function scenarioTable(scenarios: Scenario[]): string[] {
+  const header = [
+    'scenario',
+    'requests',
+    'unit requests',
+    'wall time',
+    'service time',
+    'rows/record',
+    'units/s',
+    'peak RSS',
+  ];
+  return [
+    header.map((h, i) => (i === 0 ? h.padEnd(34) : h.padStart(14))).join(''),
+    ...scenarios.map((s) =>
       [
         s.name.padEnd(34),
         String(s.requests).padStart(14),
@@ -346,36 +401,64 @@ function report(
         `${s.peakRssMb} MB`.padStart(14),
       ].join(''),
     ),
-    '',
-    `service time: Weblate 5.14's measured costs × ${o.costScale} (simulator/cost.ts); rows/record: rows the server counted, skipped and serialized per unit or change written`,
-    '',
-    `minimum requests (every list once, largest pages): ${large.minimum}`,
-    `naive per-translation walk at page size 50:        ${large.naive} (${(large.naive / large.minimum).toFixed(1)} × the minimum)`,
-    `COPY + one INSERT … ON CONFLICT of the same rows:  ${Math.round(large.ceiling.rowsPerSecond)} rows/s (${large.ceiling.rows} rows in ${(large.ceiling.ms / 1000).toFixed(1)} s)`,
-    `  the same into a table without the foreign key:   ${Math.round(large.ceiling.withoutForeignKey.rowsPerSecond)} rows/s (full sync at ${((full.unitsPerSecond ?? 0) / large.ceiling.withoutForeignKey.rowsPerSecond).toFixed(2)} of it)`,
-    '',
-    'targets:',
-    ...checks.map(
-      ([name, ratio, ok]) => `  ${ok ? 'met    ' : 'MISSED '} ${name}: ${ratio.toFixed(2)}`,
-    ),
   ];
-  return {
-    text: lines.join('\n'),
-    checks: checks.map(([name, ratio, ok]) => ({ name, ratio, ok })),
-  };
+}
+
+function report(o: ReturnType<typeof options>, results: ShapeResult[], small: Scenario | null) {
+  const checks: { shape: string; name: string; ratio: number; ok: boolean }[] = [];
+  const lines = [
+    `weblate-mirror benchmark (service time: Weblate 5.14's measured costs × ${o.costScale}, simulator/cost.ts;`,
+    'rows/record: rows the server counted, skipped and serialized per unit or change written)',
+  ];
+  for (const result of results) {
+    const { shape, instance, minimum, naive, ceiling } = result;
+    const full = result.scenarios[0]!;
+    const own: Check[] = shapeChecks(result);
+    if (shape.name === 'default' && small !== null)
+      own.push(flatCheck(`${small.name} → full`, small, full));
+    const first = results[0]!;
+    if (result !== first)
+      own.push(flatCheck(`${first.shape.name} → ${shape.name}`, first.scenarios[0]!, full));
+    const scenarios =
+      shape.name === 'default' && small !== null ? [...result.scenarios, small] : result.scenarios;
+    lines.push(
+      '',
+      `${shape.name} shape: ${instance.projects} projects, ${shape.components} components, ${instance.units} units in ${instance.translations} translations, ${instance.changes} changes`,
+      '',
+      ...scenarioTable(scenarios),
+      '',
+      `full sync, rows/record without the global translation list's pages: ${((full.rowsTouched - full.translationListRows) / full.records).toFixed(2)} (the list: ${full.translationListRows} rows)`,
+      `minimum requests (every list once, largest pages): ${minimum}`,
+      `naive per-translation walk at page size 50:        ${naive} (${(naive / minimum).toFixed(1)} × the minimum)`,
+      `COPY + one INSERT … ON CONFLICT of the same rows:  ${Math.round(ceiling.rowsPerSecond)} rows/s (${ceiling.rows} rows in ${(ceiling.ms / 1000).toFixed(1)} s)`,
+      `  the same into a table without the foreign key:   ${Math.round(ceiling.withoutForeignKey.rowsPerSecond)} rows/s (full sync at ${((full.unitsPerSecond ?? 0) / ceiling.withoutForeignKey.rowsPerSecond).toFixed(2)} of it)`,
+      '',
+      'targets:',
+      ...own.map(
+        ([name, ratio, ok]) => `  ${ok ? 'met    ' : 'MISSED '} ${name}: ${ratio.toFixed(2)}`,
+      ),
+    );
+    checks.push(...own.map(([name, ratio, ok]) => ({ shape: shape.name, name, ratio, ok })));
+  }
+  return { text: lines.join('\n'), checks };
 }
 
 async function main(): Promise<void> {
   const o = options();
-  const small = await benchSmall(o);
-  const large = await benchLarge(o);
-  const { text, checks } = report(o, large, small);
-  process.stdout.write(`${text}\n`);
+  const started = performance.now();
+  const byDefault = o.shapes.find((shape) => shape.name === 'default');
+  const small = byDefault === undefined ? null : await benchSmall(o, byDefault);
+  const results: ShapeResult[] = [];
+  for (const shape of o.shapes) results.push(await benchShape(o, shape));
+  const { text, checks } = report(o, results, small);
+  process.stdout.write(
+    `${text}\n\nwhole benchmark: ${((performance.now() - started) / 60_000).toFixed(1)} min\n`,
+  );
   mkdirSync(RESULTS, { recursive: true });
   const file = `${RESULTS}${new Date().toISOString().replaceAll(':', '-')}.json`;
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options: o, small, ...large, checks }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options: o, small, results, checks }, null, 2)}\n`,
   );
   process.stdout.write(`\nresults written to ${file}\n`);
 }

@@ -82,6 +82,21 @@ describe('id windows', () => {
   });
 });
 
+describe('id windows when the page size changes', () => {
+  it('widen at once to hold a page of the new size, whichever window answers', () => {
+    const windows = new IdWindows(1000, null);
+    expect(windows.upperBound(null)).toBe('1000');
+    windows.resize(1000, 4000);
+    // The window planned at 1,000 held 1,000 (dense ids); answered below the top, it may only
+    // narrow the span, and it finds it right: the next window spans 4,000 ids.
+    windows.observe(null, '1000', page(1000, 1000), 4000, { mayGrow: false });
+    expect(windows.upperBound('1000')).toBe('5000');
+    // Half a page in a window of 4,000 ids: twice as wide, at most.
+    windows.observe('1000', '5000', page(2000, 4000), 4000);
+    expect(windows.upperBound('5000')).toBe('13000');
+  });
+});
+
 describe('a window plan', () => {
   const options = (expected: number | null, concurrency: number) => ({
     resource: 'units',
@@ -122,11 +137,11 @@ describe('a window plan', () => {
     expect(plan.next(7)).toBeNull();
   });
 
-  it('holds one page until one tells how large pages are, then as many as fit 20 MB of text', () => {
+  it('holds one page until one tells how large pages are, then as many as fit 24 MB of text', () => {
     const plan = new WindowPlan(options(100_000, 4));
     expect(plan.pagesInHand()).toBe(1);
     const first = plan.next(0)!;
-    plan.learn(first, { ...answer(first, 100, 100), textLength: 8_000_000 });
+    plan.learn(first, { ...answer(first, 100, 100), textLength: 10_000_000 });
     expect(plan.pagesInHand()).toBe(2);
     const small = new WindowPlan(options(100_000, 4));
     const range = small.next(0)!;
@@ -211,5 +226,52 @@ describe('a window plan', () => {
     expect(() => plan.learn(second, { ...answer(second, 1, 5), through: '100' })).toThrow(
       /did not advance past id 100/,
     );
+  });
+});
+
+describe('a window plan whose pages grow', () => {
+  it('starts at 1,000 a page and plans the next window for the grown page', () => {
+    const plan = new WindowPlan(
+      { resource: 'units', pageSize: 10_000, q: null, after: null, windows: { expected: null } },
+      60_000,
+    );
+    expect(plan.pageSize).toBe(1000);
+    const first = plan.next(0)!;
+    expect(first).toMatchObject({ after: null, upTo: '1000' });
+    const ids = Array.from({ length: 1000 }, (_, i) => String(i + 1));
+    // Answered in 100 ms, under a 32nd of the timeout: four times as large.
+    plan.learn(first, { ...page(1000, 1000), ids, through: '1000', elapsedMs: 100 });
+    expect(plan.pageSize).toBe(4000);
+    expect(plan.next(0)).toMatchObject({ after: '1000', upTo: '5000' });
+  });
+
+  it('grows no further than lets the concurrency of pages fit 24 MB of text', () => {
+    const plan = new WindowPlan(
+      {
+        resource: 'units',
+        pageSize: 10_000,
+        q: null,
+        after: null,
+        windows: { expected: null, concurrency: 4 },
+      },
+      60_000,
+    );
+    let after = 0;
+    for (const size of [1000, 4000]) {
+      expect(plan.pageSize).toBe(size);
+      const range = plan.next(0)!;
+      const ids = Array.from({ length: size }, (_, i) => String(after + i + 1));
+      after += size;
+      plan.learn(range, {
+        ...page(size, size),
+        ids,
+        after: range.after,
+        through: range.upTo,
+        elapsedMs: 100,
+        textLength: size * 900,
+      });
+    }
+    // 900 bytes a unit: four pages of 6,666 units fill 24 MB.
+    expect(plan.pageSize).toBe(6666);
   });
 });

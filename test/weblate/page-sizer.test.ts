@@ -22,29 +22,30 @@ function fullPage(
 }
 
 describe('the page size of a walk', () => {
-  it('starts moderate and doubles up to the largest while time per record stays flat', () => {
+  it('starts moderate and grows to the largest while time per record stays flat', () => {
     const sizer = new PageSizer(OPTIONS);
     const sizes = [sizer.size];
-    for (let i = 0; i < 6; i++) {
-      sizer.observe(fullPage(sizer, 0.3));
+    for (let i = 0; i < 4; i++) {
+      sizer.observe(fullPage(sizer, 0.5));
       sizes.push(sizer.size);
     }
-    expect(sizes).toEqual([1000, 2000, 4000, 8000, 10_000, 10_000, 10_000]);
+    // 550 ms at 1,000, under a 32nd of the timeout: four times. 2,050 ms at 4,000 and 4,050 ms
+    // at 8,000, under an eighth: twice, up to the largest.
+    expect(sizes).toEqual([1000, 4000, 8000, 10_000, 10_000]);
   });
 
   it('stops growing when the time per record rises with the page', () => {
     const sizer = new PageSizer(OPTIONS);
-    // 0.3 ms a record at 1,000 and 2,000; at 4,000 the server takes 0.6 ms a record.
-    sizer.observe(fullPage(sizer, 0.3));
-    sizer.observe(fullPage(sizer, 0.3));
+    sizer.observe(fullPage(sizer, 0.5));
     expect(sizer.size).toBe(4000);
-    sizer.observe(fullPage(sizer, 0.6));
+    // 0.55 ms a record at 1,000; at 4,000 the server takes about 1 ms a record.
+    sizer.observe(fullPage(sizer, 1));
     expect(sizer.size).toBe(4000);
   });
 
-  it('stops growing when a page takes an eighth of the timeout, so a doubled page stays well under it', () => {
+  it('stops growing when a page takes an eighth of the timeout, so a larger page stays well under it', () => {
     const sizer = new PageSizer({ ...OPTIONS, timeoutMs: 10_000 });
-    sizer.observe(fullPage(sizer, 1)); // 1,050 ms at 1,000
+    sizer.observe(fullPage(sizer, 1)); // 1,050 ms at 1,000: over a 32nd, under an eighth
     expect(sizer.size).toBe(2000);
     sizer.observe(fullPage(sizer, 1)); // 2,050 ms at 2,000: over 1,250 ms
     expect(sizer.size).toBe(2000);
@@ -52,10 +53,11 @@ describe('the page size of a walk', () => {
 
   it('does not grow past what the text budget holds, and shrinks on a page over it', () => {
     const sizer = new PageSizer({ ...OPTIONS, textBudget: 3_000_000 });
-    sizer.observe(fullPage(sizer, 0.1)); // 800 kB at 1,000: 2,000 fit
-    sizer.observe(fullPage(sizer, 0.1)); // 1.6 MB at 2,000: 4,000 would not
-    expect(sizer.size).toBe(2000);
-    // Longer strings: 2,000 records in 6 MB, twice the budget.
+    sizer.observe(fullPage(sizer, 0.1)); // 800 B a record: 3,750 fit, not 4,000
+    expect(sizer.size).toBe(3750);
+    sizer.observe(fullPage(sizer, 0.1));
+    expect(sizer.size).toBe(3750);
+    // Longer strings: 3,750 records in 11.25 MB, almost four times the budget.
     sizer.observe(fullPage(sizer, 0.1, 50, 3000));
     expect(sizer.size).toBe(1000);
   });
@@ -69,7 +71,6 @@ describe('the page size of a walk', () => {
   it('never again asks more than a page that had to be asked again smaller', () => {
     const sizer = new PageSizer(OPTIONS);
     sizer.observe(fullPage(sizer, 0.3));
-    sizer.observe(fullPage(sizer, 0.3));
     expect(sizer.size).toBe(4000);
     // 4,000 timed out and was answered at 2,000.
     sizer.observe({ ...fullPage(sizer, 0.3), askedSize: 4000, answeredSize: 2000, records: 2000 });
@@ -82,9 +83,9 @@ describe('the page size of a walk', () => {
     const sizer = new PageSizer(OPTIONS);
     const early = fullPage(sizer, 0.3);
     sizer.observe(early);
-    expect(sizer.size).toBe(2000);
+    expect(sizer.size).toBe(4000);
     sizer.observe(early);
-    expect(sizer.size).toBe(2000);
+    expect(sizer.size).toBe(4000);
   });
 
   it('keeps to the largest size allowed, even below its start or its smallest', () => {
