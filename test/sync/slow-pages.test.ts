@@ -88,7 +88,7 @@ describe.each([
     expect(retried).toEqual(
       asked
         .slice(1, failures + 1)
-        .map(([size]) => [
+        .map(([size]): unknown[] => [
           size,
           expect.stringMatching(new RegExp(`[?&]page_size=${size / 2}(&|$)`)),
         ]),
