@@ -7,7 +7,6 @@ import { createDb } from '../../db/client.ts';
 import { countRows } from '../../db/queries/status.ts';
 import { createLogger } from '../../logger.ts';
 import { writeHtmlReport } from '../../report/write-html.ts';
-import { startSimulator } from '../../simulator/index.ts';
 import { formatTable } from '../../sync/summary.ts';
 import {
   type Command,
@@ -16,6 +15,7 @@ import {
   DATABASE_OPTIONS,
   flagOverrides,
 } from '../args.ts';
+import { startDemoServer } from '../demo-server.ts';
 import { print } from '../runtime.ts';
 import { printRows } from './query.ts';
 import { parseSizeFlags, SIZE_HELP, SIZE_OPTIONS } from './simulate.ts';
@@ -57,7 +57,7 @@ export const demoCommand: Command = {
     const size = parseSizeFlags(values);
     const base = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     // A history that ends an hour ago, so the report's recent activity has something to show.
-    const simulator = await startSimulator({ ...size, historyEndsAt: Date.now() - 3_600_000 });
+    const simulator = await startDemoServer({ ...size, historyEndsAt: Date.now() - 3_600_000 });
     try {
       const dataDir =
         typeof values['data-dir'] === 'string' ? base.dataDir : join(base.dataDir, 'demo');
@@ -69,7 +69,7 @@ export const demoCommand: Command = {
           WEBLATE_URL: simulator.url,
           WEBLATE_TOKEN: '',
           WEBLATE_PROJECTS: '',
-          WEBLATE_USERS: simulator.instance.users.map((u) => u.username).join(','),
+          WEBLATE_USERS: simulator.users.join(','),
         },
       });
       const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
