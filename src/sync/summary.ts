@@ -1,3 +1,4 @@
+import { peakRssMb } from '../lib/peak-rss.ts';
 import type { RequestStats } from '../weblate/request-stats.ts';
 import { RESOURCES, type SyncTally } from './tally.ts';
 
@@ -46,7 +47,7 @@ export function buildSummary(
   });
   return {
     mode,
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakRssMb: peakRssMb(),
     resources,
     rejected: tally.rejected,
     requests: requests.total,
