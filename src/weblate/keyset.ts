@@ -309,9 +309,10 @@ export class IdWindows {
  * WindowPlan.pagesInHand), and what its pages grow to fill at its concurrency: four pages of
  * about 6,600 units of short strings at the default of 4. A page's parsed records and rows
  * weigh several times its text, and the consumer holds two more pages. Measured at 200,000
- * units: 20 MB in hand gave 5,555-unit pages, 217 requests and 271 MB peak RSS; 24 MB,
- * 209 requests and 289 MB; two 10,000-unit pages in hand, 199 requests, 325 MB and a
- * third more wall time (the server had two requests of the walk's, not four).
+ * units (peak RSS by ru_maxrss, see lib/peak-rss.ts): 20 MB in hand gave 5,555-unit pages,
+ * 217 requests and 271 MB; 24 MB, 209 requests and 289 MB; two 10,000-unit pages in hand,
+ * 199 requests, 325 MB and a third more wall time (the server had two of the walk's
+ * requests, not four).
  */
 const TEXT_IN_HAND = 24_000_000;
 
