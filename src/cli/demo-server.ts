@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
-import { type SimulatorOptions, startSimulator } from '../simulator/index.ts';
+import { type SimulatorOptions, type SimulatorSize, startSimulator } from '../simulator/index.ts';
 
 /**
  * The demo's simulated Weblate, served by a process of its own as a real Weblate would be:
@@ -16,8 +16,7 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-type DemoOptions = Pick<SimulatorOptions, 'seed' | 'historyEndsAt'> &
-  Partial<Record<'projects' | 'components' | 'languages' | 'units' | 'changes' | 'users', number>>;
+type DemoOptions = Pick<SimulatorOptions, 'seed' | 'historyEndsAt'> & Partial<SimulatorSize>;
 
 interface Started {
   url: string;

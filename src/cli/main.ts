@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import { ConfigError, UsageError } from '../errors.ts';
+import { packagePath } from '../lib/package-path.ts';
 import { type Command, commandHelp, parseCommandArgs } from './args.ts';
 import { demoCommand } from './commands/demo.ts';
 import { migrateCommand } from './commands/migrate.ts';
@@ -39,18 +40,14 @@ function globalHelp(): string {
   ].join('\n');
 }
 
-/** The package version, from package.json above this file (two levels up in src/, three in dist/). */
+/** The package version, from the package's package.json. */
 function version(): string {
-  for (const path of ['../../package.json', '../../../package.json']) {
-    try {
-      return (
-        JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { version: string }
-      ).version;
-    } catch {
-      // not at this level
-    }
+  try {
+    return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string })
+      .version;
+  } catch {
+    return 'unknown';
   }
-  return 'unknown';
 }
 
 /** Runs the CLI and returns its exit code; never throws. */

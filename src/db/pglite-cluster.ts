@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 
 import { PGlite } from '@electric-sql/pglite';
+
+import { packagePath } from '../lib/package-path.ts';
 
 /**
  * A new embedded database starts from a stored empty cluster rather than from initdb.
@@ -14,7 +15,6 @@ import { PGlite } from '@electric-sql/pglite';
  * makes, for the installed PGlite release only (a different release may change the catalog);
  * `npm run pglite-cluster` writes it, and without it a new folder falls back to initdb.
  */
-const ASSET_DIRS = ['../../assets/pglite', '../../../assets/pglite'];
 
 /** The installed PGlite release (its package.json is not among its exports). */
 export function pgliteVersion(): string {
@@ -25,15 +25,9 @@ export function pgliteVersion(): string {
     .version;
 }
 
-export function clusterFileName(version = pgliteVersion()): string {
-  return `cluster-${version}.tar.br`;
-}
-
-/** Where the cluster of the installed release is stored (two levels above src/db, three in dist/). */
+/** Where the cluster of the installed release is stored. */
 export function clusterPath(): string {
-  const name = clusterFileName();
-  const paths = ASSET_DIRS.map((dir) => fileURLToPath(new URL(`${dir}/${name}`, import.meta.url)));
-  return paths.find((path) => existsSync(path)) ?? paths[0]!;
+  return packagePath(`assets/pglite/cluster-${pgliteVersion()}.tar.br`);
 }
 
 /** The stored empty cluster as a tarball PGlite loads, or null when this release has none. */

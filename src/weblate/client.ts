@@ -276,7 +276,7 @@ export class WeblateClient {
     this.#noteServerClock(responseHeaders, started);
     this.#applyRateLimitHeaders(status, responseHeaders);
     if (status >= 200 && status < 300)
-      return { ...this.#parseBody(url, text, responseHeaders), elapsedMs };
+      return this.#parseBody(url, text, responseHeaders, elapsedMs);
     throw this.#statusError(url, status, text, responseHeaders);
   }
 
@@ -284,10 +284,11 @@ export class WeblateClient {
     url: URL,
     text: string,
     headers: Record<string, unknown>,
-  ): Omit<JsonResponse, 'elapsedMs'> {
+    elapsedMs: number,
+  ): JsonResponse {
     try {
       const { value, resultTexts } = parseJsonLossless(text);
-      return { url: url.href, value, resultTexts, text };
+      return { url: url.href, value, resultTexts, text, elapsedMs };
     } catch (err) {
       const type = headerText(headers['content-type']) ?? 'no content type';
       const what = text.trimStart().startsWith('<')
