@@ -79,18 +79,20 @@ async function syncEverything(
           syncChanges(ctx, projectChanges(project)),
         );
   if (ctx.mode === 'full') {
-    // A full unit walk needs nothing from the changes: the two largest reads go side by side,
-    // their requests in flight together and their pages written as they come.
+    // A full unit walk needs nothing from the changes, and the statistics of the translations
+    // just listed need neither: the three go side by side, their requests in flight together
+    // and their pages written as they come.
     const group = new TaskGroup(controller);
     group.add(changes());
     group.add(syncUnits(ctx));
+    group.add(syncStatistics(ctx, found.languageUrls));
     await group.settle();
   } else {
     await changes();
     await discoverFromChanges(ctx, controller, found.projects, listed);
     await syncUnits(ctx);
+    await syncStatistics(ctx, found.languageUrls);
   }
-  await syncStatistics(ctx, found.languageUrls);
   if (!listed) return;
   for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
   await recordDiscovery(ctx);

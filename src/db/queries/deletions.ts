@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
 import { pending } from './sync-state.ts';
@@ -20,15 +20,24 @@ export async function markMissingDeleted(
   const where = scope === null ? sql`true` : sql`${sql.ref(scope.column)} = ${scope.value}`;
   return db.transaction().execute(async (trx) => {
     const result = await sql<{ id: number }>`
-      update ${sql.table(`weblate.${table}`)} set deleted_at = now()
-      where deleted_at is null and ${where}
-        and not (id = any(${`{${seenIds.join(',')}}`}::bigint[]))
-      returning id`.execute(trx);
+      update ${sql.table(`weblate.${table}`)} as t set deleted_at = now()
+      where t.deleted_at is null and ${where} and ${notAmong(sql.ref('t.id'), seenIds)}
+      returning t.id`.execute(trx);
     const gone = result.rows.map((r) => Number(r.id));
     if (table === 'translations')
       await pending.staleLanguages.note(trx, await languagesOfTranslations(trx, gone));
     return gone;
   });
+}
+
+/**
+ * `id` is none of `ids`, as an anti-join the planner hashes. On these integer ids, `not (id =
+ * any(bigint array))` compares every row with every element: 50,000 × 50,000 and 3 seconds
+ * for a complete translation listing, against 30 ms. (PostgreSQL hashes such an array only
+ * where its type is the column's, as for the bigint unit ids below.)
+ */
+function notAmong(id: RawBuilder<unknown>, ids: readonly string[]) {
+  return sql`not exists (select 1 from unnest(${`{${ids.join(',')}}`}::bigint[]) as seen(id) where seen.id = ${id})`;
 }
 
 /** Columns Weblate keeps unique among live objects (the partial unique indexes of migration 0002). */

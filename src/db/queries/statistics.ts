@@ -121,7 +121,10 @@ export async function isStaleLanguageAnswer(
 /**
  * Appends a snapshot row per object only when a value differs from that object's latest
  * row; otherwise sets `last_seen_at` on the latest row. History grows with change, not
- * with time: the value at time T is the latest row with captured_at <= T.
+ * with time: the value at time T is the latest row with captured_at <= T. Each object's
+ * latest row is found through the primary key (key, captured_at), one index probe per
+ * object: a join the planner costs from its estimates would scan the whole history on a
+ * table not analyzed yet, once per page.
  */
 async function recordSnapshots(
   db: Kysely<Database>,
@@ -139,9 +142,10 @@ async function recordSnapshots(
   const result = await sql<SnapshotResult>`
     with incoming as (select * from ${jsonRecordset(table, unique)}),
     latest as (
-      select distinct on (s.${k}) s.* from ${sql.table(table)} s
-      where s.${k} in (select ${k} from incoming)
-      order by s.${k}, s.captured_at desc
+      select l.* from incoming i cross join lateral (
+        select s.* from ${sql.table(table)} s where s.${k} = i.${k}
+        order by s.captured_at desc limit 1
+      ) l
     ),
     same as (
       select i.${k} as key, l.captured_at as latest_at, i.last_seen_at as seen_at
