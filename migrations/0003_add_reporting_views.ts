@@ -189,13 +189,11 @@ async function createProgressViews(db: Kysely<unknown>): Promise<void> {
 }
 
 /**
- * Progress at the end of each UTC day from the statistics history. Each snapshot covers
- * the days from its own until the day before the next one's; the last covers days up to
- * today, or up to the day before its translation was marked deleted.
+ * The select of translation_progress_daily as this migration creates it: every day from a
+ * translation's first snapshot on (0007 adds the estimated days before it).
  */
-async function createDailyViews(db: Kysely<unknown>): Promise<void> {
-  await sql`
-    create view weblate.translation_progress_daily as
+export function measuredDaily() {
+  return sql`
     with last_of_day as (
       select distinct on (s.translation_id, (s.captured_at at time zone 'UTC')::date)
              s.*,
@@ -243,7 +241,16 @@ async function createDailyViews(db: Kysely<unknown>): Promise<void> {
       least(s.next_day - 1, ${TODAY}, (t.deleted_at at time zone 'UTC')::date - 1)::timestamp,
       interval '1 day'
     ) as g(day)
-    where t.is_source is not true`.execute(db);
+    where t.is_source is not true`;
+}
+
+/**
+ * Progress at the end of each UTC day from the statistics history. Each snapshot covers
+ * the days from its own until the day before the next one's; the last covers days up to
+ * today, or up to the day before its translation was marked deleted.
+ */
+async function createDailyViews(db: Kysely<unknown>): Promise<void> {
+  await sql`create view weblate.translation_progress_daily as ${measuredDaily()}`.execute(db);
 
   await sql`
     create view weblate.component_progress_daily as

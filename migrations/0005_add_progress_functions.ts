@@ -8,9 +8,9 @@ import { type Kysely, sql } from 'kysely';
 // query and a filter on the view still reaches the tables. docs/schema.md documents them.
 // Frozen once merged; add a new migration.
 
-interface Figure {
+export interface Figure {
   name: string;
-  type: 'bigint' | 'numeric' | 'timestamptz';
+  type: 'bigint' | 'numeric' | 'timestamptz' | 'text';
   /** Over rows of translation_progress(_daily) named `x`. */
   sum: string;
   /** translation_progress_daily has no failing_words and no last_change. */
@@ -76,7 +76,7 @@ const FIGURES: readonly Figure[] = [
 /** A key column: its name and type, and the expression that gives it. */
 type Key = readonly [name: string, type: string, expression: string];
 
-interface Summary {
+export interface Summary {
   /** weblate.<function>; also the view it replaces, if any. */
   fn: string;
   view: string | null;
@@ -95,7 +95,7 @@ const DAY: Key = ['day', 'date', 'x.day'];
 const DAILY_FROM = 'weblate.translation_progress_daily x';
 
 /** The summaries, in the order of creation (views in 0003's order, then the total). */
-const SUMMARIES: readonly Summary[] = [
+export const SUMMARIES: readonly Summary[] = [
   {
     fn: 'progress_by_component',
     view: 'component_progress',
@@ -211,20 +211,33 @@ const SUMMARIES: readonly Summary[] = [
 
 /** The filter arguments of every function: null means every project, every language. */
 const ARGUMENTS = 'only_projects text[] default null, only_language text default null';
-const ARGUMENT_TYPES = '(text[], text)';
+export const ARGUMENT_TYPES = '(text[], text)';
 
-function figuresOf(summary: Summary): Figure[] {
-  return FIGURES.filter((f) => summary.source === 'current' || f.isCurrentOnly !== true);
+/**
+ * A summary's figures: those of its source, where `extra` (from later migrations) may give
+ * one of the same name another sum, then the rest of `extra`.
+ */
+function figuresOf(summary: Summary, extra: readonly Figure[]): Figure[] {
+  const own = FIGURES.filter((f) => summary.source === 'current' || f.isCurrentOnly !== true);
+  const names = new Set(own.map((f) => f.name));
+  return [
+    ...own.map((f) => extra.find((e) => e.name === f.name) ?? f),
+    ...extra.filter((e) => !names.has(e.name)),
+  ];
 }
 
 /**
  * The select of a summary: filtered by the functions' arguments, or with no filter at all
  * (the 0003 view as it was, which `down` restores).
  */
-function summaryQuery(summary: Summary, isFiltered: boolean): string {
+export function summaryQuery(
+  summary: Summary,
+  isFiltered: boolean,
+  extra: readonly Figure[] = [],
+): string {
   const columns = [
     ...summary.keys.map(([name, , expression]) => `${expression} as ${name}`),
-    ...figuresOf(summary).map((f) => `${f.sum} as ${f.name}`),
+    ...figuresOf(summary, extra).map((f) => `${f.sum} as ${f.name}`),
   ];
   const language = isFiltered
     ? 'and (only_language is null or x.language_code = only_language)'
@@ -244,15 +257,19 @@ function summaryQuery(summary: Summary, isFiltered: boolean): string {
     ${having}`;
 }
 
-async function createFunction(db: Kysely<unknown>, summary: Summary): Promise<void> {
+export async function createFunction(
+  db: Kysely<unknown>,
+  summary: Summary,
+  extra: readonly Figure[] = [],
+): Promise<void> {
   const returns = [
     ...summary.keys.map(([name, type]) => `${name} ${type}`),
-    ...figuresOf(summary).map((f) => `${f.name} ${f.type}`),
+    ...figuresOf(summary, extra).map((f) => `${f.name} ${f.type}`),
   ].join(', ');
   await sql`
     create function ${sql.raw(`weblate.${summary.fn}(${ARGUMENTS})`)}
     returns table (${sql.raw(returns)})
-    language sql stable parallel safe as $fn$${sql.raw(summaryQuery(summary, true))}$fn$`.execute(
+    language sql stable parallel safe as $fn$${sql.raw(summaryQuery(summary, true, extra))}$fn$`.execute(
     db,
   );
 }
@@ -273,7 +290,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
  * gets it explicitly so that revoking PUBLIC's does not lock dashboards out. When the role
  * does not exist (0003 could not create it), an administrator grants later (docs/schema.md).
  */
-async function grantReader(db: Kysely<unknown>): Promise<void> {
+export async function grantReader(db: Kysely<unknown>): Promise<void> {
   const functions = SUMMARIES.map(({ fn }) => `weblate.${fn}${ARGUMENT_TYPES}`).join(', ');
   await sql`
     do $$

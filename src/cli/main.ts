@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, UsageError } from '../errors.ts';
 import { packagePath } from '../lib/package-path.ts';
 import { type Command, commandHelp, parseCommandArgs } from './args.ts';
+import { backfillCommand } from './commands/backfill.ts';
 import { demoCommand } from './commands/demo.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { queryCommand } from './commands/query.ts';
@@ -15,6 +16,7 @@ import { workerCommand } from './commands/worker.ts';
 
 const COMMANDS: Command[] = [
   syncCommand,
+  backfillCommand,
   workerCommand,
   runJobCommand,
   migrateCommand,

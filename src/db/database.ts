@@ -359,6 +359,27 @@ export interface NotificationSubscriptionsTable extends Bookkeeping {
   raw: Jsonb;
 }
 
+/**
+ * Progress at the end of a UTC day before a translation's first snapshot, estimated from the
+ * change log by `weblate-mirror backfill` (docs/history.md); never a measurement.
+ */
+export interface TranslationProgressEstimatedTable {
+  translation_id: number;
+  /** A UTC day, as PostgreSQL's date text (YYYY-MM-DD). */
+  day: string;
+  total: number;
+  total_words: number | null;
+  translated: number;
+  translated_words: number | null;
+  fuzzy: number;
+  fuzzy_words: number | null;
+  approved: number;
+  approved_words: number | null;
+  /** The first snapshot the estimate counts back from. */
+  anchored_at: Timestamp;
+  built_at: GeneratedTimestamp;
+}
+
 export interface Database {
   'weblate.sync_runs': SyncRunsTable;
   'weblate.unit_states': UnitStatesTable;
@@ -375,6 +396,7 @@ export interface Database {
   'weblate.sync_cursors': SyncCursorsTable;
   'weblate.sync_pending': SyncPendingTable;
   'weblate.rejected_records': RejectedRecordsTable;
+  'weblate.translation_progress_estimated': TranslationProgressEstimatedTable;
 }
 
 /** Tables holding API records, unqualified, in the order of the warehouse contract; a sync reports per table. */

@@ -2,6 +2,7 @@ import type { DatabaseKind } from '../db/client.ts';
 import { cascadeDeletions } from '../db/queries/deletions.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
 import { pending } from '../db/queries/sync-state.ts';
+import { runBackfill } from '../history/backfill.ts';
 import { forEachConcurrently, TaskGroup } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
 import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
@@ -46,13 +47,30 @@ export interface SyncResult extends RunResult {
  * `signal` stops is recorded `interrupted`.
  */
 export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncResult> {
-  const mode: SyncMode =
-    options.full === true || !(await hasSucceededRun(deps.db)) ? 'full' : 'incremental';
+  const isFirst = !(await hasSucceededRun(deps.db));
+  const mode: SyncMode = options.full === true || isFirst ? 'full' : 'incremental';
   const interval = options.discoveryIntervalSeconds ?? 0;
   const result = await recordRun(deps, { kind: mode, mode }, options, (ctx, controller) =>
     syncEverything(ctx, controller, interval),
   );
+  if (isFirst && result.status === 'succeeded') await backfillAfterFirstSync(deps);
   return { ...result, mode };
+}
+
+/**
+ * The first sync brings the change history and the first snapshots: the history before
+ * them is estimated right away (docs/history.md). A failed estimate fails nothing: the sync
+ * is stored, and `weblate-mirror backfill` tries again.
+ */
+async function backfillAfterFirstSync(deps: SyncDeps): Promise<void> {
+  try {
+    await runBackfill(deps.db, deps.log);
+  } catch (err) {
+    deps.log.error(
+      { err },
+      'estimating the progress history failed; the sync is stored: run `weblate-mirror backfill` to try again',
+    );
+  }
 }
 
 /**
@@ -79,20 +97,18 @@ async function syncEverything(
           syncChanges(ctx, projectChanges(project)),
         );
   if (ctx.mode === 'full') {
-    // A full unit walk needs nothing from the changes, and the statistics of the translations
-    // just listed need neither: the three go side by side, their requests in flight together
-    // and their pages written as they come.
+    // A full unit walk needs nothing from the changes: the two largest reads go side by side,
+    // their requests in flight together and their pages written as they come.
     const group = new TaskGroup(controller);
     group.add(changes());
     group.add(syncUnits(ctx));
-    group.add(syncStatistics(ctx, found.languageUrls));
     await group.settle();
   } else {
     await changes();
     await discoverFromChanges(ctx, controller, found.projects, listed);
     await syncUnits(ctx);
-    await syncStatistics(ctx, found.languageUrls);
   }
+  await syncStatistics(ctx, found.languageUrls);
   if (!listed) return;
   for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
   await recordDiscovery(ctx);

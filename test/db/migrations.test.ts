@@ -93,6 +93,7 @@ describe('migrations', () => {
       'sync_cursors',
       'sync_pending',
       'sync_runs',
+      'translation_progress_estimated',
       'translation_statistics',
       'translations',
       'unit_states',
@@ -108,7 +109,7 @@ describe('migrations', () => {
     expect(await weblateTables(handle)).toEqual([]);
     expect(await weblateViewsAndFunctions(handle)).toEqual([]);
     await migrateToLatest(handle);
-    expect(await weblateTables(handle)).toHaveLength(15);
+    expect(await weblateTables(handle)).toHaveLength(16);
     expect(await weblateViewsAndFunctions(handle)).toHaveLength(VIEWS.length + FUNCTIONS.length);
     expect((await migrateToLatest(handle)).applied).toEqual([]);
     expect(await pendingMigrations(handle)).toEqual([]);

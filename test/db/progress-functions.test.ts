@@ -2,6 +2,10 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { down, up } from '../../migrations/0005_add_progress_functions.ts';
+import {
+  down as downEstimates,
+  up as upEstimates,
+} from '../../migrations/0007_add_estimated_history.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createReportFixture, type ReportFixture } from '../helpers/report-fixture.ts';
@@ -192,6 +196,8 @@ describe('progress functions', () => {
           select * from ${sql.table(`weblate.${view}`)} order by ${sql.raw(order)}`);
       return result;
     };
+    // 0007 changed the daily summaries' columns: first back to them as 0005 made them.
+    await downEstimates(db as Kysely<unknown>);
     const before = await snapshot();
     expect(before.component_progress_daily!.length).toBeGreaterThan(30);
     await down(db as Kysely<unknown>);
@@ -202,5 +208,6 @@ describe('progress functions', () => {
     expect(await snapshot()).toEqual(before);
     await up(db as Kysely<unknown>);
     expect(await snapshot()).toEqual(before);
+    await upEstimates(db as Kysely<unknown>);
   });
 });
