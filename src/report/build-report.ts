@@ -166,6 +166,8 @@ async function buildLanguageHistory(
     total_words: toNumber(r.total_words),
     translated_words: toNumber(r.translated_words),
     translated_words_percent: toNumberOrNull(r.translated_words_percent),
+    origin: r.origin,
+    estimated_translations: toNumber(r.estimated_translations),
   }));
 }
 

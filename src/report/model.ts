@@ -106,6 +106,13 @@ export interface LanguageDay {
   total_words: number;
   translated_words: number;
   translated_words_percent: number | null;
+  /**
+   * `estimated` when any of the day's translations is estimated from the change log (before
+   * its first statistics snapshot, docs/history.md), else `measured`.
+   */
+  origin: 'measured' | 'estimated';
+  /** Of `translations`, those estimated. */
+  estimated_translations: number;
 }
 
 /** Every day of the window, with zeros on days without changes. */

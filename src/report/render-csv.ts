@@ -123,6 +123,8 @@ const LANGUAGE_DAY_COLUMNS = [
   'total_words',
   'translated_words',
   'translated_words_percent',
+  'origin',
+  'estimated_translations',
 ] as const satisfies readonly (keyof LanguageDay)[];
 
 const ACTIVITY_COLUMNS = [

@@ -124,7 +124,11 @@ function renderLanguageChart(report: Report, days: string[]): string {
     style: seriesStyle(i),
     points: report.language_history
       .filter((r) => r.language_code === code && r.translated_percent !== null)
-      .map((r) => ({ day: r.day, value: r.translated_percent! })),
+      .map((r) => ({
+        day: r.day,
+        value: r.translated_percent!,
+        estimated: r.origin === 'estimated',
+      })),
   }));
   const legend = series
     .map((s) => {
@@ -147,14 +151,32 @@ function renderLanguageChart(report: Report, days: string[]): string {
   ].join('\n');
 }
 
-/** Says why the lines start late when the statistics history is younger than the window. */
+/**
+ * Says which stretch of the lines is estimated, and why the lines start late when the
+ * history is younger than the window.
+ */
 function historyNote(report: Report, days: string[]): string {
-  const first = report.language_history.reduce<string | null>(
+  const history = report.language_history;
+  const first = history.reduce<string | null>(
     (min, r) => (min === null || r.day < min ? r.day : min),
     null,
   );
-  if (first === null || first <= days[0]!) return '';
-  return `<p class="note">The mirror's statistics history starts on ${e(first)}: every day with a sync adds a point.</p>`;
+  const measured = history
+    .filter((r) => r.origin === 'measured')
+    .reduce<string | null>((min, r) => (min === null || r.day < min ? r.day : min), null);
+  const notes: string[] = [];
+  if (history.some((r) => r.origin === 'estimated')) {
+    const since = measured === null ? '' : ` Measured snapshots start on ${e(measured)}.`;
+    notes.push(
+      `<p class="note estimated-note">Dotted stretches and hollow points are estimated from the change log, for the days before the mirror's first statistics snapshot (see docs/history.md in weblate-mirror).${since}</p>`,
+    );
+  }
+  if (first !== null && first > days[0]!) {
+    notes.push(
+      `<p class="note">The mirror's statistics history starts on ${e(first)}: every day with a sync adds a point.</p>`,
+    );
+  }
+  return notes.join('\n');
 }
 
 function renderActivityChart(report: Report): string {

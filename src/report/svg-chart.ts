@@ -48,8 +48,12 @@ export interface LineSeries {
   key: string;
   label: string;
   style: SeriesStyle;
-  points: Array<{ day: string; value: number }>;
+  /** `estimated`: a value estimated from the change log rather than measured (docs/history.md). */
+  points: Array<{ day: string; value: number; estimated?: boolean }>;
 }
+
+/** The dash of the stretch of a line that is estimated. */
+export const ESTIMATED_DASH = '2 4';
 
 const WIDTH = 960;
 const HEIGHT = 280;
@@ -143,17 +147,28 @@ export function renderLineChart(
         x: dayX(index.get(p.day)!, days.length),
         y: valueY(p.value, min, max),
       }));
-    const dash = s.style.dash === '' ? '' : ` stroke-dasharray="${s.style.dash}"`;
-    const line =
-      placed.length > 1
-        ? `<polyline points="${placed.map((p) => `${round(p.x)},${round(p.y)}`).join(' ')}" stroke="${s.style.color}"${dash}/>`
+    // Estimated points come before measured ones: the estimated stretch is dotted, up to
+    // and including the first measured point, which the solid stretch starts from.
+    const cut = placed.findIndex((p) => p.estimated !== true);
+    const estimated = cut === -1 ? placed : placed.slice(0, cut + 1);
+    const measured = cut === -1 ? [] : placed.slice(cut);
+    const polyline = (points: typeof placed, dash: string, className: string) =>
+      points.length > 1
+        ? `<polyline class="${className}" points="${points.map((p) => `${round(p.x)},${round(p.y)}`).join(' ')}" stroke="${s.style.color}"${dash === '' ? '' : ` stroke-dasharray="${dash}"`}/>`
         : '';
-    const dots = placed.map(
-      (p) =>
-        `<circle cx="${round(p.x)}" cy="${round(p.y)}" r="3" fill="${s.style.color}" data-day="${p.day}" data-value="${p.value}">` +
-        `<title>${escapeHtml(`${s.label}, ${p.day}: ${p.value.toFixed(1)}%`)}</title></circle>`,
-    );
-    return `<g class="series" data-series="${escapeHtml(s.key)}">${line}${dots.join('')}</g>`;
+    const lines =
+      polyline(estimated, ESTIMATED_DASH, 'estimated') +
+      polyline(measured, s.style.dash, 'measured');
+    const dots = placed.map((p) => {
+      const origin = p.estimated === true ? 'estimated' : 'measured';
+      const fill = p.estimated === true ? 'white' : s.style.color;
+      const note = p.estimated === true ? ' (estimated)' : '';
+      return (
+        `<circle cx="${round(p.x)}" cy="${round(p.y)}" r="3" fill="${fill}" stroke="${s.style.color}" data-day="${p.day}" data-value="${p.value}" data-origin="${origin}">` +
+        `<title>${escapeHtml(`${s.label}, ${p.day}: ${p.value.toFixed(1)}%${note}`)}</title></circle>`
+      );
+    });
+    return `<g class="series" data-series="${escapeHtml(s.key)}">${lines}${dots.join('')}</g>`;
   });
   return [
     svgOpen(label, 'line-chart'),

@@ -93,6 +93,9 @@ function hostileReport(): Report {
       total_words: 30,
       translated_words: 10 + i,
       translated_words_percent: 33.3,
+      // The first day is before the mirror's first snapshot: estimated from the change log.
+      origin: i === 0 ? ('estimated' as const) : ('measured' as const),
+      estimated_translations: i === 0 ? 1 : 0,
     })),
     activity: [
       { day: '2026-11-20', changes: 0, words: 0, authors: 0 },
@@ -126,6 +129,20 @@ describe('renderHtml', () => {
     expect(html).toContain('data-day="2026-11-22" data-value="50"');
     expect(html.match(/<rect [^>]*data-day=/g)).toHaveLength(3);
     expect(html).toContain('data-day="2026-11-21" data-value="3" data-words="4" data-authors="1"');
+  });
+
+  it('draws estimated days dotted and hollow, with a note, and measured days solid', () => {
+    const html = renderHtml(hostileReport());
+    expect(html.match(/<circle [^>]*data-origin="estimated"/g)).toHaveLength(1);
+    expect(html).toMatch(
+      /<circle [^>]*fill="white"[^>]*data-day="2026-11-20"[^>]*data-origin="estimated"/,
+    );
+    expect(html.match(/<circle [^>]*data-origin="measured"/g)).toHaveLength(2);
+    // The dotted stretch runs from the estimated day to the first measured one.
+    expect(html.match(/<polyline class="estimated" points="[^"]*"/)![0].split(' ')).toHaveLength(4);
+    expect(html).toMatch(/<polyline class="measured" /);
+    expect(html).toContain('estimated from the change log');
+    expect(html).toContain('Measured snapshots start on 2026-11-21');
   });
 
   it('says so when there is nothing to draw', () => {

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 
 import { loadConfig } from '../../config.ts';
 import { createDb } from '../../db/client.ts';
+import { firstEstimatedDay } from '../../db/queries/backfill.ts';
 import { countRows } from '../../db/queries/status.ts';
 import { createLogger } from '../../logger.ts';
 import { writeHtmlReport } from '../../report/write-html.ts';
@@ -128,14 +129,18 @@ async function writeDemoReport(
 ): Promise<void> {
   const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
+    // The whole simulated history: estimated from the change log up to the first sync.
+    const since = await firstEstimatedDay(handle.db);
     const { path } = await writeHtmlReport(handle.db, join(dataDir, 'report.html'), {
       projects: [],
       language: null,
-      since: null,
+      since,
       limit: 10,
     });
-    const target =
-      config.databaseUrl === null ? `--data-dir ${dataDir}` : '--database-url <your DATABASE_URL>';
+    const target = [
+      config.databaseUrl === null ? `--data-dir ${dataDir}` : '--database-url <your DATABASE_URL>',
+      ...(since === null ? [] : [`--since ${since}`]),
+    ].join(' ');
     print();
     print(`Report written to ${path}`);
     print(`  open it in a browser, or print it as tables: npx weblate-mirror report ${target}`);

@@ -190,3 +190,11 @@ function later(figure: string) {
 function bounded(figure: string, total: string) {
   return sql.raw(`least(greatest(c.${figure}, 0), c.${total})`);
 }
+
+/** The first day any estimate covers (YYYY-MM-DD), or null without estimates. */
+export async function firstEstimatedDay(db: Kysely<Database>): Promise<string | null> {
+  const result = await sql<{ day: string | null }>`
+    select to_char(min(day), 'YYYY-MM-DD') as day
+    from weblate.translation_progress_estimated`.execute(db);
+  return result.rows[0]?.day ?? null;
+}

@@ -79,14 +79,20 @@ export interface LanguageProgressRow extends SummedProgress {
   components: string;
 }
 
-export interface ProjectProgressDailyRow extends SummedDayProgress {
+/** How much of a day's group is estimated rather than measured (see docs/history.md). */
+export interface DayOrigin {
+  estimated_translations: string;
+  origin: 'measured' | 'estimated';
+}
+
+export interface ProjectProgressDailyRow extends SummedDayProgress, DayOrigin {
   day: string;
   project_id: number;
   project_slug: string;
   components: string;
 }
 
-export interface LanguageProgressDailyRow extends SummedDayProgress {
+export interface LanguageProgressDailyRow extends SummedDayProgress, DayOrigin {
   day: string;
   language_code: string;
   components: string;
@@ -119,7 +125,7 @@ function columns(names: readonly string[]): RawBuilder<unknown> {
 
 /** The key columns, then the figures of a day; `f` is the row. */
 function dayColumns(keys: readonly string[]): RawBuilder<unknown> {
-  return columns([...keys, ...DAY_FIGURES]);
+  return columns([...keys, ...DAY_FIGURES, 'estimated_translations', 'origin']);
 }
 
 /** The key columns, then the figures of now, the last change in ISO 8601. */
