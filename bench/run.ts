@@ -30,6 +30,7 @@ import {
   WEBLATE_5_14_COSTS,
 } from '../src/simulator/index.ts';
 import type { SyncSummary } from '../src/sync/summary.ts';
+import { type BackfillResult, benchBackfill } from './backfill.ts';
 import { measureCopyCeiling } from './copy-ceiling.ts';
 import { minimumRequests, naiveRequests } from './references.ts';
 
@@ -88,7 +89,9 @@ function options() {
       'large-components': { type: 'string', default: '5000' },
       'large-units': { type: 'string', default: '1000000' },
       'large-changes': { type: 'string', default: '200000' },
-      shapes: { type: 'string', default: 'default,large' },
+      shapes: { type: 'string', default: 'default,large,backfill' },
+      'backfill-units': { type: 'string', default: '1000000' },
+      'backfill-changes': { type: 'string', default: '1000000' },
       'cost-scale': { type: 'string', default: '0.1' },
       'database-url': {
         type: 'string',
@@ -118,6 +121,9 @@ function options() {
   const chosen = String(values.shapes).split(',');
   return {
     shapes: shapes.filter((shape) => chosen.includes(shape.name)),
+    backfill: chosen.includes('backfill')
+      ? { units: int('backfill-units'), changes: int('backfill-changes'), translations: 50_000 }
+      : null,
     smallUnits: int('small-units'),
     costScale: Number(values['cost-scale']),
     databaseUrl: String(values['database-url']),
@@ -443,6 +449,16 @@ function report(o: ReturnType<typeof options>, results: ShapeResult[], small: Sc
   return { text: lines.join('\n'), checks };
 }
 
+/** The backfill's lines: its time against one pass over the changes. */
+function backfillReport(b: BackfillResult): string {
+  return [
+    `backfill: ${b.units} units, ${b.changes} changes in ${b.translations} translations (PostgreSQL, built in SQL)`,
+    `  weblate-mirror backfill:             ${(b.ms / 1000).toFixed(1)} s, ${b.days} translation-days estimated in ${b.rows} rows, ${b.tempMb} MB of temporary files`,
+    `  one pass over the changes (grouped): ${(b.passMs / 1000).toFixed(1)} s`,
+    `  backfill ÷ one pass: ${(b.ms / b.passMs).toFixed(2)}`,
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   const o = options();
   const started = performance.now();
@@ -450,15 +466,20 @@ async function main(): Promise<void> {
   const small = byDefault === undefined ? null : await benchSmall(o, byDefault);
   const results: ShapeResult[] = [];
   for (const shape of o.shapes) results.push(await benchShape(o, shape));
+  const backfill =
+    o.backfill === null
+      ? null
+      : await withScratchDatabase(o.databaseUrl, (url) => benchBackfill(url, o.backfill!));
   const { text, checks } = report(o, results, small);
+  const backfillText = backfill === null ? '' : `\n\n${backfillReport(backfill)}`;
   process.stdout.write(
-    `${text}\n\nwhole benchmark: ${((performance.now() - started) / 60_000).toFixed(1)} min\n`,
+    `${text}${backfillText}\n\nwhole benchmark: ${((performance.now() - started) / 60_000).toFixed(1)} min\n`,
   );
   mkdirSync(RESULTS, { recursive: true });
   const file = `${RESULTS}${new Date().toISOString().replaceAll(':', '-')}.json`;
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options: o, small, results, checks }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options: o, small, results, backfill, checks }, null, 2)}\n`,
   );
   process.stdout.write(`\nresults written to ${file}\n`);
 }

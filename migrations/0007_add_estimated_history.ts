@@ -11,8 +11,9 @@ import {
 } from './0005_add_progress_functions.ts';
 
 // Progress history before the first statistics snapshot, estimated from the change log
-// (`weblate-mirror backfill`, docs/history.md). Estimates live in a table of their own and
-// reach the daily views only for the days before a translation's first snapshot, with
+// (`weblate-mirror backfill`, docs/history.md). Estimates live in a table of their own (a
+// row for each day an estimate moved, holding until the next) and reach the daily views
+// only for the days before a translation's first snapshot, with
 // `origin` = 'estimated'; a measured day always wins. The daily summaries gain `origin`
 // ('estimated' when any translation of the group is) and `estimated_translations`.
 // Frozen once merged; add a new migration.
@@ -71,14 +72,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (translation_id, day)
     )`.execute(db);
   await sql`comment on table weblate.translation_progress_estimated is
-    'Progress at the end of each UTC day before a translation''s first statistics snapshot (anchored_at), estimated from the change log by weblate-mirror backfill: never a measurement (docs/history.md).'`.execute(
+    'Progress at the end of a UTC day before a translation''s first statistics snapshot (anchored_at), holding until the next row, estimated from the change log by weblate-mirror backfill: never a measurement (docs/history.md).'`.execute(
     db,
   );
   await dropDailySummaries(db);
   await sql`create or replace view weblate.translation_progress_daily as
     select m.*, 'measured'::text as origin from (${measuredDaily()}) m
     union all
-    select e.day,
+    select g.day::date as day,
            t.id as translation_id,
            c.project_id,
            p.slug as project_slug,
@@ -103,16 +104,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
            e.total_words - e.translated_words as untranslated_words,
            null::timestamptz as captured_at,
            'estimated'::text as origin
-    from weblate.translation_progress_estimated e
+    from (
+      select e.*,
+             lead(e.day) over (partition by e.translation_id order by e.day) as next_day,
+             (select ${sql.raw(DAY_OF('min(s.captured_at)'))} from weblate.translation_statistics s
+              where s.translation_id = e.translation_id) as measured_from
+      from weblate.translation_progress_estimated e
+    ) e
     join weblate.translations t on t.id = e.translation_id
     join weblate.components c on c.id = t.component_id
     join weblate.projects p on p.id = c.project_id
-    where t.is_source is not true
-      -- A measured day wins: estimates only cover the days before the first snapshot.
-      and e.day < coalesce(
-        (select ${sql.raw(DAY_OF('min(s.captured_at)'))} from weblate.translation_statistics s
-         where s.translation_id = e.translation_id),
-        'infinity'::date)`.execute(db);
+    -- A row holds until the next one; a measured day always wins, so estimates stop the day
+    -- before the first snapshot. (least() ignores nulls.)
+    cross join lateral generate_series(
+      e.day::timestamp,
+      (least(e.next_day, e.measured_from) - 1)::timestamp,
+      interval '1 day'
+    ) as g(day)
+    where t.is_source is not true`.execute(db);
   for (const summary of DAILY_SUMMARIES) {
     await createFunction(db, summary, ORIGIN_FIGURES);
     await createView(db, summary);

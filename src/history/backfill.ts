@@ -32,5 +32,5 @@ export function describeBackfill(run: BackfillRun): string {
   if (run.translations === 0)
     return `no estimate written: no translation has changes before its first statistics snapshot (${seconds} s)`;
   const clamped = run.clamped === 0 ? '' : `, ${run.clamped} clamped into 0..total`;
-  return `estimated ${run.days} translation-days of ${run.translations} translations before their first snapshot${clamped} (${seconds} s)`;
+  return `estimated ${run.days} translation-days of ${run.translations} translations before their first snapshot, in ${run.rows} rows${clamped} (${seconds} s)`;
 }

@@ -172,13 +172,14 @@ describe('backfill: progress before the first snapshot, from the change log', ()
     // 102 has a snapshot but no change before it; 103 has changes but no snapshot.
     expect(await estimates(102)).toEqual([]);
     expect(await estimates(103)).toEqual([]);
-    expect(result).toMatchObject({ translations: 3, days: 5 + 3 + 3 });
+    // Rows: 101's five days; 104's and 105's first day and d2 (d1 holds d0's values).
+    expect(result).toMatchObject({ translations: 3, rows: 5 + 2 + 2, days: 5 + 3 + 3 });
   });
 
   it('counts a string removed without unit or state as translated when it kept a text', async () => {
     await rebuildEstimates(db);
-    // d0 and d1: u11 untranslated, the two removed strings still there (one translated, of
-    // words unknown: 0); d2: both removed, u11 translated.
+    // d0 (and d1, which holds it): u11 untranslated, the two removed strings still there
+    // (one translated, of words unknown: 0); d2: both removed, u11 translated.
     expect(
       (await estimates(105)).map((r) => [
         r.day,
@@ -189,8 +190,16 @@ describe('backfill: progress before the first snapshot, from the change log', ()
       ]),
     ).toEqual([
       [day(0), 3, 1, 4, 0],
-      [day(1), 3, 1, 4, 0],
       [day(2), 1, 1, 4, 4],
+    ]);
+    const daily = await sql<{ day: string; total: number; origin: string }>`
+      select to_char(day, 'YYYY-MM-DD') as day, total, origin from weblate.translation_progress_daily
+      where translation_id = 105 and day < ${day(4)}::date order by day`.execute(db);
+    expect(daily.rows.map((r) => [r.day, r.total, r.origin])).toEqual([
+      [day(0), 3, 'estimated'],
+      [day(1), 3, 'estimated'],
+      [day(2), 1, 'estimated'],
+      [day(3), 1, 'measured'],
     ]);
   });
 
@@ -200,10 +209,10 @@ describe('backfill: progress before the first snapshot, from the change log', ()
     const result = await rebuildEstimates(db);
     expect((await estimates(104)).map((r) => [r.day, r.total, r.translated])).toEqual([
       [day(0), 2, 0],
-      [day(1), 2, 0],
       [day(2), 2, 0],
     ]);
-    expect(result.clamped).toBe(2);
+    // One row: d0, which d1 holds.
+    expect(result.clamped).toBe(1);
   });
 
   it('is idempotent, and a later snapshot or later changes leave it as it was', async () => {

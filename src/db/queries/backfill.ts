@@ -15,9 +15,11 @@ export const REMOVING_ACTIONS = [63] as const;
 export interface BackfillResult {
   /** Translations that got an estimate (a first snapshot and changes before it). */
   translations: number;
-  /** Estimated translation-days written. */
+  /** Rows written: a translation's first day, and each day its estimate moved. */
+  rows: number;
+  /** Translation-days the estimate covers (each row holds until the next one). */
   days: number;
-  /** Estimated counts that went below zero or above the total and were clamped. */
+  /** Rows whose estimated counts went below zero or above the total and were clamped. */
   clamped: number;
 }
 
@@ -25,9 +27,11 @@ const list = (values: readonly number[]) => sql.raw(values.join(', '));
 
 /**
  * Rebuilds weblate.translation_progress_estimated in one transaction: for every translation
- * with a statistics snapshot, its progress at the end of each UTC day from the day of its
- * first change up to the day before its first snapshot, counted back from that snapshot
- * through the change log. One pass over the changes, in the database (docs/history.md):
+ * with a statistics snapshot, its progress at the end of the UTC day of its first change and
+ * of every later day on which something moved, up to the day before its first snapshot,
+ * counted back from that snapshot through the change log (a row holds until the next one,
+ * as translation_progress_daily reads it). One pass over the changes, in the database
+ * (docs/history.md):
  *
  * - Each string's changes form a chain, in the order Weblate logged them (by id). A change
  *   that logged the states (`details.old_state` and `details.state`, as Weblate does for
@@ -50,7 +54,7 @@ const list = (values: readonly number[]) => sql.raw(values.join(', '));
 export async function rebuildEstimates(db: Kysely<Database>): Promise<BackfillResult> {
   return db.transaction().execute(async (trx) => {
     await sql`delete from weblate.translation_progress_estimated`.execute(trx);
-    const result = await sql<BackfillResult>`
+    const result = await sql<Omit<BackfillResult, 'days'> & { days: string }>`
       with anchor as (
         select distinct on (s.translation_id)
                s.translation_id, s.captured_at as anchored_at,
@@ -128,18 +132,26 @@ export async function rebuildEstimates(db: Kysely<Database>): Promise<BackfillRe
         where ch.timestamp < a.anchored_at
         group by ch.translation_id
       ),
-      -- Every day from the first change to the snapshot's day, and what moved after it.
+      -- The days that matter: the first change's, and every day something moved (up to the
+      -- snapshot's), each with what moved after it.
+      moved_days as (
+        select d.* from per_day d
+        union all
+        select f.translation_id, f.first_day, 0, 0, 0, 0, 0, 0, 0, 0 from first_days f
+      ),
       grid as (
-        select a.*, g.day::date as day,
+        select a.*, m.day,
                ${later('total')}, ${later('total_words')},
                ${later('translated')}, ${later('translated_words')},
                ${later('fuzzy')}, ${later('fuzzy_words')},
                ${later('approved')}, ${later('approved_words')}
-        from anchor a
-        join first_days f on f.translation_id = a.translation_id
-        cross join lateral generate_series(f.first_day::timestamp, a.anchor_day::timestamp, interval '1 day') as g(day)
-        left join per_day d on d.translation_id = a.translation_id and d.day = g.day::date
-        window later as (partition by a.translation_id order by g.day desc
+        from (select translation_id, day, sum(total) as total, sum(total_words) as total_words,
+                     sum(translated) as translated, sum(translated_words) as translated_words,
+                     sum(fuzzy) as fuzzy, sum(fuzzy_words) as fuzzy_words,
+                     sum(approved) as approved, sum(approved_words) as approved_words
+              from moved_days group by translation_id, day) m
+        join anchor a on a.translation_id = m.translation_id
+        window later as (partition by m.translation_id order by m.day desc
                          rows between unbounded preceding and 1 preceding)
       ),
       raw as (
@@ -172,18 +184,22 @@ export async function rebuildEstimates(db: Kysely<Database>): Promise<BackfillRe
         returning translation_id
       )
       select (select count(distinct translation_id) from written)::int as translations,
-             (select count(*) from written)::int as days,
+             (select count(*) from written)::int as rows,
+             (select coalesce(sum(a.anchor_day - f.first_day), 0) from first_days f
+               join anchor a on a.translation_id = f.translation_id
+               where f.first_day < a.anchor_day)::bigint::text as days,
              (select count(*) from clamped c
                where c.total < 0 or c.translated not between 0 and c.kept_total
                   or c.fuzzy not between 0 and c.kept_total
                   or c.approved not between 0 and c.kept_total)::int as clamped`.execute(trx);
-    return result.rows[0] ?? { translations: 0, days: 0, clamped: 0 };
+    const row = result.rows[0]!;
+    return { ...row, days: Number(row.days) };
   });
 }
 
 /** The moves of a figure on the days after the grid's day (a window over `later`). */
 function later(figure: string) {
-  return sql.raw(`coalesce(sum(d.${figure}) over later, 0) as later_${figure}`);
+  return sql.raw(`coalesce(sum(m.${figure}) over later, 0) as later_${figure}`);
 }
 
 /** A count kept within 0 and its total (null stays null: words an older server did not send). */
