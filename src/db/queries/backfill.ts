@@ -111,7 +111,7 @@ export async function rebuildEstimates(db: Kysely<Database>): Promise<BackfillRe
         select m.translation_id, (m.timestamp at time zone 'UTC')::date as day,
                (m.after_state >= 0)::int - (m.before_state >= 0)::int as total,
                (m.after_state >= 20)::int - (m.before_state >= 20)::int as translated,
-               (m.after_state = 10)::int - (m.before_state = 10)::int as fuzzy,
+               (m.after_state between 10 and 19)::int - (m.before_state between 10 and 19)::int as fuzzy,
                (m.after_state = 30)::int - (m.before_state = 30)::int as approved,
                m.words
         from moves m join anchor a on a.translation_id = m.translation_id
