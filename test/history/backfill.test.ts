@@ -169,11 +169,14 @@ describe('backfill: progress before the first snapshot, from the change log', ()
   it('counts back from the first snapshot through every logged move, day by day', async () => {
     const result = await rebuildEstimates(db);
     expect(await estimates(101)).toEqual(EXPECTED_101);
-    // 102 has a snapshot but no change before it; 103 has changes but no snapshot.
-    expect(await estimates(102)).toEqual([]);
+    // 102 has no change of its own, but its component has (103's, on d1): from then on it
+    // stands where its snapshot does. 103 has changes but no snapshot.
+    expect(await estimates(102)).toEqual([
+      { ...SNAPSHOT_101, translated: 0, translated_words: 17, day: day(1) },
+    ]);
     expect(await estimates(103)).toEqual([]);
-    // Rows: 101's five days; 104's and 105's first day and d2 (d1 holds d0's values).
-    expect(result).toMatchObject({ translations: 3, rows: 5 + 2 + 2, days: 5 + 3 + 3 });
+    // Rows: 101's five days; 102's first; 104's and 105's first day and d2 (d1 holds d0's).
+    expect(result).toMatchObject({ translations: 4, rows: 5 + 1 + 2 + 2, days: 5 + 4 + 3 + 3 });
   });
 
   it('counts a string removed without unit or state as translated when it kept a text', async () => {
@@ -268,11 +271,11 @@ describe('backfill: progress before the first snapshot, from the change log', ()
         where language_code = 'cs' and day between ${day(2)}::date and ${day(5)}::date
         order by day`.execute(db)
     ).rows;
-    // 104 is measured from d3 on, 101 and 102 (which has no estimate) from d5 on.
+    // 104 is measured from d3 on, 101 and 102 from d5 on.
     expect(rows).toEqual([
-      { day: day(2), origin: 'estimated', estimated_translations: '2', translations: '2' },
-      { day: day(3), origin: 'estimated', estimated_translations: '1', translations: '2' },
-      { day: day(4), origin: 'estimated', estimated_translations: '1', translations: '2' },
+      { day: day(2), origin: 'estimated', estimated_translations: '3', translations: '3' },
+      { day: day(3), origin: 'estimated', estimated_translations: '2', translations: '3' },
+      { day: day(4), origin: 'estimated', estimated_translations: '2', translations: '3' },
       { day: day(5), origin: 'measured', estimated_translations: '0', translations: '3' },
     ]);
   });

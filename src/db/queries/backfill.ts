@@ -126,11 +126,25 @@ export async function rebuildEstimates(db: Kysely<Database>): Promise<BackfillRe
         from vectors v
         group by v.translation_id, v.day
       ),
+      -- A translation's estimate starts with the first change of its component (its own
+      -- included): a translation added later starts with its strings' additions, before which
+      -- it counts nothing, so it does not jump into its language's sums.
+      component_first as (
+        select ch.component_id, min(ch.timestamp) as first_at
+        from weblate.changes ch where ch.component_id is not null
+        group by ch.component_id
+      ),
       first_days as (
-        select ch.translation_id, (min(ch.timestamp) at time zone 'UTC')::date as first_day
-        from weblate.changes ch join anchor a on a.translation_id = ch.translation_id
-        where ch.timestamp < a.anchored_at
-        group by ch.translation_id
+        select a.translation_id,
+               (least(cf.first_at, tf.first_at) at time zone 'UTC')::date as first_day
+        from anchor a
+        join weblate.translations t on t.id = a.translation_id
+        left join component_first cf on cf.component_id = t.component_id
+        left join lateral (
+          select min(ch.timestamp) as first_at from weblate.changes ch
+          where ch.translation_id = a.translation_id
+        ) tf on true
+        where least(cf.first_at, tf.first_at) < a.anchored_at
       ),
       -- The days that matter: the first change's, and every day something moved (up to the
       -- snapshot's), each with what moved after it.
