@@ -21,6 +21,44 @@ def backdate(change_ids, timestamp):
     return Change.objects.filter(pk__in=change_ids).update(timestamp=at)
 
 
+def max_change_id():
+    from django.db.models import Max
+
+    from weblate.trans.models import Change
+
+    return Change.objects.aggregate(top=Max("pk"))["top"] or 0
+
+
+def backdate_after(after_id, timestamp):
+    """Moves every change logged after `after_id` to `timestamp` (a phase of edits to its day)."""
+    from weblate.trans.models import Change
+
+    at = datetime.fromisoformat(timestamp)
+    return Change.objects.filter(pk__gt=after_id).update(timestamp=at)
+
+
+def accept_suggestions(username, translation):
+    """Accepts every pending suggestion of `project/component/language`, as the editor's Accept."""
+    from django.test import RequestFactory
+
+    from weblate.auth.models import User
+    from weblate.trans.models import Suggestion
+
+    project, component, language = translation.split("/")
+    request = RequestFactory().post("/")
+    request.user = User.objects.get(username=username)
+    suggestions = Suggestion.objects.filter(
+        unit__translation__component__project__slug=project,
+        unit__translation__component__slug=component,
+        unit__translation__language__code=language,
+    ).select_related("unit")
+    accepted = 0
+    for suggestion in suggestions:
+        suggestion.accept(request)
+        accepted += 1
+    return accepted
+
+
 def age(seconds):
     """Moves every recorded time back: the seed then looks as old as data a mirror meets."""
     from datetime import timedelta
@@ -108,6 +146,9 @@ OPERATIONS = {
     "backdate": backdate,
     "age": age,
     "silent_reset": silent_reset,
+    "max_change_id": max_change_id,
+    "backdate_after": backdate_after,
+    "accept_suggestions": accept_suggestions,
 }
 
 

@@ -93,7 +93,10 @@ export type TierOp =
   | { op: 'age'; args: { seconds: number } }
   | { op: 'silent_reset'; args: { unit_ids: number[]; state: number } }
   | { op: 'bulk_edit'; args: { username: string; project: string; query: string; state: number } }
-  | { op: 'synthesize_changes'; args: { project: string; component: string; count: number } };
+  | { op: 'synthesize_changes'; args: { project: string; component: string; count: number } }
+  | { op: 'max_change_id'; args: Record<string, never> }
+  | { op: 'backdate_after'; args: { after_id: number; timestamp: string } }
+  | { op: 'accept_suggestions'; args: { username: string; translation: string } };
 
 /** Runs operations in one `weblate shell` (one Django start-up for all of them). */
 export async function tierOps(config: InstanceConfig, ops: TierOp[]): Promise<unknown[]> {
