@@ -79,10 +79,17 @@ async function buildMovers(
   options: ReportOptions,
   today: string,
 ): Promise<MoverWindow[]> {
+  // With --since: that window, and the default ones that fit inside it (a long history then
+  // still shows what moved lately).
+  const defaults = DEFAULT_MOVER_DAYS.map((days) => ({
+    name: `${days}d`,
+    from: addDays(today, 1 - days),
+  }));
+  const since = options.since;
   const windows =
-    options.since === null
-      ? DEFAULT_MOVER_DAYS.map((days) => ({ name: `${days}d`, from: addDays(today, 1 - days) }))
-      : [{ name: 'since', from: options.since }];
+    since === null
+      ? defaults
+      : [{ name: 'since', from: since }, ...defaults.filter((w) => w.from > since)];
   const result: MoverWindow[] = [];
   for (const { name, from } of windows) {
     const baselineDay = addDays(from, -1);

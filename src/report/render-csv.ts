@@ -16,7 +16,7 @@ import type {
  * comma, a quote or a line break is quoted, its quotes doubled). Each section is a line
  * `# <name>`, a header row and the rows, and ends with a blank line. Sections: report
  * (one row: when, filters, window), projects, languages, components, movers_7d and
- * movers_30d (movers_since with --since), contributors, stalled, language_history and
+ * movers_30d (with --since: movers_since, then those of the two that fit), contributors, stalled, language_history and
  * activity. An empty cell is a null; a list (a contributor's languages) is space-separated.
  */
 export function renderCsv(report: Report): string {

@@ -230,8 +230,10 @@ describe('report --format json', () => {
     const from = addDays(today, -12);
     expect(since.filters.since).toBe(from);
     expect(since.window).toEqual({ from, to: today });
+    // The 7-day window fits inside the 13 days since: it is kept; the 30-day one is not.
     expect(since.movers.map((w) => [w.name, w.from, w.baseline_day])).toEqual([
       ['since', from, addDays(from, -1)],
+      ['7d', addDays(today, -6), addDays(today, -7)],
     ]);
     expect(since.activity.map((d) => d.day)[0]).toBe(from);
     expect(since.activity).toHaveLength(13);
