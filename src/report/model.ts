@@ -50,6 +50,8 @@ export interface Mover {
   language_code: string;
   /** The day compared with: the window's baseline, or the translation's first day since. */
   from_day: string;
+  /** Whether the figures of `from_day` are measured or estimated (docs/history.md). */
+  from_origin: 'measured' | 'estimated';
   translated_percent_before: number | null;
   translated_percent_now: number | null;
   translated_percent_change: number | null;

@@ -84,6 +84,7 @@ const MOVER_COLUMNS = [
   'component_slug',
   'language_code',
   'from_day',
+  'from_origin',
   'translated_percent_before',
   'translated_percent_now',
   'translated_percent_change',

@@ -242,7 +242,10 @@ function renderPeople(report: Report): string {
         { header: 'project', cell: (r) => e(r.project_slug) },
         { header: 'component', cell: (r) => e(r.component_slug) },
         { header: 'language', cell: (r) => e(r.language_code) },
-        { header: 'from end of', cell: (r) => e(r.from_day) },
+        {
+          header: 'from end of',
+          cell: (r) => e(r.from_origin === 'estimated' ? `${r.from_day} (estimated)` : r.from_day),
+        },
         num('% then', (r) => formatPercent(r.translated_percent_before)),
         num('% now', (r) => formatPercent(r.translated_percent_now)),
         num('% change', (r) => change(r.translated_percent_change)),

@@ -131,7 +131,10 @@ function moverSections(report: Report): string[] {
           { header: 'project', cell: (r) => r.project_slug },
           { header: 'component', cell: (r) => r.component_slug },
           { header: 'language', cell: (r) => r.language_code },
-          { header: 'from end of', cell: (r) => r.from_day },
+          {
+            header: 'from end of',
+            cell: (r) => (r.from_origin === 'estimated' ? `${r.from_day} (estimated)` : r.from_day),
+          },
           num('% then', (r) => formatPercent(r.translated_percent_before)),
           num('% now', (r) => formatPercent(r.translated_percent_now)),
           num('% change', (r) => formatChange(r.translated_percent_change)),

@@ -50,6 +50,7 @@ function hostileReport(): Report {
             component_slug: 'c',
             language_code: 'de',
             from_day: '2026-11-15',
+            from_origin: 'estimated',
             translated_percent_before: 40,
             translated_percent_now: 50,
             translated_percent_change: 10,
@@ -143,6 +144,8 @@ describe('renderHtml', () => {
     expect(html).toMatch(/<polyline class="measured" /);
     expect(html).toContain('estimated from the change log');
     expect(html).toContain('Measured snapshots start on 2026-11-21');
+    // A mover compared with an estimated day says so.
+    expect(html).toContain('2026-11-15 (estimated)');
   });
 
   it('says so when there is nothing to draw', () => {

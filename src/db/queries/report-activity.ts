@@ -10,6 +10,7 @@ export interface MoverRow {
   component_slug: string;
   language_code: string;
   from_day: string;
+  from_origin: 'measured' | 'estimated';
   translated_percent_before: string | null;
   translated_percent_now: string | null;
   translated_percent_change: string | null;
@@ -98,6 +99,7 @@ export async function listMovers(
       order by d.translation_id, d.day
     )
     select n.project_slug, n.component_slug, n.language_code, b.day::text as from_day,
+           b.origin as from_origin,
            b.translated_percent as translated_percent_before,
            n.translated_percent as translated_percent_now,
            n.translated_percent - b.translated_percent as translated_percent_change,
