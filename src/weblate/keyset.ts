@@ -294,7 +294,12 @@ export class IdWindows {
     }
     // Never wider than two pages at the densest ids seen: a sparse stretch (a deleted
     // component's ids, another project's) must not widen a window that then lands on dense ids.
-    const densest = (2n * BigInt(pageSize) * this.#densest.span) / BigInt(this.#densest.found);
+    // Where ids were found at least half dense, two pages of ids: no id holds two rows, so
+    // such a window never counts more than two pages, whatever lies beyond what was seen.
+    const isDense = 2 * this.#densest.found >= Number(this.#densest.span);
+    const densest = isDense
+      ? 2n * BigInt(pageSize)
+      : (2n * BigInt(pageSize) * this.#densest.span) / BigInt(this.#densest.found);
     // Aimed at a page of the size asked next, growing at most twofold over what the window
     // would have spanned at that size (the size may have changed since it was planned).
     const base = (span * BigInt(pageSize)) / BigInt(Math.max(1, page.askedSize));
