@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Database } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { FormData } from './harness/api.ts';
 import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
 import { findUnit, STATE, unitsOf } from './harness/seed.ts';
-import { APP_ENTRIES, poFile } from './harness/seed-files.ts';
+import { APP_ENTRIES, uploadAppFile } from './harness/seed-files.ts';
 
 const weblate = useWeblate('history');
 
@@ -121,21 +120,11 @@ describe('history estimated from the change log of a real Weblate 5.14.3', () =>
       const empty = new Set(de.filter((u) => u.state === STATE.empty).map((u) => u.source[0]));
       const suggested = APP_ENTRIES.filter((e) => e.plural === undefined && empty.has(e.source));
       expect(suggested.length).toBeGreaterThan(0);
-      const form = new FormData();
-      form.set(
-        'file',
-        new Blob([
-          poFile(APP_ENTRIES, 'de', {
-            plural: 'nplurals=2; plural=(n != 1);',
-            units: APP_ENTRIES.map((entry) => ({
-              target: suggested.includes(entry) ? `${entry.source} (Vorschlag)` : '',
-            })),
-          }),
-        ]),
-        'de.po',
-      );
-      form.set('method', 'suggest');
-      await api.postForm('translations/aurora/app/de/file/', form);
+      await uploadAppFile(api, 'aurora/app/de', {
+        plural: 'nplurals=2; plural=(n != 1);',
+        targets: Object.fromEntries(suggested.map((e) => [e.source, `${e.source} (Vorschlag)`])),
+        method: 'suggest',
+      });
       const [accepted] = await weblate.current.ops([
         { op: 'accept_suggestions', args: { username: 'admin', translation: 'aurora/app/de' } },
       ]);
@@ -147,25 +136,11 @@ describe('history estimated from the change log of a real Weblate 5.14.3', () =>
       await api.delete(`units/${findUnit(source, 'Open', 'door').id}/`);
     });
     await phase('file uploaded', 2, async () => {
-      const upload = new FormData();
-      upload.set(
-        'file',
-        new Blob([
-          poFile(APP_ENTRIES, 'sk', {
-            plural: 'nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;',
-            units: APP_ENTRIES.map((entry) =>
-              entry.source === 'Save'
-                ? { target: 'Uložiť' }
-                : entry.source === 'Cancel'
-                  ? { target: 'Zrušiť' }
-                  : { target: '' },
-            ),
-          }),
-        ]),
-        'sk.po',
-      );
-      upload.set('method', 'translate');
-      await api.postForm('translations/aurora/app/sk/file/', upload);
+      await uploadAppFile(api, 'aurora/app/sk', {
+        plural: 'nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;',
+        targets: { Save: 'Uložiť', Cancel: 'Zrušiť' },
+        method: 'translate',
+      });
     });
     database = await createTestDatabase();
     db = (await database.migrated()).db;

@@ -6,12 +6,12 @@ import type { SyncResult } from '../../src/sync/run-sync.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
-import { FormData, type TierApi } from './harness/api.ts';
+import type { TierApi } from './harness/api.ts';
 import { compareWithWeblate } from './harness/compare.ts';
 import { useWeblate } from './harness/instance.ts';
 import { requestsOf, syncWeblate } from './harness/mirror.ts';
 import { findUnit, SEED, STATE, unitsOf } from './harness/seed.ts';
-import { APP_ENTRIES, poFile } from './harness/seed-files.ts';
+import { uploadAppFile } from './harness/seed-files.ts';
 
 const weblate = useWeblate('incremental');
 const USERS = [...SEED.users];
@@ -142,48 +142,22 @@ describe('incremental syncs of a real Weblate 5.14.3', () => {
 
   it('follows suggestions, comments and an uploaded translation file', async () => {
     const api = weblate.current.admin;
-    const form = new FormData();
-    form.set(
-      'file',
-      new Blob([
-        poFile(APP_ENTRIES, 'de', {
-          plural: 'nplurals=2; plural=(n != 1);',
-          units: APP_ENTRIES.map((entry) =>
-            entry.source === 'Rocket 🚀 launch in %s seconds'
-              ? { target: 'Rakete 🚀 startet in %s Sekunden' }
-              : { target: '' },
-          ),
-        }),
-      ]),
-      'de.po',
-    );
-    form.set('method', 'suggest');
-    form.set('author_email', 'bob@example.org');
-    await api.postForm('translations/aurora/app/de/file/', form);
+    await uploadAppFile(api, 'aurora/app/de', {
+      plural: 'nplurals=2; plural=(n != 1);',
+      targets: { 'Rocket 🚀 launch in %s seconds': 'Rakete 🚀 startet in %s Sekunden' },
+      method: 'suggest',
+      fields: { author_email: 'bob@example.org' },
+    });
     const sk = await unitsOf(api, 'aurora/app/sk');
     await weblate.current.as('bob').post(`units/${findUnit(sk, 'Save').id}/comments/`, {
       scope: 'translation',
       comment: 'Slovak needs “Uložiť” here.',
     });
-    const upload = new FormData();
-    upload.set(
-      'file',
-      new Blob([
-        poFile(APP_ENTRIES, 'sk', {
-          plural: 'nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;',
-          units: APP_ENTRIES.map((entry) =>
-            entry.source === 'Save'
-              ? { target: 'Uložiť' }
-              : entry.source === 'Cancel'
-                ? { target: 'Zrušiť' }
-                : { target: '' },
-          ),
-        }),
-      ]),
-      'sk.po',
-    );
-    upload.set('method', 'translate');
-    await api.postForm('translations/aurora/app/sk/file/', upload);
+    await uploadAppFile(api, 'aurora/app/sk', {
+      plural: 'nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;',
+      targets: { Save: 'Uložiť', Cancel: 'Zrušiť' },
+      method: 'translate',
+    });
     // A suggestion leaves its unit's last_changed where it was, yet the unit's record changes
     // (has_suggestion): the change that names it brings one read by id. The commented unit
     // is also translated by the upload, so the unit page brings it.

@@ -1,3 +1,5 @@
+import { FormData, type TierApi } from './api.ts';
+
 /**
  * Translation files the tier uploads to Weblate: gettext PO with plurals and contexts, Android
  * resources and nested JSON (both monolingual, where a unit's id_hash comes from its key and
@@ -291,3 +293,31 @@ export const DOCS_TRANSLATIONS: Record<string, { plural: string; units: PoTransl
     ],
   },
 };
+
+/**
+ * Uploads the app component's PO file into `translation` (`project/component/language`):
+ * `targets` by source string, the other entries empty, with the upload `method` and any
+ * other form `fields` (author_email, author_name…).
+ */
+export function uploadAppFile(
+  api: TierApi,
+  translation: string,
+  options: {
+    plural: string;
+    targets: Record<string, string>;
+    method: 'suggest' | 'translate';
+    fields?: Record<string, string>;
+  },
+): Promise<unknown> {
+  const language = translation.split('/').at(-1)!;
+  const units = APP_ENTRIES.map((entry) => ({ target: options.targets[entry.source] ?? '' }));
+  const form = new FormData();
+  form.set(
+    'file',
+    new Blob([poFile(APP_ENTRIES, language, { plural: options.plural, units })]),
+    `${language}.po`,
+  );
+  form.set('method', options.method);
+  for (const [name, value] of Object.entries(options.fields ?? {})) form.set(name, value);
+  return api.postForm(`translations/${translation}/file/`, form);
+}
