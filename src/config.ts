@@ -6,6 +6,7 @@ import { validateDetailed as validateCron } from 'node-cron';
 
 import { DEFAULT_MEMORY_LIMIT_MB } from './db/memory-limit.ts';
 import { ConfigError } from './errors.ts';
+import { checkWebhookSecret } from './webhooks/verify.ts';
 
 /**
  * The only reader of process.env. Sources, weakest first: defaults, a `.env` file in the
@@ -56,6 +57,13 @@ export interface Config {
   httpHost: string;
   /** /healthz answers 503 when the last successful sync finished longer ago than this. */
   healthMaxAgeSeconds: number;
+  /**
+   * Secret of Weblate's webhook add-on (base64, optionally `whsec_`-prefixed); null: the
+   * worker has no webhook endpoint.
+   */
+  webhookSecret: string | null;
+  /** How long the worker waits after a webhook event for more before one coalesced sync. */
+  webhookDebounceMs: number;
 }
 
 /** Variables holding the cron expression of a worker job (see jobs/). */
@@ -101,9 +109,19 @@ export const CONFIG_VARIABLES = {
   WORKER_HTTP_HOST: 'address that server listens on (default 127.0.0.1; 0.0.0.0 in a container)',
   WORKER_HEALTH_MAX_AGE_SECONDS:
     '/healthz fails when the last successful sync is older than this (default 3600)',
+  WEBLATE_WEBHOOK_SECRET:
+    "secret of Weblate's webhook add-on (base64, optionally whsec_-prefixed); enables POST /webhooks/weblate on the worker's HTTP server (default: no endpoint)",
+  WEBHOOK_DEBOUNCE_SECONDS:
+    'seconds the worker waits after a webhook event for more before one sync of them all, 0-300 (default 2)',
 } as const;
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
 export type ConfigSource = Partial<Record<ConfigVariable, string | undefined>>;
+
+/** Variables whose values never appear in an error message. */
+const SECRET_VARIABLES: ReadonlySet<ConfigVariable> = new Set([
+  'WEBLATE_TOKEN',
+  'WEBLATE_WEBHOOK_SECRET',
+]);
 
 export interface LoadConfigOptions {
   /** Defaults to process.env. */
@@ -133,7 +151,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
       return parse(raw);
     } catch (err) {
       problems.push(
-        `${name}=${JSON.stringify(name === 'WEBLATE_TOKEN' ? '…' : raw)}: ${(err as Error).message}`,
+        `${name}=${JSON.stringify(SECRET_VARIABLES.has(name) ? '…' : raw)}: ${(err as Error).message}`,
       );
       return fallback;
     }
@@ -192,6 +210,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
       (raw) => parseNumber(raw, 1, 365 * 86_400),
       3600,
     ),
+    webhookSecret: check('WEBLATE_WEBHOOK_SECRET', parseWebhookSecret, null),
+    webhookDebounceMs: check(
+      'WEBHOOK_DEBOUNCE_SECONDS',
+      (raw) => Math.round(parseNumber(raw, 0, 300) * 1000),
+      2000,
+    ),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -240,6 +264,12 @@ function parseWeblateUrl(raw: string, allowHttp: boolean): URL {
 
 function parseToken(raw: string): string {
   if (/\s/.test(raw)) throw new Error('must not contain whitespace');
+  return raw;
+}
+
+/** The package that verifies the signatures decides, so what passes here also verifies. */
+function parseWebhookSecret(raw: string): string {
+  checkWebhookSecret(raw);
   return raw;
 }
 

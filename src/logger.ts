@@ -30,6 +30,7 @@ export function createLogger(options: LoggerOptions): Logger {
         'headers.authorization',
         '*.headers.authorization',
         'config.weblateToken',
+        'config.webhookSecret',
       ],
       censor: '[redacted]',
     },

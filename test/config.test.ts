@@ -185,4 +185,61 @@ describe('loadConfig', () => {
       'WORKER_HEALTH_MAX_AGE_SECONDS="0": must be a number from 1 to 31536000',
     ]);
   });
+  it('reads the webhook secret, with or without whsec_, and the debounce in milliseconds', () => {
+    expect(loadConfig({ env: {}, ...noFile })).toMatchObject({
+      webhookSecret: null,
+      webhookDebounceMs: 2000,
+    });
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    expect(
+      loadConfig({
+        env: { WEBLATE_WEBHOOK_SECRET: secret, WEBHOOK_DEBOUNCE_SECONDS: '0.25' },
+        ...noFile,
+      }),
+    ).toMatchObject({ webhookSecret: secret, webhookDebounceMs: 250 });
+    for (const [raw, ms] of [
+      ['0', 0],
+      ['300', 300_000],
+      ['1.5', 1500],
+    ] as const) {
+      expect(
+        loadConfig({ env: { WEBHOOK_DEBOUNCE_SECONDS: raw }, ...noFile }).webhookDebounceMs,
+      ).toBe(ms);
+    }
+    expect(
+      loadConfig({ env: { WEBLATE_WEBHOOK_SECRET: secret.slice(6) }, ...noFile }).webhookSecret,
+    ).toBe(secret.slice(6));
+  });
+
+  it('refuses a webhook secret that is not base64 without echoing it, and a debounce out of range', () => {
+    for (const secret of [
+      'whsec_hunter2-is-my-secret',
+      'c2VjcmV0IHdpdGhvdXQgcGFkZGluZw',
+      'whsec_',
+    ]) {
+      let error: unknown;
+      try {
+        loadConfig({
+          env: { WEBLATE_WEBHOOK_SECRET: secret, WEBHOOK_DEBOUNCE_SECONDS: '301' },
+          ...noFile,
+        });
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(
+          /^WEBLATE_WEBHOOK_SECRET="…": must be the webhook add-on's secret: base64 .*whsec_$/,
+        ),
+        'WEBHOOK_DEBOUNCE_SECONDS="301": must be a number from 0 to 300',
+      ]);
+      const bare = secret.slice(secret.startsWith('whsec_') ? 6 : 0);
+      if (bare !== '') expect((error as Error).message).not.toContain(bare);
+    }
+    for (const raw of ['-1', 'soon', '1e3']) {
+      expect(() => loadConfig({ env: { WEBHOOK_DEBOUNCE_SECONDS: raw }, ...noFile }), raw).toThrow(
+        /^WEBHOOK_DEBOUNCE_SECONDS=.*must be a number from 0 to 300$/,
+      );
+    }
+  });
 });

@@ -21,7 +21,7 @@ type Bookkeeping = {
 
 export interface SyncRunsTable {
   id: Generated<number>;
-  /** `full`, `incremental` or `statistics` (a statistics snapshot run). */
+  /** `full`, `incremental`, `webhook` (a sync driven by webhooks) or `statistics` (a statistics snapshot run). */
   kind: Generated<string>;
   started_at: GeneratedTimestamp;
   finished_at: Timestamp | null;

@@ -33,6 +33,7 @@ import {
 import { DEFAULT_SIZE, type SimulatorSize } from './size.ts';
 import type { SlowUnitPagesOptions } from './slow-pages.ts';
 import type { Trigger, TriggerHandle } from './triggers.ts';
+import { type SimWebhookOptions, type WebhookDeliveries, WebhookSender } from './webhooks.ts';
 
 export { ACTION_NAMES, CONTENT_ACTIONS } from './actions.ts';
 export { type CompatOptions, permissionDenied } from './compat.ts';
@@ -103,6 +104,7 @@ export { countTranslation, translationPercent } from './statistics.ts';
 export { formatInstant, parseInstant } from './time.ts';
 export type { Trigger, TriggerHandle } from './triggers.ts';
 export { type LinkBase, siteLinks } from './urls.ts';
+export { pythonJson, type SimWebhookOptions, type WebhookDeliveries } from './webhooks.ts';
 
 export interface SimulatorOptions extends Partial<SimulatorSize> {
   /** Seed of the generated data (default 1). */
@@ -157,6 +159,11 @@ export interface SimulatorOptions extends Partial<SimulatorSize> {
    * real time, because clients really wait for it.
    */
   now?: () => number;
+  /**
+   * Send webhooks as Weblate's webhook add-on does (webhooks.ts): one signed POST per change
+   * the mutations (and churn) record, to this URL with this secret. Default none.
+   */
+  webhook?: SimWebhookOptions;
 }
 
 export interface RunningSimulator {
@@ -188,6 +195,12 @@ export interface RunningSimulator {
   setCompat(options: CompatOptions): void;
   /** Replaces the site URL of links (`siteUrl`); null returns to the listening address. */
   setSiteUrl(url: string | null): void;
+  /** Replaces where webhooks go (`webhook`); null stops sending them. */
+  setWebhook(options: SimWebhookOptions | null): void;
+  /** What the webhooks sent so far came to (zeros without webhooks). */
+  webhookDeliveries(): WebhookDeliveries;
+  /** Resolves once every webhook queued so far was answered or failed. */
+  webhooksIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -245,17 +258,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const requests = createRequestLog();
   let siteUrl = options.siteUrl === undefined ? null : checkSiteUrl(options.siteUrl);
   let listeningUrl = '';
-  const server = createSimulatorServer(pipeline.handle, requests, () => siteUrl ?? listeningUrl, {
+  const site = () => siteUrl ?? listeningUrl;
+  const server = createSimulatorServer(pipeline.handle, requests, site, {
     now,
     latencyMs: () => latencyMs,
     costModel: () => costModel,
   });
   listeningUrl = `http://${hostForUrl(host)}:${await listen(server, host, port)}/`;
+  const newSender = (webhook: SimWebhookOptions | null | undefined) =>
+    webhook === null || webhook === undefined ? null : new WebhookSender(instance, webhook, site);
+  let sender = newSender(options.webhook);
+  const senders = new Set<WebhookSender>(sender === null ? [] : [sender]);
   return {
     url: listeningUrl,
     instance,
     requests,
-    mutate: createMutator(instance, now),
+    mutate: createMutator(instance, now, (changes) => sender?.send(changes)),
     at: pipeline.at,
     setFaults: pipeline.setFaults,
     failNext: pipeline.failNext,
@@ -271,7 +289,27 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     setCostModel: (model) => {
       costModel = checkCostModel(model);
     },
-    close: () => closeServer(server),
+    setWebhook: (webhook) => {
+      sender = newSender(webhook);
+      if (sender !== null) senders.add(sender);
+    },
+    webhookDeliveries: () => {
+      const total = { delivered: 0, failed: 0, dropped: 0 };
+      for (const { deliveries } of senders) {
+        total.delivered += deliveries.delivered;
+        total.failed += deliveries.failed;
+        total.dropped += deliveries.dropped;
+      }
+      return total;
+    },
+    webhooksIdle: async () => {
+      await Promise.all([...senders].map((s) => s.idle()));
+    },
+    close: async () => {
+      sender = null;
+      await Promise.all([...senders].map((s) => s.idle()));
+      await closeServer(server);
+    },
   };
 }
 export { prerender } from './render-cache.ts';

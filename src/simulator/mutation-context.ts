@@ -14,6 +14,8 @@ export interface MutationContext {
   instance: SimInstance;
   /** Epoch milliseconds, fractions allowed (microseconds are kept); default real time. */
   now: () => number;
+  /** Hears every change recorded, once appended (the simulator's webhooks). */
+  onChanges?: (changes: readonly SimChange[]) => void;
 }
 
 interface Sequences {
@@ -140,6 +142,7 @@ export function recordChanges(
     };
   });
   appendChanges(context.instance, changes);
+  context.onChanges?.(changes);
   return changes;
 }
 

@@ -9,7 +9,7 @@
  * is computed from the index when rendering, so it follows. Unknown ids throw.
  */
 import { ACTION_NAMES } from './actions.ts';
-import type { SimInstance } from './model.ts';
+import type { SimChange, SimInstance } from './model.ts';
 import type { UnitState } from './model.ts';
 import {
   addComponent,
@@ -166,9 +166,16 @@ export interface Mutator {
   renameTemplate(componentId: number, template: string): SilentResult;
 }
 
-/** Binds every mutation to `instance`; `now` is epoch milliseconds (default real time). */
-export function createMutator(instance: SimInstance, now: () => number = realNow): Mutator {
-  const context: MutationContext = { instance, now };
+/**
+ * Binds every mutation to `instance`; `now` is epoch milliseconds (default real time);
+ * `onChanges` hears the changes each mutation records.
+ */
+export function createMutator(
+  instance: SimInstance,
+  now: () => number = realNow,
+  onChanges?: (changes: readonly SimChange[]) => void,
+): Mutator {
+  const context: MutationContext = { instance, now, onChanges };
   startSequences(instance);
   return bumpingAfterEach(instance, {
     editUnits: (unitIds, options) => editUnits(context, unitIds, options),

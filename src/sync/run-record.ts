@@ -6,7 +6,8 @@ import { buildSummary, type SyncSummary } from './summary.ts';
 import { SyncTally } from './tally.ts';
 
 /** `sync_runs.kind`: a sync (full or incremental), or a statistics snapshot. */
-export type RunKind = SyncMode | 'statistics';
+/** What a run was: a sync (`webhook`: driven by webhooks, see TargetedSync) or a statistics snapshot. */
+export type RunKind = SyncMode | 'statistics' | 'webhook';
 
 /**
  * `interrupted`: the caller's signal stopped the run (SIGINT/SIGTERM) after the statements

@@ -2,6 +2,7 @@ import type { DatabaseKind } from '../db/client.ts';
 import { cascadeDeletions } from '../db/queries/deletions.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
 import { pending } from '../db/queries/sync-state.ts';
+import { SyncError } from '../errors.ts';
 import { runBackfill } from '../history/backfill.ts';
 import { forEachConcurrently, TaskGroup } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
@@ -16,6 +17,7 @@ import { syncSubscriptions } from './streams/notifications.ts';
 import { syncProjects } from './streams/projects.ts';
 import { syncStatistics } from './streams/statistics.ts';
 import { syncTranslations } from './streams/translations.ts';
+import type { UnitStrategyMemo } from './streams/unit-strategy.ts';
 import { syncUnits } from './streams/units.ts';
 
 /** Whether page commits are worth overlapping on a database of this kind (see SyncContext). */
@@ -34,6 +36,25 @@ export interface SyncOptions extends RunOptions {
    * sync; the CLI and the worker pass WEBLATE_DISCOVERY_INTERVAL_SECONDS (default 3600).
    */
   discoveryIntervalSeconds?: number;
+  /** A sync of what webhooks named (see TargetedSync); a plain incremental sync when not given. */
+  targeted?: TargetedSync;
+}
+
+/**
+ * What a sync driven by webhooks (src/webhooks/) reads, recorded as kind `webhook`: like an
+ * incremental sync, what the changes since the mark name, and no more:
+ * - the complete discovery lists only when the mirror has none for its scope (their interval
+ *   is left to the scheduled syncs);
+ * - with WEBLATE_PROJECTS, only the change lists of the projects the events named;
+ * - the statistics of the translations that moved, their languages' sums left pending for
+ *   the next scheduled sync;
+ * - the unit strategy the caller learned before, not a probe each time.
+ * It is never the first sync: the caller runs it only once a sync has succeeded.
+ */
+export interface TargetedSync {
+  /** Slugs of the projects the events named; null when an event named none (every project). */
+  projects: ReadonlySet<string> | null;
+  unitStrategy: UnitStrategyMemo;
 }
 
 export interface SyncResult extends RunResult {
@@ -49,9 +70,14 @@ export interface SyncResult extends RunResult {
 export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncResult> {
   const isFirst = !(await hasSucceededRun(deps.db));
   const mode: SyncMode = options.full === true || isFirst ? 'full' : 'incremental';
-  const interval = options.discoveryIntervalSeconds ?? 0;
-  const result = await recordRun(deps, { kind: mode, mode }, options, (ctx, controller) =>
-    syncEverything(ctx, controller, interval),
+  const targeted = options.targeted ?? null;
+  if (targeted !== null && mode === 'full')
+    throw new SyncError('a sync driven by webhooks follows a sync that succeeded; none has');
+  // A targeted sync lists everything only when it must (never in step with the interval).
+  const interval = targeted === null ? (options.discoveryIntervalSeconds ?? 0) : Infinity;
+  const kind = targeted === null ? mode : 'webhook';
+  const result = await recordRun(deps, { kind, mode }, options, (ctx, controller) =>
+    syncEverything(ctx, controller, interval, targeted),
   );
   if (isFirst && result.status === 'succeeded') await backfillAfterFirstSync(deps);
   return { ...result, mode };
@@ -84,16 +110,20 @@ async function syncEverything(
   run: SyncContext,
   controller: AbortController,
   discoveryIntervalSeconds: number,
+  targeted: TargetedSync | null,
 ): Promise<void> {
   const listed = await isDiscoveryDue(run, discoveryIntervalSeconds);
   const found = listed ? await discoverByLists(run) : await loadMirrored(run);
+  const named = targeted?.projects ?? null;
+  const changedProjects =
+    named === null ? found.projects : found.projects.filter((p) => named.has(p.slug));
   // Complete lists cover whatever changes an interrupted run left for discovery.
   if (run.mode === 'full') await pending.newChanges.settleAll(run.db);
   const ctx: WindowedContext = { ...run, windowEnd: fromDate(run.client.serverNow()) };
   const changes = () =>
     ctx.scope.projects === null
       ? syncChanges(ctx, GLOBAL_CHANGES)
-      : forEachConcurrently(found.projects, controller, (project) =>
+      : forEachConcurrently(changedProjects, controller, (project) =>
           syncChanges(ctx, projectChanges(project)),
         );
   if (ctx.mode === 'full') {
@@ -106,9 +136,9 @@ async function syncEverything(
   } else {
     await changes();
     await discoverFromChanges(ctx, controller, found.projects, listed);
-    await syncUnits(ctx);
+    await syncUnits(ctx, { knownStrategy: targeted?.unitStrategy ?? null });
   }
-  await syncStatistics(ctx, found.languageUrls);
+  await syncStatistics(ctx, found.languageUrls, { deferLanguages: targeted !== null });
   if (!listed) return;
   for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
   await recordDiscovery(ctx);

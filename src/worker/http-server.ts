@@ -14,7 +14,20 @@ export interface HttpServerOptions {
   health: () => Promise<HealthReport>;
   registry: Registry;
   log: Logger;
+  /**
+   * Receives POST /webhooks/weblate (src/webhooks/receiver.ts); without one (no
+   * WEBLATE_WEBHOOK_SECRET) that path does not exist and answers 404.
+   */
+  webhook?: WebhookHandler | null;
 }
+
+/** What the server needs of the webhook receiver: it answers every method itself. */
+export interface WebhookHandler {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/** Where Weblate's webhook add-on posts to. */
+export const WEBHOOK_PATH = '/webhooks/weblate';
 
 export interface RunningHttpServer {
   /** e.g. http://127.0.0.1:9464/ */
@@ -22,7 +35,10 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-/** Serves GET /healthz (200 or 503, JSON) and GET /metrics (Prometheus text format). */
+/**
+ * Serves GET /healthz (200 or 503, JSON), GET /metrics (Prometheus text format) and, with a
+ * webhook receiver, POST /webhooks/weblate.
+ */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const server = createServer((req, res) => {
     handle(options, req, res).catch((err: unknown) => {
@@ -57,6 +73,20 @@ async function handle(
   res: ServerResponse,
 ): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const webhook = options.webhook ?? null;
+  if (path === WEBHOOK_PATH && webhook !== null) {
+    await webhook.handle(req, res);
+    return;
+  }
+  if (path !== '/healthz' && path !== '/metrics') {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end(
+      webhook === null
+        ? 'not found: try /healthz or /metrics\n'
+        : `not found: try /healthz, /metrics or POST ${WEBHOOK_PATH}\n`,
+    );
+    return;
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' });
     res.end('method not allowed\n');
@@ -72,12 +102,7 @@ async function handle(
     res.end(req.method === 'HEAD' ? undefined : `${body}\n`);
     return;
   }
-  if (path === '/metrics') {
-    const text = await options.registry.metrics();
-    res.writeHead(200, { 'content-type': options.registry.contentType });
-    res.end(req.method === 'HEAD' ? undefined : text);
-    return;
-  }
-  res.writeHead(404, { 'content-type': 'text/plain' });
-  res.end('not found: try /healthz or /metrics\n');
+  const text = await options.registry.metrics();
+  res.writeHead(200, { 'content-type': options.registry.contentType });
+  res.end(req.method === 'HEAD' ? undefined : text);
 }

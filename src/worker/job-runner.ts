@@ -6,7 +6,7 @@ import type { Logger } from '../logger.ts';
 import type { SyncDeps } from '../sync/context.ts';
 import type { RunResult, RunStatus } from '../sync/run-record.ts';
 import { configuredRun, withWriter } from '../sync/write-session.ts';
-import type { JobDefinition } from './job.ts';
+import type { RunnableJob } from './job.ts';
 import type { SkipReason, WorkerMetrics } from './metrics.ts';
 
 /** The writer lock every job takes after its own (see sync/write-session.ts). */
@@ -49,7 +49,7 @@ export class JobRunner {
   }
 
   /** Runs `job` once, unless it is running elsewhere or shutdown began; says what happened. */
-  run(job: JobDefinition): Promise<JobRunReport> {
+  run(job: RunnableJob): Promise<JobRunReport> {
     const running = this.#run(job);
     this.#inFlight.add(running);
     void running.finally(() => this.#inFlight.delete(running));
@@ -61,7 +61,7 @@ export class JobRunner {
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
 
-  async #run(job: JobDefinition): Promise<JobRunReport> {
+  async #run(job: RunnableJob): Promise<JobRunReport> {
     const { handle, signal, metrics } = this.#options;
     const log = this.#options.log.child({ job: job.name });
     const started = Date.now();
@@ -110,7 +110,7 @@ export class JobRunner {
     return report;
   }
 
-  async #execute(job: JobDefinition, deps: SyncDeps): Promise<JobRunReport> {
+  async #execute(job: RunnableJob, deps: SyncDeps): Promise<JobRunReport> {
     const { config, signal } = this.#options;
     const result = await job.run({
       deps,

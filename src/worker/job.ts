@@ -27,3 +27,6 @@ export interface JobDefinition {
   cronVariable: CronVariable;
   run(ctx: JobContext): Promise<RunResult>;
 }
+
+/** What the job runner needs of a job: scheduled ones, and the syncs webhooks start. */
+export type RunnableJob = Pick<JobDefinition, 'name' | 'run'>;

@@ -3,6 +3,8 @@ import type { DbHandle } from '../db/client.ts';
 import { lastSucceededSyncAt } from '../db/queries/sync-runs.ts';
 import { ConfigError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { WEBHOOK_JOB } from '../webhooks/batch-sync.ts';
+import { startWebhooks } from '../webhooks/start.ts';
 import { checkHealth } from './health.ts';
 import { startHttpServer } from './http-server.ts';
 import type { JobDefinition } from './job.ts';
@@ -32,6 +34,11 @@ export interface WorkerOptions {
 export async function runWorker(options: WorkerOptions): Promise<void> {
   const { handle, config, log, signal } = options;
   const plan = planSchedule(options.jobs, config);
+  if (config.webhookSecret !== null && config.httpPort === null) {
+    throw new ConfigError([
+      'WEBLATE_WEBHOOK_SECRET is set but WORKER_HTTP_PORT is not: webhooks arrive on the HTTP server',
+    ]);
+  }
   if (plan.length === 0) {
     throw new ConfigError([
       `every job is off (${options.jobs.map((j) => j.cronVariable).join(', ')}): the worker would have nothing to do`,
@@ -49,6 +56,17 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     metrics,
     lockPollMs: options.lockPollMs,
   });
+  const webhooks =
+    config.webhookSecret === null
+      ? null
+      : startWebhooks({
+          secret: config.webhookSecret,
+          debounceMs: config.webhookDebounceMs,
+          db: handle.db,
+          log: log.child({ job: WEBHOOK_JOB }),
+          registry: metrics.registry,
+          run: (job) => runner.run(job),
+        });
   const server =
     config.httpPort === null
       ? null
@@ -58,6 +76,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
           health: () => checkHealth(handle.db, { maxAgeSeconds: config.healthMaxAgeSeconds }),
           registry: metrics.registry,
           log,
+          webhook: webhooks?.receiver ?? null,
         });
   try {
     if (signal.aborted) return;
@@ -75,12 +94,14 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
         jobs: Object.fromEntries(plan.map((p) => [p.job.name, p.expression])),
         timezone: config.timezone,
         http: server?.url ?? null,
+        webhooks: webhooks === null || server === null ? null : `${server.url}webhooks/weblate`,
         database: handle.location,
       },
       'worker started',
     );
     await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
     log.info('worker stopping: no new runs; runs in flight stop after their current statements');
+    await webhooks?.coalescer.stop();
     await runner.settle();
   } finally {
     await server?.close();

@@ -37,6 +37,13 @@ def backdate_after(after_id, timestamp):
     return Change.objects.filter(pk__gt=after_id).update(timestamp=at)
 
 
+def action_codes():
+    """Every action code, as the webhook add-on's `events` offers them."""
+    from weblate.trans.actions import ActionEvents
+
+    return [code for code, _ in ActionEvents.choices]
+
+
 def accept_suggestions(username, translation):
     """Accepts every pending suggestion of `project/component/language`, as the editor's Accept."""
     from django.test import RequestFactory
@@ -149,6 +156,7 @@ OPERATIONS = {
     "max_change_id": max_change_id,
     "backdate_after": backdate_after,
     "accept_suggestions": accept_suggestions,
+    "action_codes": action_codes,
 }
 
 

@@ -11,6 +11,7 @@ import {
   startSimulator,
   WEBLATE_5_14_COSTS,
 } from '../../simulator/index.ts';
+import { checkWebhookSecret } from '../../webhooks/verify.ts';
 import type { Command, OptionSpec, OptionValues } from '../args.ts';
 import { print } from '../runtime.ts';
 
@@ -118,6 +119,23 @@ export function parseServerFlags(values: OptionValues): ServerFlags {
   return out;
 }
 
+/** Reads --webhook-url and --webhook-secret (both or neither). */
+export function parseWebhookFlags(values: OptionValues): Pick<SimulatorOptions, 'webhook'> {
+  const url = values['webhook-url'];
+  const secret = values['webhook-secret'];
+  if (url === undefined && secret === undefined) return {};
+  if (typeof url !== 'string' || typeof secret !== 'string')
+    throw new UsageError('--webhook-url and --webhook-secret go together');
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new UsageError(`--webhook-url must be an http(s) URL, got "${url}"`);
+  try {
+    checkWebhookSecret(secret);
+  } catch (err) {
+    throw new UsageError(`--webhook-secret: ${(err as Error).message}`);
+  }
+  return { webhook: { url, secret } };
+}
+
 export const simulateCommand: Command = {
   name: 'simulate',
   summary:
@@ -138,6 +156,8 @@ export const simulateCommand: Command = {
     'token-user': { type: 'string' },
     churn: { type: 'string' },
     'churn-seconds': { type: 'string' },
+    'webhook-url': { type: 'string' },
+    'webhook-secret': { type: 'string' },
   },
   optionHelp: [
     '--port <n>             port on 127.0.0.1 (default: any free port)',
@@ -151,6 +171,8 @@ export const simulateCommand: Command = {
     "--token-user <name>    answer as Weblate 5.15+ for this user's token: other users' notification subscriptions are 403",
     '--churn <n>            every --churn-seconds, edit n translated strings and add one string',
     '--churn-seconds <s>    seconds between churn ticks (default 60)',
+    "--webhook-url <url>    POST every change to this URL as Weblate's webhook add-on does (Standard Webhooks)",
+    '--webhook-secret <s>   the secret those webhooks are signed with (base64, optionally whsec_…; required with --webhook-url)',
   ],
   async run(values) {
     const port = values.port === undefined ? 0 : Number(values.port);
@@ -163,6 +185,7 @@ export const simulateCommand: Command = {
     const simulator = await startSimulator({
       ...parseSizeFlags(values),
       ...parseServerFlags(values),
+      ...parseWebhookFlags(values),
       port,
     });
     print(simulator.url);

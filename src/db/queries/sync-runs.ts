@@ -48,7 +48,7 @@ export async function finishSyncRun(
 }
 
 /** Kinds of run that sync the mirror (a `statistics` run only snapshots statistics). */
-const SYNC_KINDS = ['full', 'incremental'];
+const SYNC_KINDS = ['full', 'incremental', 'webhook'];
 
 /** Whether any sync of this mirror has succeeded (later runs can be incremental). */
 export async function hasSucceededRun(db: Kysely<Database>): Promise<boolean> {

@@ -81,6 +81,7 @@ export function toLanguageStatisticsRow(
 export async function syncStatistics(
   ctx: SyncContext,
   languageUrls: Map<string, string | null>,
+  { deferLanguages = false }: { deferLanguages?: boolean } = {},
 ): Promise<void> {
   const moved = (await pending.movedTranslations.list(ctx.db)).map(Number);
   const known = moved
@@ -93,6 +94,15 @@ export async function syncStatistics(
   );
   await snapshotTranslations(ctx, known, { settlesPending: true });
   const languages = new Set(known.map((t) => t.language));
+  if (deferLanguages) {
+    // Their sums are read by the next sync that does not defer them (see runSync's targeted).
+    const ids = await languageIds(ctx, [...languages]);
+    await commitPage(ctx, 'language_statistics', [], async (trx) => {
+      await pending.staleLanguages.note(trx, ids);
+      return { written: 0 };
+    });
+    return;
+  }
   const pendingLanguages = (await pending.staleLanguages.list(ctx.db)).map(Number);
   for (const code of await languageCodes(ctx, pendingLanguages)) languages.add(code);
   await syncLanguageStatistics(
@@ -135,6 +145,16 @@ export async function snapshotTranslations(
     byComponent.set(t.component, [...(byComponent.get(t.component) ?? []), t]);
   for (const [component, ofComponent] of byComponent)
     await snapshotComponent(ctx, component, ofComponent, options);
+}
+
+async function languageIds(ctx: SyncContext, codes: string[]): Promise<number[]> {
+  if (codes.length === 0) return [];
+  const rows = await ctx.db
+    .selectFrom('weblate.languages')
+    .select('id')
+    .where('code', 'in', codes)
+    .execute();
+  return rows.map((r) => Number(r.id));
 }
 
 async function languageCodes(ctx: SyncContext, ids: number[]): Promise<string[]> {

@@ -21,9 +21,42 @@ export interface UnitStrategy {
  * A strategy chosen at most once per run, on first use: the probe costs a request, which
  * a run that reads no units (a quiet incremental one) never makes.
  */
-export function lazyUnitStrategy(ctx: SyncContext): () => Promise<UnitStrategy> {
+export function lazyUnitStrategy(
+  ctx: SyncContext,
+  known: UnitStrategyMemo | null = null,
+): () => Promise<UnitStrategy> {
   let chosen: Promise<UnitStrategy> | null = null;
-  return () => (chosen ??= chooseUnitStrategy(ctx));
+  return () => (chosen ??= known === null ? chooseUnitStrategy(ctx) : known.get(ctx));
+}
+
+/**
+ * A strategy kept across runs, for the worker's syncs driven by webhooks, which come every
+ * few seconds: probed by the first run that needs it and again once it is `maxAgeMs` old,
+ * so that a server upgraded meanwhile is noticed within that time. A failed probe is not
+ * kept.
+ */
+export class UnitStrategyMemo {
+  readonly #maxAgeMs: number;
+  readonly #now: () => number;
+  #chosen: { at: number; strategy: Promise<UnitStrategy> } | null = null;
+
+  constructor(maxAgeMs: number, now: () => number = Date.now) {
+    this.#maxAgeMs = maxAgeMs;
+    this.#now = now;
+  }
+
+  get(ctx: SyncContext): Promise<UnitStrategy> {
+    const at = this.#now();
+    if (this.#chosen === null || at - this.#chosen.at >= this.#maxAgeMs) {
+      const strategy = chooseUnitStrategy(ctx);
+      const chosen = { at, strategy };
+      this.#chosen = chosen;
+      strategy.catch(() => {
+        if (this.#chosen === chosen) this.#chosen = null;
+      });
+    }
+    return this.#chosen.strategy;
+  }
 }
 
 async function chooseUnitStrategy(ctx: SyncContext): Promise<UnitStrategy> {

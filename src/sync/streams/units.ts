@@ -15,7 +15,7 @@ import { CoveredIds } from '../covered.ts';
 import { runStream } from '../run-stream.ts';
 import { byIdsSource, keysetSource, PAGE_SIZE } from '../sources.ts';
 import { unitRows, writeUnitRows } from './unit-rows.ts';
-import { lazyUnitStrategy, type UnitStrategy } from './unit-strategy.ts';
+import { lazyUnitStrategy, type UnitStrategy, type UnitStrategyMemo } from './unit-strategy.ts';
 import { sweepTranslation } from './unit-sweep.ts';
 
 export type { UnitCursor } from '../../db/queries/sync-state.ts';
@@ -36,12 +36,15 @@ type Walk = NonNullable<UnitCursor['walk']>;
  * unit-strategy.ts); without `last_changed` search or without the list, moved translations
  * are read one by one instead.
  */
-export async function syncUnits(ctx: WindowedContext): Promise<void> {
+export async function syncUnits(
+  ctx: WindowedContext,
+  { knownStrategy = null }: { knownStrategy?: UnitStrategyMemo | null } = {},
+): Promise<void> {
   const scopes: Scope[] =
     ctx.scope.projects === null
       ? [{ key: '', projectSlug: null }]
       : ctx.scope.projects.map((slug) => ({ key: slug, projectSlug: slug }));
-  const strategy = lazyUnitStrategy(ctx);
+  const strategy = lazyUnitStrategy(ctx, knownStrategy);
   let hasSweptPending = false;
   for (const scope of scopes) {
     const cursor = (await readCursor(ctx.db, 'units', scope.key)) ?? {

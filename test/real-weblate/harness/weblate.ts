@@ -96,7 +96,8 @@ export type TierOp =
   | { op: 'synthesize_changes'; args: { project: string; component: string; count: number } }
   | { op: 'max_change_id'; args: Record<string, never> }
   | { op: 'backdate_after'; args: { after_id: number; timestamp: string } }
-  | { op: 'accept_suggestions'; args: { username: string; translation: string } };
+  | { op: 'accept_suggestions'; args: { username: string; translation: string } }
+  | { op: 'action_codes'; args: Record<string, never> };
 
 /** Runs operations in one `weblate shell` (one Django start-up for all of them). */
 export async function tierOps(config: InstanceConfig, ops: TierOp[]): Promise<unknown[]> {

@@ -1,0 +1,234 @@
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { JOBS } from '../../jobs/index.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { DbHandle } from '../../src/db/client.ts';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { runWorker } from '../../src/worker/worker.ts';
+import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
+import { databaseEnv } from '../helpers/cli.ts';
+import { manualClock } from '../helpers/clock.ts';
+import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
+import { captureLogger, parseLogLines } from '../helpers/logs.ts';
+import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
+import { syncSimulator } from '../helpers/sync.ts';
+
+/**
+ * The worker with WEBLATE_WEBHOOK_SECRET, fed by the simulator's webhooks (sent as Weblate's
+ * add-on sends them). Its scheduled sync runs only when a test moves its manual clock on, so
+ * every sync before that is one the webhooks started.
+ */
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const databases = useTestDatabases();
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+interface Setup {
+  sim: RunningSimulator;
+  db: TestDatabase;
+  handle: DbHandle;
+  worker: Awaited<ReturnType<typeof startWorker>>;
+}
+
+async function startWorker(db: TestDatabase, handle: DbHandle, sim: RunningSimulator) {
+  const env = {
+    ...databaseEnv(db),
+    WEBLATE_URL: sim.url,
+    WEBLATE_USERS: sim.instance.users
+      .filter((u) => u.subscriptions.length > 0)
+      .map((u) => u.username)
+      .join(','),
+    WORKER_SYNC_CRON: '*/2 * * * * *',
+    WORKER_STATISTICS_CRON: 'off',
+    WORKER_RECONCILE_CRON: 'off',
+    WORKER_HTTP_PORT: '0',
+    WEBLATE_WEBHOOK_SECRET: SECRET,
+    WEBHOOK_DEBOUNCE_SECONDS: '0.2',
+  };
+  const config = loadConfig({ env, envFile: false });
+  const { log, lines } = captureLogger('info');
+  const controller = new AbortController();
+  const clock = manualClock();
+  const done = runWorker({
+    handle,
+    config,
+    log,
+    signal: controller.signal,
+    jobs: JOBS,
+    clock,
+    lockPollMs: 20,
+  });
+  const stop = () => {
+    controller.abort(new Error('SIGTERM'));
+    return done;
+  };
+  cleanups.push(() => stop().catch(() => undefined));
+  const started = await waitFor(
+    () => parseLogLines(lines.join('\n')).find((l) => l.msg === 'worker started'),
+    'the worker to start',
+  );
+  return {
+    clock,
+    lines,
+    stop,
+    webhookUrl: started.webhooks as string,
+    metricsUrl: `${String(started.http)}metrics`,
+  };
+}
+
+async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, what: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined && found !== false) return found;
+    if (Date.now() > deadline) throw new Error(`waited 30 s for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function setup(seed: number): Promise<Setup> {
+  const sim = await startSimulator({ seed, projects: 2, components: 3, languages: 3, users: 1 });
+  cleanups.push(() => sim.close());
+  const db = await databases.create();
+  const handle = await db.migrated();
+  expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
+  const worker = await startWorker(db, handle, sim);
+  sim.setWebhook({ url: worker.webhookUrl, secret: SECRET });
+  return { sim, db, handle, worker };
+}
+
+async function targetsOf(handle: DbHandle, ids: number[]): Promise<Map<number, string>> {
+  const rows = await handle.db
+    .selectFrom('weblate.units')
+    .select(['id', 'target'])
+    .where('id', 'in', ids.map(String))
+    .execute();
+  return new Map(rows.map((r) => [Number(r.id), JSON.stringify(r.target)]));
+}
+
+function simTargets(sim: RunningSimulator, ids: number[]): Map<number, string> {
+  return new Map(
+    ids.map((id) => [id, JSON.stringify(sim.instance.index.unitById.get(id)!.target)]),
+  );
+}
+
+function unitRequests(summary: unknown): number {
+  const { resources } = summary as { resources: Array<{ resource: string; requests: number }> };
+  return resources.filter((r) => r.resource === 'units').reduce((n, r) => n + r.requests, 0);
+}
+
+async function succeededRuns(handle: DbHandle, kind: string): Promise<number> {
+  const rows = await handle.db
+    .selectFrom('weblate.sync_runs')
+    .select('id')
+    .where('kind', '=', kind)
+    .where('status', '=', 'succeeded')
+    .execute();
+  return rows.length;
+}
+
+async function webhookRuns(handle: DbHandle) {
+  const runs = await sql<{ status: string; requests: number; summary: unknown }>`
+    select status, requests, summary from weblate.sync_runs where kind = 'webhook' order by id`.execute(
+    handle.db,
+  );
+  return runs.rows;
+}
+
+describe('the worker with webhooks', () => {
+  it('mirrors edits within seconds of their webhooks, in one coalesced sync of a few requests', async () => {
+    const { sim, handle, worker } = await setup(31);
+    const edited = sim.instance.units
+      .filter(
+        (u) => u.state === 20 && !sim.instance.index.translationById.get(u.translationId)!.isSource,
+      )
+      .slice(0, 6)
+      .map((u) => u.id);
+    sim.requests.reset();
+    sim.mutate.editUnits(edited);
+    const expected = simTargets(sim, edited);
+    await waitFor(async () => {
+      const mirrored = await targetsOf(handle, edited);
+      return edited.every((id) => mirrored.get(id) === expected.get(id)) || undefined;
+    }, 'the edits to reach the mirror');
+    await sim.webhooksIdle();
+    expect(sim.webhookDeliveries()).toMatchObject({ delivered: 6, failed: 0, dropped: 0 });
+    // Rows are committed page by page: the run ends a little after the edits arrive.
+    const runs = await waitFor(async () => {
+      const found = await webhookRuns(handle);
+      return found.length > 0 && found.every((r) => r.status !== 'running') ? found : undefined;
+    }, 'the webhook sync to end');
+    expect(runs.every((r) => r.status === 'succeeded')).toBe(true);
+    // Events of one burst come in one sync (a straggler may make a second).
+    expect(runs.length).toBeLessThanOrEqual(2);
+    // Each: the change list, the translations of the component that moved, its statistics;
+    // besides, units (and the probe of the unit list, once for the worker's life).
+    const paths = sim.requests.entries.map((e) => e.target.replace(/\?.*/, ''));
+    const component = paths
+      .find((p) => p.endsWith('/translations/'))!
+      .replace(/translations\/$/, '');
+    expect(paths.filter((p) => !p.startsWith('/api/units/')).sort()).toEqual(
+      Array.from({ length: runs.length }, () => [
+        '/api/changes/',
+        `${component}statistics/`,
+        `${component}translations/`,
+      ]).flat(),
+    );
+    expect(runs.map((r) => r.requests - unitRequests(r.summary))).toEqual(runs.map(() => 3));
+    const metrics = await (await fetch(worker.metricsUrl)).text();
+    expect(metrics).toMatch(/weblate_mirror_webhook_events_accepted_total 6\b/);
+    expect(metrics).toMatch(/weblate_mirror_webhook_syncs_total\{status="succeeded"\} [12]\b/);
+    expect(metrics).toMatch(/weblate_mirror_webhook_freshness_lag_seconds_count 6\b/);
+    // Equal to a full sync but for the languages' sums, left pending for the scheduled sync.
+    const clean = await databases.migrated();
+    expect((await syncSimulator(sim, clean)).status).toBe('succeeded');
+    const differences = compareMirrors(
+      await snapshotMirror(handle.db),
+      await snapshotMirror(clean.db),
+      () => false,
+    );
+    expect(differences.map((d) => d.table)).toEqual(['language_statistics']);
+    const stale = await handle.db
+      .selectFrom('weblate.sync_pending')
+      .select('id')
+      .where('kind', '=', 'language')
+      .execute();
+    expect(stale.length).toBeGreaterThan(0);
+    worker.clock.advance(2);
+    await waitFor(
+      async () => (await succeededRuns(handle, 'incremental')) > 0 || undefined,
+      'the scheduled sync',
+    );
+    await worker.stop();
+    await expectSameAsCleanSync(databases, sim, handle.db);
+  });
+
+  it('leaves lost webhooks to the scheduled sync', async () => {
+    const { sim, handle, worker } = await setup(32);
+    // Webhooks lost: the add-on's receiver was down, or the add-on was off.
+    sim.setWebhook(null);
+    const edited = sim.instance.units
+      .filter(
+        (u) => u.state === 20 && !sim.instance.index.translationById.get(u.translationId)!.isSource,
+      )
+      .slice(0, 4)
+      .map((u) => u.id);
+    sim.mutate.editUnits(edited);
+    const expected = simTargets(sim, edited);
+    await new Promise((r) => setTimeout(r, 500));
+    const stale = await targetsOf(handle, edited);
+    expect(edited.some((id) => stale.get(id) !== expected.get(id))).toBe(true);
+    // The next scheduled tick.
+    worker.clock.advance(2);
+    await waitFor(async () => {
+      const mirrored = await targetsOf(handle, edited);
+      return edited.every((id) => mirrored.get(id) === expected.get(id)) || undefined;
+    }, 'the scheduled sync');
+    expect(await webhookRuns(handle)).toEqual([]);
+    await worker.stop();
+  });
+});
