@@ -3,12 +3,15 @@
  * scratch PostgreSQL database with the CLI (a child process, so its peak memory is its
  * own), and prints the results beside references measured in the same run.
  *
- *   npm run bench -- [--shapes default,large] [--units 200000] [--changes 100000] [--small-units 50000]
- *     [--large-projects 1000] [--large-components 5000] [--large-units 1000000] [--large-changes 200000]
+ *   npm run bench -- [--shapes default,large,backfill,webhooks] [--units 200000] [--changes 100000]
+ *     [--small-units 50000] [--large-projects 1000] [--large-components 5000] [--large-units 1000000]
+ *     [--large-changes 200000] [--webhook-edits-per-minute 30] [--webhook-minutes 2]
  *     [--cost-scale 0.1] [--database-url postgres://…]
  *
  * Two shapes: the default (3 projects, 40 components, about 200,000 units) and a large
- * instance (1,000 projects, 5,000 components, 1,000,000 units).
+ * instance (1,000 projects, 5,000 components, 1,000,000 units); then the backfill at 1,000,000
+ * units and changes (bench/backfill.ts), and the worker fed by webhooks under steady churn
+ * (bench/webhooks.ts).
  *
  * The simulator runs with Weblate 5.14's cost model (simulator/cost.ts) at `--cost-scale`
  * (a tenth of the measured times by default, to keep the run short): every scenario reports
@@ -33,6 +36,7 @@ import type { SyncSummary } from '../src/sync/summary.ts';
 import { type BackfillResult, benchBackfill } from './backfill.ts';
 import { measureCopyCeiling } from './copy-ceiling.ts';
 import { minimumRequests, naiveRequests } from './references.ts';
+import { benchWebhooks, type WebhookLoad, webhookReport, type WebhookResult } from './webhooks.ts';
 
 const BIN = fileURLToPath(new URL('../bin/weblate-mirror.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
@@ -89,7 +93,9 @@ function options() {
       'large-components': { type: 'string', default: '5000' },
       'large-units': { type: 'string', default: '1000000' },
       'large-changes': { type: 'string', default: '200000' },
-      shapes: { type: 'string', default: 'default,large,backfill' },
+      shapes: { type: 'string', default: 'default,large,backfill,webhooks' },
+      'webhook-edits-per-minute': { type: 'string', default: '30' },
+      'webhook-minutes': { type: 'string', default: '2' },
       'backfill-units': { type: 'string', default: '1000000' },
       'backfill-changes': { type: 'string', default: '1000000' },
       'cost-scale': { type: 'string', default: '0.1' },
@@ -123,6 +129,23 @@ function options() {
     shapes: shapes.filter((shape) => chosen.includes(shape.name)),
     backfill: chosen.includes('backfill')
       ? { units: int('backfill-units'), changes: int('backfill-changes'), translations: 50_000 }
+      : null,
+    webhooks: chosen.includes('webhooks')
+      ? {
+          load: {
+            editsPerMinute: int('webhook-edits-per-minute'),
+            minutes: Number(values['webhook-minutes']),
+          },
+          // The default shape's projects and components, with fewer strings.
+          shape: {
+            name: 'webhooks',
+            projects: int('projects'),
+            components: int('components'),
+            languages: int('languages'),
+            units: 20_000,
+            changes: 10_000,
+          },
+        }
       : null,
     smallUnits: int('small-units'),
     costScale: Number(values['cost-scale']),
@@ -459,6 +482,28 @@ function backfillReport(b: BackfillResult): string {
   ].join('\n');
 }
 
+/** The worker fed by webhooks (bench/webhooks.ts), after a first full sync. */
+async function benchWebhookShape(
+  o: ReturnType<typeof options>,
+  { load, shape }: { load: Omit<WebhookLoad, 'pattern'>; shape: Shape },
+): Promise<WebhookResult[]> {
+  const results: WebhookResult[] = [];
+  for (const pattern of ['sessions', 'scattered'] as const) {
+    const sim = await startSized(o, shape);
+    try {
+      results.push(
+        await withScratchDatabase(o.databaseUrl, async (url) => {
+          await runSync(sim, url);
+          return benchWebhooks(sim, url, { ...load, pattern });
+        }),
+      );
+    } finally {
+      await sim.close();
+    }
+  }
+  return results;
+}
+
 async function main(): Promise<void> {
   const o = options();
   const started = performance.now();
@@ -470,16 +515,19 @@ async function main(): Promise<void> {
     o.backfill === null
       ? null
       : await withScratchDatabase(o.databaseUrl, (url) => benchBackfill(url, o.backfill!));
+  const webhooks = o.webhooks === null ? null : await benchWebhookShape(o, o.webhooks);
   const { text, checks } = report(o, results, small);
   const backfillText = backfill === null ? '' : `\n\n${backfillReport(backfill)}`;
+  const webhookText =
+    webhooks === null ? '' : webhooks.map((w) => `\n\n${webhookReport(w)}`).join('');
   process.stdout.write(
-    `${text}${backfillText}\n\nwhole benchmark: ${((performance.now() - started) / 60_000).toFixed(1)} min\n`,
+    `${text}${backfillText}${webhookText}\n\nwhole benchmark: ${((performance.now() - started) / 60_000).toFixed(1)} min\n`,
   );
   mkdirSync(RESULTS, { recursive: true });
   const file = `${RESULTS}${new Date().toISOString().replaceAll(':', '-')}.json`;
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options: o, small, results, backfill, checks }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options: o, small, results, backfill, webhooks, checks }, null, 2)}\n`,
   );
   process.stdout.write(`\nresults written to ${file}\n`);
 }

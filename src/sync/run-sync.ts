@@ -46,8 +46,9 @@ export interface SyncOptions extends RunOptions {
  * - the complete discovery lists only when the mirror has none for its scope (their interval
  *   is left to the scheduled syncs);
  * - with WEBLATE_PROJECTS, only the change lists of the projects the events named;
- * - the statistics of the translations that moved, their languages' sums left pending for
- *   the next scheduled sync;
+ * - no statistics: the translations that moved owe their snapshots (and their languages'
+ *   sums) to the next sync that reads statistics, a scheduled one; the translations' own
+ *   records, with their counts, are current;
  * - the unit strategy the caller learned before, not a probe each time.
  * It is never the first sync: the caller runs it only once a sync has succeeded.
  */
@@ -138,7 +139,7 @@ async function syncEverything(
     await discoverFromChanges(ctx, controller, found.projects, listed);
     await syncUnits(ctx, { knownStrategy: targeted?.unitStrategy ?? null });
   }
-  await syncStatistics(ctx, found.languageUrls, { deferLanguages: targeted !== null });
+  await syncStatistics(ctx, found.languageUrls, { deferSnapshots: targeted !== null });
   if (!listed) return;
   for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
   await recordDiscovery(ctx);

@@ -13,6 +13,7 @@ import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 import { captureLogger, parseLogLines } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { syncSimulator } from '../helpers/sync.ts';
+import { pythonJsonDumps, webhookHeaders, weblateChange } from '../helpers/webhooks.ts';
 
 /**
  * The worker with WEBLATE_WEBHOOK_SECRET, fed by the simulator's webhooks (sent as Weblate's
@@ -165,25 +166,19 @@ describe('the worker with webhooks', () => {
     expect(runs.every((r) => r.status === 'succeeded')).toBe(true);
     // Events of one burst come in one sync (a straggler may make a second).
     expect(runs.length).toBeLessThanOrEqual(2);
-    // Each: the change list, the translations of the component that moved, its statistics;
-    // besides, units (and the probe of the unit list, once for the worker's life).
+    // Each: the change list and the translations of the component that moved; besides,
+    // units (and the probe of the unit list, once for the worker's life).
     const paths = sim.requests.entries.map((e) => e.target.replace(/\?.*/, ''));
-    const component = paths
-      .find((p) => p.endsWith('/translations/'))!
-      .replace(/translations\/$/, '');
+    const component = paths.find((p) => p.endsWith('/translations/'))!;
     expect(paths.filter((p) => !p.startsWith('/api/units/')).sort()).toEqual(
-      Array.from({ length: runs.length }, () => [
-        '/api/changes/',
-        `${component}statistics/`,
-        `${component}translations/`,
-      ]).flat(),
+      Array.from({ length: runs.length }, () => ['/api/changes/', component]).flat(),
     );
-    expect(runs.map((r) => r.requests - unitRequests(r.summary))).toEqual(runs.map(() => 3));
+    expect(runs.map((r) => r.requests - unitRequests(r.summary))).toEqual(runs.map(() => 2));
     const metrics = await (await fetch(worker.metricsUrl)).text();
     expect(metrics).toMatch(/weblate_mirror_webhook_events_accepted_total 6\b/);
     expect(metrics).toMatch(/weblate_mirror_webhook_syncs_total\{status="succeeded"\} [12]\b/);
     expect(metrics).toMatch(/weblate_mirror_webhook_freshness_lag_seconds_count 6\b/);
-    // Equal to a full sync but for the languages' sums, left pending for the scheduled sync.
+    // Equal to a full sync but for the statistics snapshots, owed to the scheduled sync.
     const clean = await databases.migrated();
     expect((await syncSimulator(sim, clean)).status).toBe('succeeded');
     const differences = compareMirrors(
@@ -191,13 +186,16 @@ describe('the worker with webhooks', () => {
       await snapshotMirror(clean.db),
       () => false,
     );
-    expect(differences.map((d) => d.table)).toEqual(['language_statistics']);
-    const stale = await handle.db
+    expect(differences.map((d) => d.table).sort()).toEqual([
+      'language_statistics',
+      'translation_statistics',
+    ]);
+    const owed = await handle.db
       .selectFrom('weblate.sync_pending')
       .select('id')
-      .where('kind', '=', 'language')
+      .where('kind', '=', 'snapshot')
       .execute();
-    expect(stale.length).toBeGreaterThan(0);
+    expect(owed.length).toBeGreaterThan(0);
     worker.clock.advance(2);
     await waitFor(
       async () => (await succeededRuns(handle, 'incremental')) > 0 || undefined,
@@ -205,6 +203,52 @@ describe('the worker with webhooks', () => {
     );
     await worker.stop();
     await expectSameAsCleanSync(databases, sim, handle.db);
+    const left = await handle.db.selectFrom('weblate.sync_pending').select('kind').execute();
+    expect(left).toEqual([]);
+  });
+
+  it('keeps its schedule and a few syncs under a flood of events', async () => {
+    const { sim, handle, worker } = await setup(33);
+    sim.setWebhook(null);
+    const project = sim.instance.projects[0]!.slug;
+    const statuses = new Map<number, number>();
+    const started = Date.now();
+    let sent = 0;
+    const sender = async () => {
+      while (sent < 600 && Date.now() - started < 20_000) {
+        const body = pythonJsonDumps(weblateChange(++sent, { project }));
+        const response = await fetch(worker.webhookUrl, {
+          method: 'POST',
+          headers: webhookHeaders({
+            secret: SECRET,
+            id: `flood-${sent}`,
+            timestamp: Date.now() / 1000,
+            body,
+          }),
+          body,
+        });
+        await response.arrayBuffer();
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (sent % 100 === 0) worker.clock.advance(2);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, sender));
+    const floodMs = Date.now() - started;
+    expect(Object.fromEntries(statuses)).toEqual({ 202: 600 });
+    // The scheduled syncs took their turns at the writer lock.
+    await waitFor(
+      async () => (await succeededRuns(handle, 'incremental')) > 0 || undefined,
+      'a scheduled sync during the flood',
+    );
+    await waitFor(async () => {
+      const runs = await webhookRuns(handle);
+      return runs.length > 0 && runs.every((r) => r.status !== 'running') ? runs : undefined;
+    }, 'the webhook syncs to end');
+    // One sync per debounce at most (0.2 s), not one per event.
+    const runs = await webhookRuns(handle);
+    expect(runs.length).toBeLessThanOrEqual(Math.ceil(floodMs / 200) + 2);
+    expect(runs.length).toBeLessThan(600 / 10);
+    await worker.stop();
   });
 
   it('leaves lost webhooks to the scheduled sync', async () => {

@@ -162,15 +162,20 @@ export interface PendingStep {
  * - `newChanges`: a change new to the mirror in an incremental sync, whose component and
  *   translations discovery must look at (see discover-from-changes.ts). Noted by the change
  *   history; settled by that discovery once what the change names is read.
+ * - `owedSnapshots`: a moved translation whose statistics a sync driven by webhooks left to
+ *   the next sync that reads statistics (see TargetedSync). Noted by that sync's statistics
+ *   stage, which settles the translation's `movedTranslations` in the same transaction;
+ *   settled with `movedTranslations` when its statistics are read (or it is gone).
  */
 export const pending = {
   movedTranslations: pendingStep('translation'),
   namedUnits: pendingStep('unit'),
   staleLanguages: pendingStep('language'),
   newChanges: pendingStep('change'),
+  owedSnapshots: pendingStep('snapshot'),
 } as const;
 
-type PendingKind = 'translation' | 'unit' | 'language' | 'change';
+type PendingKind = 'translation' | 'unit' | 'language' | 'change' | 'snapshot';
 
 function pendingStep(kind: PendingKind): PendingStep {
   const list = async (db: Kysely<Database>) => {

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 import type { Database, RawJson } from '../../db/database.ts';
 import {
@@ -81,28 +81,30 @@ export function toLanguageStatisticsRow(
 export async function syncStatistics(
   ctx: SyncContext,
   languageUrls: Map<string, string | null>,
-  { deferLanguages = false }: { deferLanguages?: boolean } = {},
+  { deferSnapshots = false }: { deferSnapshots?: boolean } = {},
 ): Promise<void> {
   const moved = (await pending.movedTranslations.list(ctx.db)).map(Number);
-  const known = moved
-    .map((id) => ctx.lookup.translationsById.get(id))
-    .filter((t): t is TranslationRef => t !== undefined);
-  // Pending translations this sync did not list are gone or out of scope: nothing to read.
-  await pending.movedTranslations.settle(
-    ctx.db,
-    moved.filter((id) => !ctx.lookup.translationsById.has(id)),
-  );
-  await snapshotTranslations(ctx, known, { settlesPending: true });
-  const languages = new Set(known.map((t) => t.language));
-  if (deferLanguages) {
-    // Their sums are read by the next sync that does not defer them (see runSync's targeted).
-    const ids = await languageIds(ctx, [...languages]);
-    await commitPage(ctx, 'language_statistics', [], async (trx) => {
-      await pending.staleLanguages.note(trx, ids);
+  if (deferSnapshots) {
+    // Owed to the next sync that reads statistics, with their languages' sums.
+    await commitPage(ctx, 'translation_statistics', [], async (trx) => {
+      await pending.owedSnapshots.note(trx, moved);
+      await pending.movedTranslations.settle(trx, moved);
       return { written: 0 };
     });
     return;
   }
+  const owed = (await pending.owedSnapshots.list(ctx.db)).map(Number);
+  const ids = [...new Set([...moved, ...owed])];
+  const known = ids
+    .map((id) => ctx.lookup.translationsById.get(id))
+    .filter((t): t is TranslationRef => t !== undefined);
+  // Pending translations this sync did not list are gone or out of scope: nothing to read.
+  await settleSnapshotted(
+    ctx.db,
+    ids.filter((id) => !ctx.lookup.translationsById.has(id)),
+  );
+  await snapshotTranslations(ctx, known, { settlesPending: true });
+  const languages = new Set(known.map((t) => t.language));
   const pendingLanguages = (await pending.staleLanguages.list(ctx.db)).map(Number);
   for (const code of await languageCodes(ctx, pendingLanguages)) languages.add(code);
   await syncLanguageStatistics(
@@ -145,16 +147,6 @@ export async function snapshotTranslations(
     byComponent.set(t.component, [...(byComponent.get(t.component) ?? []), t]);
   for (const [component, ofComponent] of byComponent)
     await snapshotComponent(ctx, component, ofComponent, options);
-}
-
-async function languageIds(ctx: SyncContext, codes: string[]): Promise<number[]> {
-  if (codes.length === 0) return [];
-  const rows = await ctx.db
-    .selectFrom('weblate.languages')
-    .select('id')
-    .where('code', 'in', codes)
-    .execute();
-  return rows.map((r) => Number(r.id));
 }
 
 async function languageCodes(ctx: SyncContext, ids: number[]): Promise<string[]> {
@@ -209,7 +201,7 @@ function translationStatisticsStream(capture: Capture, options: SnapshotOptions)
       );
       const result = await recordTranslationStatistics(trx, rows);
       if (options.settlesPending) {
-        await pending.movedTranslations.settle(
+        await settleSnapshotted(
           trx,
           matched.map((m) => m.translation.id),
         );
@@ -230,9 +222,13 @@ async function snapshotTranslation(
     prepare: ({ items }) => items.map((item) => ({ item, translation })),
     notFound: { gone: { table: 'translations', id: translation.id, label } },
   });
-  if (!read && options.settlesPending) {
-    await pending.movedTranslations.settle(ctx.db, [translation.id]);
-  }
+  if (!read && options.settlesPending) await settleSnapshotted(ctx.db, [translation.id]);
+}
+
+/** Translations whose statistics were read, or need none any more: moved, and owed. */
+async function settleSnapshotted(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  await pending.movedTranslations.settle(db, ids);
+  await pending.owedSnapshots.settle(db, ids);
 }
 
 /**
