@@ -194,6 +194,6 @@ export function webhookReport(w: WebhookResult): string {
     `  coalesced batches: ${w.batches}; requests per batch besides units: max ${w.maxOtherRequests}, mean ${w.meanOtherRequests.toFixed(2)}; unit requests per batch: mean ${w.meanUnitRequests.toFixed(2)}`,
     `  webhooks delivered ${w.deliveries.delivered}, failed ${w.deliveries.failed}, dropped ${w.deliveries.dropped}`,
     `  ${ok(w.p95Ms < 5000)} lag p95 < 5 s: ${(w.p95Ms / 1000).toFixed(2)}`,
-    `  ${ok(w.maxOtherRequests <= 3)} requests per batch besides units ≤ 3: ${w.maxOtherRequests}${w.pattern === 'scattered' ? ' (1 + 2 per component a batch touches)' : ''}`,
+    `  ${ok(w.maxOtherRequests <= 3)} requests per batch besides units ≤ 3: ${w.maxOtherRequests}${w.pattern === 'scattered' ? ' (1 + 1 per component a batch touches)' : ''}`,
   ].join('\n');
 }

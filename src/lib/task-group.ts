@@ -44,3 +44,29 @@ export async function forEachConcurrently<T>(
   for (const item of items) group.add(fn(item));
   await group.settle();
 }
+
+/**
+ * Runs `fn` over `items` with at most `limit` running at a time, started in order. After
+ * the first failure no further item starts; the running ones finish, then it is thrown.
+ */
+export async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (failure === null && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await fn(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  const workers = Math.max(1, Math.min(limit, items.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
+}

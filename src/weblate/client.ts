@@ -179,7 +179,10 @@ export class WeblateClient {
     for (let attempt = 1; ; attempt++) {
       try {
         const current = url;
-        return await this.gate.run(() => this.#getOnce(current, resource, signal), signal);
+        return await this.gate.run(
+          (startedAs) => this.#getOnce(current, resource, startedAs, signal),
+          signal,
+        );
       } catch (err) {
         if (signal?.aborted || !isRetryable(err) || attempt >= maxAttempts) {
           throw this.#finalError(err, { first, last: url }, resource, attempt);
@@ -243,7 +246,12 @@ export class WeblateClient {
     );
   }
 
-  async #getOnce(url: URL, resource: string, signal?: AbortSignal): Promise<JsonResponse> {
+  async #getOnce(
+    url: URL,
+    resource: string,
+    startedAs: number,
+    signal?: AbortSignal,
+  ): Promise<JsonResponse> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': USER_AGENT,
@@ -274,7 +282,7 @@ export class WeblateClient {
     this.#options.onResponse?.({ resource, status });
     this.#options.log.trace({ resource, url: url.href, status }, 'request');
     this.#noteServerClock(responseHeaders, started);
-    this.#applyRateLimitHeaders(status, responseHeaders);
+    this.#applyRateLimitHeaders(status, responseHeaders, startedAs);
     if (status >= 200 && status < 300)
       return this.#parseBody(url, text, responseHeaders, elapsedMs);
     throw this.#statusError(url, status, text, responseHeaders);
@@ -345,7 +353,11 @@ export class WeblateClient {
    * Reads the server's rate-limit headers (X-RateLimit-Reset and Retry-After are relative
    * seconds). A 429 or 503 with Retry-After pauses every worker.
    */
-  #applyRateLimitHeaders(status: number, headers: Record<string, unknown>): void {
+  #applyRateLimitHeaders(
+    status: number,
+    headers: Record<string, unknown>,
+    startedAs: number,
+  ): void {
     const now = this.#options.now();
     const retryAfter = parseSeconds(headers['retry-after']);
     if ((status === 429 || status === 503) && retryAfter !== null)
@@ -353,7 +365,7 @@ export class WeblateClient {
     const remaining = parseSeconds(headers['x-ratelimit-remaining']);
     const reset = parseSeconds(headers['x-ratelimit-reset']);
     if (remaining !== null && reset !== null)
-      this.gate.noteBudget(status === 429 ? 0 : remaining, reset);
+      this.gate.noteBudget(status === 429 ? 0 : remaining, reset, startedAs);
   }
 
   #retryDelay(err: unknown, attempt: number): number {

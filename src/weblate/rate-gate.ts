@@ -41,7 +41,11 @@ export class RateGate {
   readonly #now: () => number;
   #nextStartAt = 0;
   #pausedUntil = 0;
-  #inFlight = 0;
+  /** Requests started and finished so far: the difference is those in flight. */
+  #started = 0;
+  #finished = 0;
+  /** The start order of the request whose answer set the budget (see noteBudget). */
+  #notedAs = 0;
   /** Requests the server's budget still allows; null when the server sends no budget. */
   #budget: number | null = null;
   #budgetResetAt = 0;
@@ -54,15 +58,18 @@ export class RateGate {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Runs `task` when a slot is free, no pause holds, the rate allows it and the budget has room. */
-  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /**
+   * Runs `task` when a slot is free, no pause holds, the rate allows it and the budget has
+   * room. The task receives its place in the order requests started (for noteBudget).
+   */
+  run<T>(task: (startedAs: number) => Promise<T>, signal?: AbortSignal): Promise<T> {
     return this.#limit(async () => {
       await this.#waitTurn(signal);
-      this.#inFlight++;
+      const startedAs = ++this.#started;
       try {
-        return await task();
+        return await task(startedAs);
       } finally {
-        this.#inFlight--;
+        this.#finished++;
       }
     });
   }
@@ -86,14 +93,19 @@ export class RateGate {
   }
 
   /**
-   * Records the budget a response advertised; call it while that request still counts as in
-   * flight. Weblate truncates X-RateLimit-Reset to whole seconds (DRF's window, int()), so a
+   * Records the budget the answer to the request `startedAs` (see run) advertised; call it
+   * while that request still counts as in flight. Weblate truncates X-RateLimit-Reset to whole seconds (DRF's window, int()), so a
    * whole number may mean up to a second more: the wait covers it. Fractional values are
    * taken as they come.
    */
-  noteBudget(remaining: number, resetSeconds: number): void {
+  noteBudget(remaining: number, resetSeconds: number, startedAs: number): void {
+    // Answers overtake each other: one to a request that started before the request of the
+    // last budget noted was counted by the server earlier, and its budget is stale.
+    if (startedAs < this.#notedAs) return;
+    this.#notedAs = startedAs;
     const truncation = Number.isInteger(resetSeconds) ? 1 : 0;
-    this.#budget = remaining - (this.#inFlight - 1);
+    // The requests started after this one were not counted in its answer.
+    this.#budget = remaining - (this.#started - startedAs);
     this.#budgetResetAt = this.#now() + (resetSeconds + truncation) * 1000;
   }
 
@@ -103,7 +115,7 @@ export class RateGate {
       let startAt = Math.max(this.#pausedUntil, this.#nextStartAt);
       if (this.#budget !== null && this.#budget <= 0) {
         // Spent: wait for the reset, then let one request through to learn the new budget.
-        if (this.#budgetResetAt <= now && this.#inFlight === 0) this.#budget = 1;
+        if (this.#budgetResetAt <= now && this.#started === this.#finished) this.#budget = 1;
         else startAt = Math.max(startAt, this.#budgetResetAt, now + 50);
       }
       if (startAt <= now) {

@@ -12,6 +12,7 @@ import {
 } from '../../db/queries/statistics.ts';
 import { pending } from '../../db/queries/sync-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
+import { forEachLimited } from '../../lib/task-group.ts';
 import { type WeblateStatistics, weblateStatistics } from '../../weblate/schemas.ts';
 import { commitPage } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
@@ -135,7 +136,9 @@ export interface SnapshotOptions {
 /**
  * Snapshots the statistics of the given translations: a component's statistics list gives
  * all its translations in one request (up to 10,000); a translation it lacks is read on its
- * own. A snapshot row is appended only where a value changed (see recordSnapshots).
+ * own. Components are read side by side, as many as the client has requests in flight,
+ * each committing its own snapshots. A snapshot row is appended only where a value changed
+ * (see recordSnapshots).
  */
 export async function snapshotTranslations(
   ctx: SyncContext,
@@ -145,8 +148,9 @@ export async function snapshotTranslations(
   const byComponent = new Map<ComponentRef, TranslationRef[]>();
   for (const t of translations)
     byComponent.set(t.component, [...(byComponent.get(t.component) ?? []), t]);
-  for (const [component, ofComponent] of byComponent)
-    await snapshotComponent(ctx, component, ofComponent, options);
+  await forEachLimited([...byComponent], ctx.client.concurrency, ([component, ofComponent]) =>
+    snapshotComponent(ctx, component, ofComponent, options),
+  );
 }
 
 async function languageCodes(ctx: SyncContext, ids: number[]): Promise<string[]> {
@@ -232,15 +236,16 @@ async function settleSnapshotted(db: Kysely<Database>, ids: readonly number[]): 
 }
 
 /**
- * Snapshots the statistics of the given languages (instance-wide sums). A language Weblate
- * no longer knows (404) is skipped with a warning: its translations went away.
+ * Snapshots the statistics of the given languages (instance-wide sums), side by side as
+ * above. A language Weblate no longer knows (404) is skipped with a warning: its
+ * translations went away.
  */
 export async function syncLanguageStatistics(
   ctx: SyncContext,
   urls: Map<string, string | null>,
 ): Promise<void> {
   const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
-  for (const [code, url] of urls) {
+  await forEachLimited([...urls], ctx.client.concurrency, async ([code, url]) => {
     const source = objectSource(url ?? `languages/${encodeURIComponent(code)}/statistics/`);
     await runStream(ctx, source, {
       resource: 'language_statistics',
@@ -270,5 +275,5 @@ export async function syncLanguageStatistics(
         },
       },
     });
-  }
+  });
 }
