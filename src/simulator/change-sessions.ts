@@ -6,103 +6,33 @@ import {
   componentScope,
   emit,
   isFull,
+  isLive,
+  pickLiveUnit,
   pickUser,
+  type PlanKind,
   translationScope,
 } from './change-state.ts';
 import { randomRevision } from './clock.ts';
-import { PLURAL_SEPARATOR } from './generate-units.ts';
-import type { SimTranslation, SimUnit } from './model.ts';
-import type { Rng } from './prng.ts';
-import { COMMENT_TEXTS, pickTarget } from './text-bank.ts';
+
+/** What a user does to a string of a target translation, with relative weights. */
+const TARGET_KINDS: readonly (readonly [PlanKind, number])[] = [
+  ['edit', 62],
+  ['accept', 8],
+  ['comment', 12],
+  ['suggestion', 12],
+  ['bulk', 1],
+];
+
+/** Source strings only get comments and explanation edits. */
+const SOURCE_KINDS: readonly (readonly [PlanKind, number])[] = [
+  ['comment', 1],
+  ['explanation', 1],
+];
 
 /**
- * Content actions by unit state, with relative weights: the actions that fit a string in
- * that state, so a unit's newest change agrees with its current state.
+ * A user editing one translation for a while, then maybe committing it. What each change
+ * does is planned here; its states, action and texts are resolved later (change-resolve.ts).
  */
-const ACTIONS_BY_STATE: Record<
-  'empty' | 'fuzzy' | 'translated' | 'approved' | 'source',
-  [number, number][]
-> = {
-  empty: [
-    [4, 6],
-    [3, 4],
-  ],
-  fuzzy: [
-    [37, 5],
-    [2, 3],
-    [4, 1],
-    [3, 1],
-  ],
-  translated: [
-    [2, 45],
-    [5, 30],
-    [7, 10],
-    [3, 8],
-    [4, 7],
-  ],
-  approved: [
-    [36, 55],
-    [2, 20],
-    [5, 15],
-    [7, 10],
-  ],
-  source: [
-    [3, 1],
-    [66, 1],
-  ],
-};
-
-function pickContentAction(rng: Rng, unitState: number): number {
-  if (unitState === 0) return rng.weighted(ACTIONS_BY_STATE.empty);
-  if (unitState < 20) return rng.weighted(ACTIONS_BY_STATE.fuzzy);
-  if (unitState === 20) return rng.weighted(ACTIONS_BY_STATE.translated);
-  if (unitState === 30) return rng.weighted(ACTIONS_BY_STATE.approved);
-  return rng.weighted(ACTIONS_BY_STATE.source);
-}
-
-function contentAuthor(state: ChangeState, action: number, user: string | null): string | null {
-  const { rng } = state;
-  if (action === 7) return rng.chance(0.3) ? 'anonymous' : pickUser(state);
-  if (action === 4 && rng.chance(0.35)) return 'anonymous';
-  if (user === null) return rng.chance(0.5) ? 'anonymous' : null;
-  return rng.chance(0.03) ? null : user;
-}
-
-function contentDraft(
-  state: ChangeState,
-  translation: SimTranslation,
-  unit: SimUnit,
-  user: string | null,
-): ChangeDraft {
-  const { rng, world } = state;
-  const action = pickContentAction(rng, unit.state);
-  const script = world.scriptByTranslation.get(translation.id) ?? 'latin';
-  let target = '';
-  if (action === 3) target = rng.pick(COMMENT_TEXTS);
-  else if (action === 66) target = `Explanation: ${rng.pick(COMMENT_TEXTS)}`;
-  else target = pickTarget(rng, script);
-  const draft: ChangeDraft = {
-    action,
-    projectId: world.projectOfComponent.get(translation.componentId) ?? 0,
-    componentId: translation.componentId,
-    translationId: translation.id,
-    unitId: unit.id,
-    user,
-    author: contentAuthor(state, action, user),
-    target,
-  };
-  if (action === 2) draft.old = pickTarget(rng, script);
-  if (action !== 3 && action !== 4 && rng.chance(0.5)) {
-    draft.details = {
-      state: unit.state,
-      old_state: rng.pick([0, 10, 20]),
-      source: unit.source.join(PLURAL_SEPARATOR),
-    };
-  }
-  return draft;
-}
-
-/** A user editing one translation for a while, then maybe committing it. */
 export function runContentSession(state: ChangeState): void {
   const { rng, world } = state;
   const targets = world.targetTranslations;
@@ -112,9 +42,13 @@ export function runContentSession(state: ChangeState): void {
   const units = world.unitsByTranslation.get(translation.id) ?? [];
   if (units.length === 0) return;
   const user = pickUser(state);
+  const kinds = translation.isSource ? SOURCE_KINDS : TARGET_KINDS;
   const length = rng.int(1, AVERAGE_SESSION * 2);
   for (let i = 0; i < length && !isFull(state); i += 1) {
-    emit(state, contentDraft(state, translation, rng.pick(units), user), i > 0 && rng.chance(0.05));
+    const unit = pickLiveUnit(state, translation, units);
+    if (unit === undefined) continue;
+    const draft = { ...translationScope(state, translation), unitId: unit.id, user };
+    emit(state, draft, i > 0 && rng.chance(0.05), { kind: rng.weighted(kinds), unit });
   }
   if (!isFull(state) && rng.chance(0.3))
     emit(state, {
@@ -137,16 +71,15 @@ export function runRepositorySession(state: ChangeState): void {
   const ofComponent = world.translationsByComponent.get(component.id) ?? [];
   const targets = ofComponent.filter((t) => !t.isSource);
   for (const translation of rng.shuffled(targets).slice(0, rng.int(1, 2))) {
-    const units = (world.unitsByTranslation.get(translation.id) ?? []).filter((u) => u.state >= 20);
+    // Mostly strings translated by now: a file brings translations more often than it drops them.
+    const units = (world.unitsByTranslation.get(translation.id) ?? []).filter(
+      (u) => u.state >= 20 && isLive(state, translation, u),
+    );
     const count = Math.min(units.length, rng.int(1, 3));
     if (count === 0 || isFull(state, count + 1)) return;
     for (const unit of rng.shuffled(units).slice(0, count)) {
-      emit(state, {
-        ...translationScope(state, translation),
-        action: 59,
-        unitId: unit.id,
-        old: pickTarget(rng, 'latin'),
-      });
+      const draft = { ...translationScope(state, translation), unitId: unit.id };
+      emit(state, draft, false, { kind: 'repository', unit });
     }
     emit(state, { ...translationScope(state, translation), action: 0 });
   }

@@ -17,6 +17,47 @@ export interface ChangeWorld {
   projectOfComponent: ReadonlyMap<number, number>;
   /** Real users (not `anonymous`). */
   usernames: readonly string[];
+  /** Projects that review translations (approved strings exist only there). */
+  reviewingProjects: ReadonlySet<number>;
+  /** Components in a bilingual format (no template). */
+  bilingualComponents: ReadonlySet<number>;
+  /** Highest unit id, for per-unit arrays. */
+  maxUnitId: number;
+  /** Components whose last strings are added during the timeline. */
+  growingComponents: readonly SimComponent[];
+  /** The component of each string removed during the timeline, in order. */
+  removals: readonly number[];
+}
+
+/**
+ * What a unit change does, decided when it is placed in time; its states, action and texts
+ * are resolved afterwards, newest first, from the unit's final state (change-resolve.ts).
+ */
+export type PlanKind =
+  | 'edit'
+  | 'accept'
+  | 'bulk'
+  | 'repository'
+  | 'comment'
+  | 'suggestion'
+  | 'explanation'
+  | 'added-repository'
+  | 'added'
+  | 'removed';
+
+export interface ChangePlan {
+  kind: PlanKind;
+  unit: SimUnit;
+}
+
+/**
+ * The strings of a component as the timeline goes: the first `born` positions exist (the
+ * last ones are added during the timeline), minus those removed (0-based positions).
+ */
+export interface StringPool {
+  count: number;
+  born: number;
+  removed: Set<number>;
 }
 
 export type ChangeDraft = Pick<SimChange, 'action' | 'projectId'> & Partial<SimChange>;
@@ -29,16 +70,29 @@ export interface ChangeState {
   nextId: number;
   clockUs: number;
   meanSessionGapUs: number;
+  /** Per change, what it does to its unit (unit changes only). */
+  plans: (ChangePlan | undefined)[];
+  /** Changes of units removed since, which Weblate deletes with them (CASCADE). */
+  dropped: number;
+  /** Changes so far per unit id. */
+  changeCounts: Int32Array;
+  removedUnitIds: Set<number>;
+  pools: Map<number, StringPool>;
 }
 
 export const AVERAGE_SESSION = 8;
 
 export function isFull(state: ChangeState, room = 1): boolean {
-  return state.changes.length + room > state.total;
+  return state.changes.length - state.dropped + room > state.total;
 }
 
 /** Appends a change a few seconds after the previous one, or (tie) at the very same instant. */
-export function emit(state: ChangeState, draft: ChangeDraft, isTie = false): void {
+export function emit(
+  state: ChangeState,
+  draft: ChangeDraft,
+  isTie = false,
+  plan?: ChangePlan,
+): void {
   const { rng, changes } = state;
   const previous = changes[changes.length - 1];
   let timestamp: string;
@@ -65,6 +119,34 @@ export function emit(state: ChangeState, draft: ChangeDraft, isTie = false): voi
     timestamp,
     timestampUs: state.clockUs,
   });
+  state.plans.push(plan);
+  if (plan !== undefined && plan.kind !== 'removed') {
+    const id = plan.unit.id;
+    state.changeCounts[id] = (state.changeCounts[id] ?? 0) + 1;
+  }
+}
+
+/** Whether the unit's string exists now (positions are 1..n while generating). */
+export function isLive(state: ChangeState, translation: SimTranslation, unit: SimUnit): boolean {
+  const pool = state.pools.get(translation.componentId);
+  const index = unit.position - 1;
+  return pool === undefined || (index < pool.born && !pool.removed.has(index));
+}
+
+/** A unit of `units` (one translation's, by position) whose string exists now, if found. */
+export function pickLiveUnit(
+  state: ChangeState,
+  translation: SimTranslation,
+  units: readonly SimUnit[],
+): SimUnit | undefined {
+  const pool = state.pools.get(translation.componentId);
+  const born = Math.min(units.length, pool?.born ?? units.length);
+  if (born === 0) return undefined;
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    const position = state.rng.int(0, born - 1);
+    if (pool === undefined || !pool.removed.has(position)) return units[position];
+  }
+  return undefined;
 }
 
 export function pickUser(state: ChangeState): string | null {

@@ -49,6 +49,34 @@ function planStringCounts(rng: Rng, translationCounts: readonly number[], total:
 interface CatalogResult {
   translations: SimTranslation[];
   units: SimUnit[];
+  /** Components that gain and lose strings during the timeline. */
+  growing: SimComponent[];
+  /** The component of each string removed during the timeline, in order. */
+  removals: number[];
+}
+
+/** Share of strings removed during the timeline: as many extra strings are made, so sizes hold. */
+const REMOVED_SHARE = 0.004;
+
+/**
+ * Every other component gains and loses strings during the timeline (the others keep theirs,
+ * so that some source translations never change); picks the removals among them and adds
+ * one extra string to the component of each.
+ */
+function planRemovals(
+  rng: Rng,
+  components: readonly SimComponent[],
+  counts: number[],
+): Pick<CatalogResult, 'growing' | 'removals'> {
+  const growing = components.filter((_, c) => c % 2 === 0);
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  const removals: number[] = [];
+  for (let k = 0; k < Math.round(total * REMOVED_SHARE); k += 1) {
+    const c = 2 * rng.int(0, growing.length - 1);
+    counts[c] = (counts[c] ?? 0) + 1;
+    removals.push((components[c] as SimComponent).id);
+  }
+  return { growing, removals };
 }
 
 interface CatalogInput {
@@ -111,7 +139,11 @@ function buildTranslationsAndUnits(input: CatalogInput): CatalogResult {
     perComponent.map((l) => l.length),
     size.units,
   );
-  const result: CatalogResult = { translations: [], units: [] };
+  const result: CatalogResult = {
+    translations: [],
+    units: [],
+    ...planRemovals(rng, components, counts),
+  };
   const nextUnitId = { value: 1 };
   for (const [c, component] of components.entries()) {
     const plan = { component, languages: perComponent[c] ?? [], stringCount: counts[c] ?? 1 };
@@ -148,7 +180,30 @@ function changeWorld(
     ),
     projectOfComponent: new Map(input.components.map((c) => [c.id, c.projectId])),
     usernames,
+    reviewingProjects: new Set(input.projects.filter((p) => p.translationReview).map((p) => p.id)),
+    bilingualComponents: new Set(
+      input.components.filter((c) => c.template === '').map((c) => c.id),
+    ),
+    maxUnitId: catalog.units[catalog.units.length - 1]?.id ?? 0,
+    growingComponents: catalog.growing,
+    removals: catalog.removals,
   };
+}
+
+/**
+ * Takes the strings removed during the timeline out of the units, and renumbers the
+ * positions after them as Weblate does (`position=F("position") - 1`).
+ */
+function dropRemovedUnits(units: SimUnit[], removed: ReadonlySet<number>): SimUnit[] {
+  if (removed.size === 0) return units;
+  const kept = units.filter((unit) => !removed.has(unit.id));
+  const positions = new Map<number, number>();
+  for (const unit of kept) {
+    const position = (positions.get(unit.translationId) ?? 0) + 1;
+    positions.set(unit.translationId, position);
+    unit.position = position;
+  }
+  return kept;
 }
 
 /**
@@ -183,8 +238,25 @@ export function generateInstance(
   const users = buildUsers(rng, size.users, { projects, components });
   const usernames = users.filter((u) => u.username !== 'anonymous').map((u) => u.username);
   const world = changeWorld(input, catalog, usernames);
-  const changes = generateChanges(rng, world, size.changes, timelineStartUs);
-  const data = { seed: options.seed, languages, projects, components, ...catalog, changes, users };
+  const { changes, moves, removedUnitIds } = generateChanges(
+    rng,
+    world,
+    size.changes,
+    timelineStartUs,
+  );
+  const units = dropRemovedUnits(catalog.units, removedUnitIds);
+  const history = { startUs: timelineStartUs, moves };
+  const data = {
+    seed: options.seed,
+    languages,
+    projects,
+    components,
+    translations: catalog.translations,
+    units,
+    changes,
+    users,
+    history,
+  };
   return { ...data, index: buildIndex(data) };
 }
 

@@ -34,6 +34,12 @@ import { DEFAULT_SIZE, type SimulatorSize } from './size.ts';
 import type { SlowUnitPagesOptions } from './slow-pages.ts';
 import type { Trigger, TriggerHandle } from './triggers.ts';
 import { type SimWebhookOptions, type WebhookDeliveries, WebhookSender } from './webhooks.ts';
+import {
+  type DailyProgress,
+  trueDailyProgress,
+  type TrueProgressOptions,
+  trueTranslationProgress,
+} from './true-progress.ts';
 
 export { ACTION_NAMES, CONTENT_ACTIONS } from './actions.ts';
 export { type CompatOptions, permissionDenied } from './compat.ts';
@@ -53,6 +59,7 @@ export {
   parseFaultSpec,
 } from './faults.ts';
 export { generateInstance } from './generate.ts';
+export { NO_STRING, stateAction, stateDetails } from './history.ts';
 export { buildIndex, compareChangesNewestFirst, reindexInstance } from './indexes.ts';
 export * from './model.ts';
 export {
@@ -103,6 +110,12 @@ export type { SlowUnitPagesOptions } from './slow-pages.ts';
 export { countTranslation, translationPercent } from './statistics.ts';
 export { formatInstant, parseInstant } from './time.ts';
 export type { Trigger, TriggerHandle } from './triggers.ts';
+export {
+  type DailyProgress,
+  trueDailyProgress,
+  type TrueProgressOptions,
+  trueTranslationProgress,
+} from './true-progress.ts';
 export { type LinkBase, siteLinks } from './urls.ts';
 export { pythonJson, type SimWebhookOptions, type WebhookDeliveries } from './webhooks.ts';
 
@@ -174,6 +187,13 @@ export interface RunningSimulator {
   requests: RequestLog;
   /** Mutations of the live instance (mutations.ts), stamped with the server's clock. */
   mutate: Mutator;
+  /**
+   * The true daily progress of every target translation up to the server clock's day (or
+   * `until`), from the simulator's own history (true-progress.ts).
+   */
+  trueDailyProgress(options?: TrueProgressOptions): Map<number, DailyProgress[]>;
+  /** One translation's series (see trueDailyProgress). */
+  trueTranslationProgress(translationId: number, options?: TrueProgressOptions): DailyProgress[];
   /** Runs `action` just before the nth request matching `trigger.match` is served. */
   at(trigger: Trigger, action: () => void): TriggerHandle;
   /** Replaces the random faults (and restarts their PRNG); null turns them off. */
@@ -274,6 +294,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     instance,
     requests,
     mutate: createMutator(instance, now, (changes) => sender?.send(changes)),
+    trueDailyProgress: (progressOptions) =>
+      trueDailyProgress(instance, { now, ...progressOptions }),
+    trueTranslationProgress: (id, progressOptions) =>
+      trueTranslationProgress(instance, id, { now, ...progressOptions }),
     at: pipeline.at,
     setFaults: pipeline.setFaults,
     failNext: pipeline.failNext,

@@ -141,6 +141,33 @@ export interface SimChange {
   details: Record<string, unknown>;
 }
 
+/**
+ * One move of a unit's state, as the simulator made it: logged by a change (`changeId`) or
+ * not (Weblate's silent `QuerySet.update()`s and read-only toggles, `changeId` null). `from`
+ * -1 is a string created, `to` -1 one removed. A change that carries states without moving
+ * them (an explanation, a text edit) is a move with `from === to`. Kept apart from the change
+ * log, which loses a removed string's changes, so that the true history is always known.
+ */
+export interface SimStateMove {
+  /** Epoch microseconds. */
+  us: number;
+  unitId: number;
+  translationId: number;
+  /** The string's source words (`num_words`). */
+  words: number;
+  from: number;
+  to: number;
+  changeId: number | null;
+}
+
+/** The true history of unit states (history.ts, true-progress.ts). */
+export interface SimHistory {
+  /** Epoch microseconds at which the generated change history starts. */
+  startUs: number;
+  /** In the order they happened. */
+  moves: SimStateMove[];
+}
+
 export interface SimSubscription {
   id: number;
   notification: string;
@@ -196,6 +223,7 @@ export interface SimInstance {
   changes: SimChange[];
   /** Includes `anonymous`, which has no subscriptions. */
   users: SimUser[];
+  history: SimHistory;
   index: SimIndex;
 }
 

@@ -3,6 +3,7 @@
  * handed out, in blocks per translation (source first) as the generator lays them out.
  */
 import { PLURAL_SEPARATOR } from './generate-units.ts';
+import { loggedMove, NO_STRING, recordMoves, stateDetails } from './history.ts';
 import { appendUnits } from './index-updates.ts';
 import type { SimComponent, SimInstance, SimTranslation, SimUnit } from './model.ts';
 import { requireTranslation } from './mutate-units.ts';
@@ -179,8 +180,14 @@ export function addUnits(
     user,
     author: user,
     target: unit.source.join(PLURAL_SEPARATOR),
+    // A unit is created in its state: Weblate logs old_state == state (translation.py add_unit).
+    details: stateDetails(unit, unit.state, unit.state),
   }));
   const changes = recordChanges(context, drafts);
+  recordMoves(
+    instance,
+    changes.map((change, i) => loggedMove(change, units[i] as SimUnit)),
+  );
   for (const translation of [source, ...targets]) bumpRevision(instance, translation, true);
   return {
     sourceUnitIds: sourceUnits.map((u) => u.id),
@@ -253,8 +260,22 @@ export function addTranslation(
   const source = sourceTranslationOf(instance, component);
   const translation = createTranslation(instance, component, languageCode);
   const sourceUnits = instance.index.unitsByTranslation.get(source.id) ?? [];
-  const units = translatedUnits(instance, translation, sourceUnits, stamp(context, translation.id));
+  const when = stamp(context, translation.id);
+  const units = translatedUnits(instance, translation, sourceUnits, when);
   appendUnits(instance, units);
+  // Logged by Weblate only as the translation-level changes (48, and 0 "new file").
+  recordMoves(
+    instance,
+    units.map((unit) => ({
+      us: when.us,
+      unitId: unit.id,
+      translationId: unit.translationId,
+      words: unit.numWords,
+      from: NO_STRING,
+      to: unit.state,
+      changeId: null,
+    })),
+  );
   const draft: ChangeDraft = {
     ...translationScope(instance, translation),
     action: 48,

@@ -5,11 +5,12 @@
  * recomputed from the units, so counts such as `fuzzy` and `translated` do move; the
  * revision does not (the translation file's content is the same).
  */
+import { recordMoves, silentMove } from './history.ts';
 import type { UnitState } from './model.ts';
 import { UNIT_STATES } from './model.ts';
 import { requireComponent } from './mutate-catalog.ts';
 import { requireUnit } from './mutate-units.ts';
-import type { MutationContext } from './mutation-context.ts';
+import { type MutationContext, stamp } from './mutation-context.ts';
 
 export interface SilentUnitUpdate {
   state?: UnitState;
@@ -31,11 +32,13 @@ export function updateUnitsSilently(
 ): SilentResult {
   const units = [...updates.keys()].map((id) => requireUnit(context.instance, id));
   const changed: number[] = [];
+  const { us } = stamp(context, 0);
   for (const unit of units) {
     const update = updates.get(unit.id) ?? {};
     const state = update.state ?? unit.state;
     const position = update.position ?? unit.position;
     if (state === unit.state && position === unit.position) continue;
+    if (state !== unit.state) recordMoves(context.instance, [silentMove(unit, state, us)]);
     unit.state = state;
     unit.position = position;
     changed.push(unit.id);

@@ -3,8 +3,9 @@
  * strings (13/31) and removed strings (63). Each returns the ids it created or changed.
  */
 import { PLURAL_SEPARATOR } from './generate-units.ts';
+import { loggedMove, NO_STRING, recordMoves, stateAction, stateDetails } from './history.ts';
 import { removeChanges, removeUnits } from './index-updates.ts';
-import type { SimInstance, SimTranslation, SimUnit, UnitState } from './model.ts';
+import type { SimChange, SimInstance, SimTranslation, SimUnit, UnitState } from './model.ts';
 import {
   actingUser,
   bumpRevision,
@@ -73,23 +74,32 @@ function editDraft(
   const isEmpty = unit.state === 0;
   return {
     ...translationScope(instance, requireTranslation(instance, unit.translationId)),
-    action: isEmpty ? 5 : 2,
+    action: stateAction(unit.state, edit.state),
     unitId: unit.id,
     user: edit.user,
     author: edit.author,
     target: target.join(PLURAL_SEPARATOR),
     old: isEmpty ? '' : unit.target.join(PLURAL_SEPARATOR),
-    details: {
-      state: edit.state,
-      old_state: unit.state,
-      source: unit.source.join(PLURAL_SEPARATOR),
-    },
+    details: stateDetails(unit, unit.state, edit.state),
   };
+}
+
+/** Records in the history the moves these changes (of these units, in order) logged. */
+function recordLogged(
+  instance: SimInstance,
+  changes: readonly SimChange[],
+  units: readonly SimUnit[],
+): void {
+  recordMoves(
+    instance,
+    changes.map((change, i) => loggedMove(change, units[i] as SimUnit)),
+  );
 }
 
 /**
  * Saves new targets: `last_updated` moves to the change's timestamp, the unit becomes
- * pending (not yet committed), and each unit gets action 5 when it was empty, else 2.
+ * pending (not yet committed), and each unit gets the action Weblate picks from its old and
+ * new state (history.ts): 5 when it was empty, 2 when not, 37 into fuzzy, 36 into approved.
  * Strings of a source translation cannot be edited this way.
  */
 export function editUnits(
@@ -112,6 +122,7 @@ export function editUnits(
   const edit = { state, user, author };
   const drafts = units.map((unit, i) => editDraft(instance, unit, targets[i] ?? [], edit));
   const changes = recordChanges(context, drafts);
+  recordLogged(instance, changes, units);
   units.forEach((unit, i) => {
     const change = changes[i];
     unit.target = targets[i] ?? unit.target;
@@ -171,9 +182,10 @@ export function bulkEditStates(
     user,
     author: user,
     target: unit.target.join(PLURAL_SEPARATOR),
-    details: { state, old_state: unit.state },
+    details: stateDetails(unit, unit.state, state),
   }));
   const changes = recordChanges(context, drafts);
+  recordLogged(instance, changes, edited);
   for (const unit of edited) unit.state = state;
   bumpTranslationsOf(instance, edited, false);
   const isEdited = new Set(edited);
@@ -189,7 +201,7 @@ export interface DeleteUnitsResult {
   unitIds: number[];
   /** Changes removed with them (cascade). */
   removedChangeIds: number[];
-  /** The new action-63 changes, one per removed string. */
+  /** The new action-63 changes, one per removed unit (the translation of the id given first). */
   changeIds: number[];
 }
 
@@ -211,9 +223,42 @@ function unitsOfStrings(instance: SimInstance, strings: ReadonlyMap<number, SimU
 }
 
 /**
+ * The removed units in the order Weblate logs their removal: the translation of the id
+ * given first, then the other translations, the source last (translation.py delete_unit).
+ */
+function removalOrder(
+  instance: SimInstance,
+  removed: readonly SimUnit[],
+  given: ReadonlyMap<number, SimUnit>,
+): SimUnit[] {
+  const rank = (unit: SimUnit): number => {
+    if (given.get(unit.sourceUnitId)?.translationId === unit.translationId) return 0;
+    return requireTranslation(instance, unit.translationId).isSource ? 2 : 1;
+  };
+  return removed
+    .map((unit) => ({ unit, rank: rank(unit) }))
+    .sort((a, b) => a.unit.sourceUnitId - b.unit.sourceUnitId || a.rank - b.rank)
+    .map(({ unit }) => unit);
+}
+
+/** Weblate's STRING_REMOVE (63): no unit (it is gone), no state, the text it had. */
+function removalDraft(instance: SimInstance, unit: SimUnit, user: string | null): ChangeDraft {
+  const target = unit.target.join(PLURAL_SEPARATOR);
+  return {
+    ...translationScope(instance, requireTranslation(instance, unit.translationId)),
+    action: 63,
+    user,
+    author: user,
+    target,
+    details: { source: unit.source.join(PLURAL_SEPARATOR), target, context: unit.context },
+  };
+}
+
+/**
  * Deletes strings: any unit id (source or translation) names its string, which goes from
- * every translation of the component, with every change of those units. Each string then
- * gets one change with action 63, bound to the translation of the id given, not to a unit.
+ * every translation of the component, with every change of those units. Each removed unit
+ * then gets one change with action 63 in its translation, not bound to a unit; the first is
+ * in the translation of the id given.
  */
 export function deleteUnits(
   context: MutationContext,
@@ -226,21 +271,24 @@ export function deleteUnits(
   for (const unit of uniqueUnits(instance, unitIds)) {
     if (!strings.has(unit.sourceUnitId)) strings.set(unit.sourceUnitId, unit);
   }
-  const removed = unitsOfStrings(instance, strings);
+  const removed = removalOrder(instance, unitsOfStrings(instance, strings), strings);
   const removedIds = new Set(removed.map((unit) => unit.id));
   const removedChangeIds = removeChanges(
     instance,
     (change) => change.unitId !== null && removedIds.has(change.unitId),
   );
   removeUnits(instance, removedIds);
-  const drafts = [...strings.values()].map((unit): ChangeDraft => ({
-    ...translationScope(instance, requireTranslation(instance, unit.translationId)),
-    action: 63,
-    user,
-    author: user,
-    target: unit.source.join(PLURAL_SEPARATOR),
-  }));
-  const changes = recordChanges(context, drafts);
+  const changes = recordChanges(
+    context,
+    removed.map((unit) => removalDraft(instance, unit, user)),
+  );
+  recordMoves(
+    instance,
+    changes.map((change, i) => {
+      const unit = removed[i] as SimUnit;
+      return { ...loggedMove(change, unit), from: unit.state, to: NO_STRING };
+    }),
+  );
   bumpTranslationsOf(instance, removed, true);
   return {
     unitIds: [...removedIds].sort((a, b) => a - b),

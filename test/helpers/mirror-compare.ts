@@ -11,6 +11,8 @@ export interface MirrorSnapshot {
   tables: Record<string, string[]>;
   /** Change rows by id, compared separately: a mirror keeps history Weblate deleted. */
   changes: Map<string, string>;
+  /** change_actions rows by action, compared separately for the same reason. */
+  actions: Map<number, string>;
 }
 
 const BOOKKEEPING = sql`- 'first_seen_at' - 'updated_at' - 'deleted_at'`;
@@ -50,16 +52,19 @@ export async function snapshotMirror(db: Kysely<Database>): Promise<MirrorSnapsh
     where exists (select 1 from weblate.translations t join weblate.languages l on l.id = t.language_id
                   where t.deleted_at is null and l.code = s.language_code)`,
   );
-  const actions = await sql<{ row: string }>`
-    select jsonb_build_object('action', action, 'name', name)::text as row from weblate.change_actions order by action`.execute(
+  const actions = await sql<{ action: number; row: string }>`
+    select action, jsonb_build_object('action', action, 'name', name)::text as row from weblate.change_actions order by action`.execute(
     db,
   );
-  tables.change_actions = actions.rows.map((r) => r.row);
   const changes = await sql<{ id: string; row: string }>`
     select id::text as id, (to_jsonb(c) - 'first_seen_at' - 'updated_at')::text as row from weblate.changes c order by c.id`.execute(
     db,
   );
-  return { tables, changes: new Map(changes.rows.map((r) => [r.id, r.row])) };
+  return {
+    tables,
+    changes: new Map(changes.rows.map((r) => [r.id, r.row])),
+    actions: new Map(actions.rows.map((r) => [r.action, r.row])),
+  };
 }
 
 async function latestSnapshots(
@@ -84,7 +89,8 @@ export interface MirrorDifference {
  * Differences between a mirror kept up to date (`kept`) and a fresh full sync of the same
  * final state (`fresh`). Every change of the fresh one must be in the kept one, unchanged;
  * the kept one may hold more changes only where `mayBeGone(id)` (their objects were deleted
- * upstream, which deletes their history there).
+ * upstream, which deletes their history there), and more known actions only where all its
+ * changes of that action may be gone.
  */
 export function compareMirrors(
   kept: MirrorSnapshot,
@@ -118,6 +124,23 @@ export function compareMirrors(
   for (const id of kept.changes.keys()) {
     if (!fresh.changes.has(id) && !mayBeGone(id))
       differences.push({ table: 'changes', detail: { id, onlyKept: true } });
+  }
+  // An action the kept mirror alone knows came from changes whose history went upstream.
+  const actionOf = (row: string) => (JSON.parse(row) as { action: number }).action;
+  const keptOnlyBy = new Map<number, string[]>();
+  for (const [id, row] of kept.changes)
+    keptOnlyBy.set(actionOf(row), [...(keptOnlyBy.get(actionOf(row)) ?? []), id]);
+  for (const [action, row] of fresh.actions)
+    if (kept.actions.get(action) !== row)
+      differences.push({
+        table: 'change_actions',
+        detail: { action, fresh: row, kept: kept.actions.get(action) },
+      });
+  for (const [action, row] of kept.actions) {
+    if (fresh.actions.has(action)) continue;
+    const ids = keptOnlyBy.get(action) ?? [];
+    if (ids.length === 0 || !ids.every(mayBeGone))
+      differences.push({ table: 'change_actions', detail: { onlyKept: row } });
   }
   return differences.slice(0, 5);
 }
