@@ -33,13 +33,13 @@ import {
 import { DEFAULT_SIZE, type SimulatorSize } from './size.ts';
 import type { SlowUnitPagesOptions } from './slow-pages.ts';
 import type { Trigger, TriggerHandle } from './triggers.ts';
-import { type SimWebhookOptions, type WebhookDeliveries, WebhookSender } from './webhooks.ts';
 import {
   type DailyProgress,
   trueDailyProgress,
   type TrueProgressOptions,
   trueTranslationProgress,
 } from './true-progress.ts';
+import { type SimWebhookOptions, type WebhookDeliveries, WebhookSender } from './webhooks.ts';
 
 export { ACTION_NAMES, CONTENT_ACTIONS } from './actions.ts';
 export { type CompatOptions, permissionDenied } from './compat.ts';
