@@ -18,7 +18,15 @@ let handle: DbHandle;
 let slugs: string[];
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 41, projects: 3, components: 6, languages: 2, users: 1 });
+  sim = await startSimulator({
+    seed: 41,
+    projects: 3,
+    components: 6,
+    languages: 2,
+    units: 900,
+    changes: 600,
+    users: 1,
+  });
   slugs = sim.instance.projects.map((p) => p.slug);
 });
 afterAll(async () => {

@@ -92,7 +92,15 @@ async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, w
 }
 
 async function setup(seed: number): Promise<Setup> {
-  const sim = await startSimulator({ seed, projects: 2, components: 3, languages: 3, users: 1 });
+  const sim = await startSimulator({
+    seed,
+    projects: 2,
+    components: 3,
+    languages: 3,
+    units: 900,
+    changes: 600,
+    users: 1,
+  });
   cleanups.push(() => sim.close());
   const db = await databases.create();
   const handle = await db.migrated();
