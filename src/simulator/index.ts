@@ -318,11 +318,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       if (sender !== null) senders.add(sender);
     },
     webhookDeliveries: () => {
-      const total = { delivered: 0, failed: 0, dropped: 0 };
+      const total: WebhookDeliveries = { delivered: 0, failed: 0, dropped: 0, answerMs: [] };
       for (const { deliveries } of senders) {
         total.delivered += deliveries.delivered;
         total.failed += deliveries.failed;
         total.dropped += deliveries.dropped;
+        total.answerMs.push(...deliveries.answerMs);
       }
       return total;
     },

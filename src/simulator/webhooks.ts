@@ -32,12 +32,16 @@ export interface WebhookDeliveries {
   failed: number;
   /** Not sent: more than MAX_WAITING were waiting (Weblate's queue would hold them longer). */
   dropped: number;
+  /** How long the receiver took to answer, in ms: the latest MAX_SAMPLES deliveries answered. */
+  answerMs: number[];
 }
 
 /** Deliveries in flight at once, as a few Celery workers would send them. */
 const IN_FLIGHT = 4;
 /** Deliveries waiting at most; beyond, new ones are dropped and counted. */
 const MAX_WAITING = 10_000;
+/** Answer times kept for WebhookDeliveries.answerMs. */
+const MAX_SAMPLES = 10_000;
 /** Weblate gives a receiver 15 seconds. */
 const TIMEOUT_MS = 15_000;
 
@@ -50,7 +54,7 @@ export class WebhookSender {
   readonly #waiting: Array<{ id: string; body: string }> = [];
   #inFlight = 0;
   #idle: Array<() => void> = [];
-  readonly deliveries: WebhookDeliveries = { delivered: 0, failed: 0, dropped: 0 };
+  readonly deliveries: WebhookDeliveries = { delivered: 0, failed: 0, dropped: 0, answerMs: [] };
 
   constructor(instance: SimInstance, options: SimWebhookOptions, site: () => string) {
     if (!/^https?:\/\//.test(options.url))
@@ -142,6 +146,7 @@ export class WebhookSender {
       'webhook-timestamp': pythonFloat(seconds),
       'webhook-signature': this.#signer.sign(id, new Date(seconds * 1000), body),
     };
+    const sent = performance.now();
     try {
       const response = await fetch(this.#options.url, {
         method: 'POST',
@@ -150,6 +155,9 @@ export class WebhookSender {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
       await response.arrayBuffer();
+      const { answerMs } = this.deliveries;
+      answerMs.push(performance.now() - sent);
+      if (answerMs.length > MAX_SAMPLES) answerMs.splice(0, answerMs.length - MAX_SAMPLES);
       if (response.ok) this.deliveries.delivered += 1;
       else this.deliveries.failed += 1;
     } catch {

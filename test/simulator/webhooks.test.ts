@@ -84,7 +84,9 @@ describe("the simulator's webhooks", () => {
     const payload = JSON.parse(body) as Record<string, unknown>;
     expect(payload.target).toEqual(['Grüße ✓']);
     expect(payload.timestamp).toMatch(/\+00:00$/);
-    expect(sim.webhookDeliveries()).toEqual({ delivered: changeIds.length, failed: 0, dropped: 0 });
+    const deliveries = sim.webhookDeliveries();
+    expect(deliveries).toMatchObject({ delivered: changeIds.length, failed: 0, dropped: 0 });
+    expect(deliveries.answerMs).toHaveLength(changeIds.length);
   });
 
   it('sends only the events asked for, and counts deliveries that fail', async () => {
