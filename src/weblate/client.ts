@@ -5,7 +5,7 @@ import { JsonSyntaxError, parseJsonLossless } from '../lib/json.ts';
 import { sleep } from '../lib/sleep.ts';
 import type { Logger } from '../logger.ts';
 import { parseErrorBody } from './errors.ts';
-import { RateGate } from './rate-gate.ts';
+import { type GateTicket, RateGate } from './rate-gate.ts';
 import { RequestStats } from './request-stats.ts';
 
 export interface WeblateClientOptions {
@@ -180,7 +180,7 @@ export class WeblateClient {
       try {
         const current = url;
         return await this.gate.run(
-          (startedAs) => this.#getOnce(current, resource, startedAs, signal),
+          (ticket) => this.#getOnce(current, resource, ticket, signal),
           signal,
         );
       } catch (err) {
@@ -249,7 +249,7 @@ export class WeblateClient {
   async #getOnce(
     url: URL,
     resource: string,
-    startedAs: number,
+    ticket: GateTicket,
     signal?: AbortSignal,
   ): Promise<JsonResponse> {
     const headers: Record<string, string> = {
@@ -282,7 +282,7 @@ export class WeblateClient {
     this.#options.onResponse?.({ resource, status });
     this.#options.log.trace({ resource, url: url.href, status }, 'request');
     this.#noteServerClock(responseHeaders, started);
-    this.#applyRateLimitHeaders(status, responseHeaders, startedAs);
+    this.#applyRateLimitHeaders(status, responseHeaders, ticket);
     if (status >= 200 && status < 300)
       return this.#parseBody(url, text, responseHeaders, elapsedMs);
     throw this.#statusError(url, status, text, responseHeaders);
@@ -356,7 +356,7 @@ export class WeblateClient {
   #applyRateLimitHeaders(
     status: number,
     headers: Record<string, unknown>,
-    startedAs: number,
+    ticket: GateTicket,
   ): void {
     const now = this.#options.now();
     const retryAfter = parseSeconds(headers['retry-after']);
@@ -365,7 +365,7 @@ export class WeblateClient {
     const remaining = parseSeconds(headers['x-ratelimit-remaining']);
     const reset = parseSeconds(headers['x-ratelimit-reset']);
     if (remaining !== null && reset !== null)
-      this.gate.noteBudget(status === 429 ? 0 : remaining, reset, startedAs);
+      this.gate.noteBudget(status === 429 ? 0 : remaining, reset, ticket);
   }
 
   #retryDelay(err: unknown, attempt: number): number {

@@ -25,6 +25,14 @@ export class BudgetExhaustedError extends Error {
   }
 }
 
+/** Where a request stands among those the gate let through (see RateGate.noteBudget). */
+export interface GateTicket {
+  /** Its place in the order requests started, from 1. */
+  startedAs: number;
+  /** No other request was in flight when it started. */
+  startedAlone: boolean;
+}
+
 /**
  * The one gate every request to Weblate passes: a concurrency cap, an optional request
  * rate, a shared pause (a 429's Retry-After stops every worker, not just the one that met
@@ -41,11 +49,9 @@ export class RateGate {
   readonly #now: () => number;
   #nextStartAt = 0;
   #pausedUntil = 0;
-  /** Requests started and finished so far: the difference is those in flight. */
+  #inFlight = 0;
+  /** Requests started so far (see GateTicket). */
   #started = 0;
-  #finished = 0;
-  /** The start order of the request whose answer set the budget (see noteBudget). */
-  #notedAs = 0;
   /** Requests the server's budget still allows; null when the server sends no budget. */
   #budget: number | null = null;
   #budgetResetAt = 0;
@@ -60,16 +66,17 @@ export class RateGate {
 
   /**
    * Runs `task` when a slot is free, no pause holds, the rate allows it and the budget has
-   * room. The task receives its place in the order requests started (for noteBudget).
+   * room. The task gets its ticket, for noteBudget.
    */
-  run<T>(task: (startedAs: number) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  run<T>(task: (ticket: GateTicket) => Promise<T>, signal?: AbortSignal): Promise<T> {
     return this.#limit(async () => {
       await this.#waitTurn(signal);
-      const startedAs = ++this.#started;
+      const ticket = { startedAs: ++this.#started, startedAlone: this.#inFlight === 0 };
+      this.#inFlight++;
       try {
-        return await task(startedAs);
+        return await task(ticket);
       } finally {
-        this.#finished++;
+        this.#inFlight--;
       }
     });
   }
@@ -93,20 +100,30 @@ export class RateGate {
   }
 
   /**
-   * Records the budget the answer to the request `startedAs` (see run) advertised; call it
-   * while that request still counts as in flight. Weblate truncates X-RateLimit-Reset to whole seconds (DRF's window, int()), so a
-   * whole number may mean up to a second more: the wait covers it. Fractional values are
-   * taken as they come.
+   * Records the budget the answer to the request `ticket` (see run) advertised; call it while
+   * that request still counts as in flight. Weblate truncates X-RateLimit-Reset to whole
+   * seconds (DRF's window, int()), so a whole number may mean up to a second more: the wait
+   * covers it. Fractional values are taken as they come.
+   *
+   * Only an answer to a request that was alone all its life (none in flight when it started,
+   * none started since) says exactly what is left: the probe after a spent budget, or any
+   * request in a lull. Such an answer sets the budget, higher or lower. Any other answer takes
+   * off the other requests in flight, which the server may have counted before or after it,
+   * and can only lower the budget: it may be older than one already noted (answers overtake
+   * each other), and its budget then stale.
    */
-  noteBudget(remaining: number, resetSeconds: number, startedAs: number): void {
-    // Answers overtake each other: one to a request that started before the request of the
-    // last budget noted was counted by the server earlier, and its budget is stale.
-    if (startedAs < this.#notedAs) return;
-    this.#notedAs = startedAs;
+  noteBudget(remaining: number, resetSeconds: number, ticket: GateTicket): void {
+    const now = this.#now();
     const truncation = Number.isInteger(resetSeconds) ? 1 : 0;
-    // The requests started after this one were not counted in its answer.
-    this.#budget = remaining - (this.#started - startedAs);
-    this.#budgetResetAt = this.#now() + (resetSeconds + truncation) * 1000;
+    const resetAt = now + (resetSeconds + truncation) * 1000;
+    const isExact = ticket.startedAlone && ticket.startedAs === this.#started;
+    const budget = remaining - (this.#inFlight - 1);
+    if (isExact || this.#budget === null || budget <= this.#budget) {
+      // Of two resets for one budget, the later: waiting too long costs a moment, too little a 429.
+      const keepsReset = !isExact && this.#budget !== null && this.#budgetResetAt > now;
+      this.#budgetResetAt = keepsReset ? Math.max(this.#budgetResetAt, resetAt) : resetAt;
+      this.#budget = budget;
+    }
   }
 
   async #waitTurn(signal?: AbortSignal): Promise<void> {
@@ -115,7 +132,7 @@ export class RateGate {
       let startAt = Math.max(this.#pausedUntil, this.#nextStartAt);
       if (this.#budget !== null && this.#budget <= 0) {
         // Spent: wait for the reset, then let one request through to learn the new budget.
-        if (this.#budgetResetAt <= now && this.#started === this.#finished) this.#budget = 1;
+        if (this.#budgetResetAt <= now && this.#inFlight === 0) this.#budget = 1;
         else startAt = Math.max(startAt, this.#budgetResetAt, now + 50);
       }
       if (startAt <= now) {

@@ -2,63 +2,78 @@ import { describe, expect, it } from 'vitest';
 
 import { RateGate } from '../../src/weblate/rate-gate.ts';
 
-/** A request that answers when its `answer` is called, noting the budget it was told. */
+/** A request that answers when told to, noting the budget its answer advertised. */
 function pending(gate: RateGate) {
-  let answer!: (remaining: number) => void;
-  let startedAs = 0;
+  let answer!: (remaining: number, resetSeconds?: number) => void;
   const done = gate.run(
-    (started) =>
+    (ticket) =>
       new Promise<void>((resolve) => {
-        startedAs = started;
-        answer = (remaining) => {
-          gate.noteBudget(remaining, 60, started);
+        answer = (remaining, resetSeconds = 60) => {
+          gate.noteBudget(remaining, resetSeconds, ticket);
           resolve();
         };
       }),
   );
-  return {
-    done,
-    answer: (remaining: number) => answer(remaining),
-    startedAs: () => startedAs,
-  };
+  return { done, answer: (remaining: number, reset?: number) => answer(remaining, reset) };
 }
 
-const started = () => new Promise((r) => setTimeout(r, 5));
+/** Lets the gate start what it may. */
+const settle = () => new Promise((r) => setTimeout(r, 5));
 
 describe('the rate gate', () => {
-  it('keeps the budget of the newest request when answers overtake each other', async () => {
+  it('takes the other requests in flight off an answer, and lets a late answer only lower the budget', async () => {
     const gate = new RateGate({ concurrency: 4, maxRps: 0 });
     const [first, second, third] = [pending(gate), pending(gate), pending(gate)];
-    await started();
-    expect([first.startedAs(), second.startedAs(), third.startedAs()]).toEqual([1, 2, 3]);
-    // The server counted the third last: its answer says the least is left.
+    await settle();
+    // The server counted the third last: 8 left after it; two others still in flight.
     third.answer(8);
     await third.done;
-    expect(gate.budgetRemaining).toBe(8);
-    // Answers to earlier requests, arriving late, say more is left: that budget is spent.
-    first.answer(10);
+    expect(gate.budgetRemaining).toBe(6);
     second.answer(9);
-    await Promise.all([first.done, second.done]);
-    expect(gate.budgetRemaining).toBe(8);
+    await second.done;
+    expect(gate.budgetRemaining).toBe(6);
+    // Even alone in flight by now, the first was counted among the others: its answer is stale.
+    first.answer(10);
+    await first.done;
+    expect(gate.budgetRemaining).toBe(6);
   });
 
-  it('takes off the requests that started after the one answered', async () => {
+  it('takes the answer to a request that was alone all its life as it comes, higher or lower', async () => {
     const gate = new RateGate({ concurrency: 4, maxRps: 0 });
     const first = pending(gate);
-    await started();
-    first.answer(20);
+    await settle();
+    first.answer(3);
     await first.done;
-    expect(gate.budgetRemaining).toBe(20);
+    expect(gate.budgetRemaining).toBe(3);
+    // Older requests left the server's window meanwhile: more is free.
+    const alone = pending(gate);
+    await settle();
+    expect(gate.budgetRemaining).toBe(2);
+    alone.answer(12);
+    await alone.done;
+    expect(gate.budgetRemaining).toBe(12);
+    const lower = pending(gate);
+    await settle();
+    lower.answer(1);
+    await lower.done;
+    expect(gate.budgetRemaining).toBe(1);
+  });
+
+  it('waits for the later of two resets when a late answer spends the budget', async () => {
+    let now = 1_000_000;
+    const gate = new RateGate({ concurrency: 4, maxRps: 0, now: () => now });
     const [a, b] = [pending(gate), pending(gate)];
-    await started();
-    // Each start takes one.
-    expect(gate.budgetRemaining).toBe(18);
-    // The answer to `a` did not count `b`, which started after it.
-    a.answer(15);
+    await settle();
+    a.answer(1, 30);
     await a.done;
-    expect(gate.budgetRemaining).toBe(14);
-    b.answer(14);
+    expect(gate.budgetRemaining).toBe(0);
+    b.answer(0, 10);
     await b.done;
-    expect(gate.budgetRemaining).toBe(14);
+    expect(gate.budgetRemaining).toBe(0);
+    // 11 s later the sooner reset has passed, the later not: still nothing to spend.
+    now += 11_000;
+    expect(gate.budgetRemaining).toBe(0);
+    now += 20_000;
+    expect(gate.budgetRemaining).toBeNull();
   });
 });
