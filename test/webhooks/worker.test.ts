@@ -259,6 +259,29 @@ describe('the worker with webhooks', () => {
     await worker.stop();
   });
 
+  it('refuses a secret without an HTTP port to receive on', async () => {
+    const db = await databases.create();
+    const handle = await db.migrated();
+    const config = loadConfig({
+      env: {
+        ...databaseEnv(db),
+        WEBLATE_URL: 'http://127.0.0.1:9/',
+        WEBLATE_WEBHOOK_SECRET: SECRET,
+      },
+      envFile: false,
+    });
+    await expect(
+      runWorker({
+        handle,
+        config,
+        log: captureLogger('info').log,
+        signal: new AbortController().signal,
+        jobs: JOBS,
+        clock: manualClock(),
+      }),
+    ).rejects.toThrow(/WEBLATE_WEBHOOK_SECRET is set but WORKER_HTTP_PORT is not/);
+  });
+
   it('leaves lost webhooks to the scheduled sync', async () => {
     const { sim, handle, worker } = await setup(32);
     // Webhooks lost: the add-on's receiver was down, or the add-on was off.
