@@ -36,6 +36,8 @@ const SCOPES: readonly (readonly [number, number])[] = [
   [40, 8],
 ];
 
+const FIRST_USER_SCOPES: readonly number[] = [0, 30, 40];
+
 interface SubscriptionContext {
   rng: Rng;
   projects: readonly SimProject[];
@@ -54,16 +56,15 @@ function buildSubscriptions(context: SubscriptionContext, isFirstUser: boolean):
   const kinds = rng.shuffled(NOTIFICATION_KINDS).slice(0, rng.int(3, 6));
   const subscriptions: SimSubscription[] = [];
   for (const [k, notification] of kinds.entries()) {
-    // The same kind under several scopes; the first user always shows it.
-    const count =
-      isFirstUser && k === 0
-        ? 3
-        : rng.weighted([
-            [1, 5],
-            [2, 3],
-            [3, 1],
-          ] as const);
-    for (const scope of pickScopes(rng, count)) {
+    // The same kind under several scopes; the first user always shows it, with both scopes
+    // that carry an object (a project's, a component's), whatever else the seed draws.
+    const count = rng.weighted([
+      [1, 5],
+      [2, 3],
+      [3, 1],
+    ] as const);
+    const scopes = isFirstUser && k === 0 ? FIRST_USER_SCOPES : pickScopes(rng, count);
+    for (const scope of scopes) {
       nextId.value += rng.chance(0.1) ? 2 : 1;
       const projectId = scope === 30 && projects.length > 0 ? rng.pick(projects).id : null;
       const componentId = scope === 40 && components.length > 0 ? rng.pick(components).id : null;
