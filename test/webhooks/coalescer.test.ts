@@ -115,15 +115,14 @@ describe('the coalescer', () => {
 
   it('does not let steady events postpone a sync: it starts a debounce after the first', async () => {
     const h = harness({ autoFinish: { status: 'succeeded' } });
-    const start = Date.now();
-    // An event every DEBOUNCE_MS / 4 for 3 debounces.
-    for (let i = 0; i < 12 && h.batches.length === 0; i++) {
+    // An event every DEBOUNCE_MS / 4, for up to 10 debounces: timers fire in the order they
+    // are due, so the sync (due a debounce after the first) starts after about four of them.
+    for (let i = 0; i < 40 && h.batches.length === 0; i++) {
       h.coalescer.accept(event('a'));
       await sleep(DEBOUNCE_MS / 4);
     }
     await h.started(1);
-    expect(Date.now() - start).toBeLessThan(DEBOUNCE_MS * 12);
-    expect(h.batches[0]!.events).toBeLessThan(12);
+    expect(h.batches[0]!.events).toBeLessThan(10);
     await h.coalescer.stop();
   });
 
