@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { JOBS } from '../../jobs/index.ts';
-import { loadConfig } from '../../src/config.ts';
 import type { DbHandle } from '../../src/db/client.ts';
-import { runWorker } from '../../src/worker/worker.ts';
 import { databaseEnv } from '../helpers/cli.ts';
-import { manualClock } from '../helpers/clock.ts';
+import type { ManualClock } from '../helpers/clock.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { captureLogger, parseLogLines } from '../helpers/logs.ts';
+import { parseLogLines } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
+import { runWorkerInProcess, waitFor, webhookWorkerEnv, workerStarted } from '../helpers/worker.ts';
 import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
 import { findUnit, SEED, STATE, unitsOf } from './harness/seed.ts';
@@ -17,20 +15,6 @@ const weblate = useWeblate('webhooks');
 // Plain base64: Weblate 5.14.3's form decodes the whole value, so it refuses a `whsec_` prefix.
 const SECRET = 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const USERS = [...SEED.users];
-
-async function waitFor<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  what: string,
-  ms = 30_000,
-) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /**
  * Weblate 5.14.3's webhook add-on, installed through its API on a project with every event,
@@ -41,7 +25,7 @@ describe('webhooks of a real Weblate 5.14.3', () => {
   let kept: TestDatabase;
   let handle: DbHandle;
   let lines: string[];
-  let clock: ReturnType<typeof manualClock>;
+  let clock: ManualClock;
   let stop: () => Promise<void>;
   let endpoint: string;
 
@@ -50,43 +34,15 @@ describe('webhooks of a real Weblate 5.14.3', () => {
     handle = await kept.migrated();
     const first = await syncWeblate(weblate.current, handle.db);
     expect([first.mode, first.status, first.error]).toEqual(['full', 'succeeded', null]);
-    const config = loadConfig({
-      env: {
-        ...databaseEnv(kept),
-        WEBLATE_URL: weblate.current.url,
-        WEBLATE_TOKEN: weblate.current.tokens.admin,
-        WEBLATE_USERS: USERS.join(','),
-        WORKER_SYNC_CRON: '*/2 * * * * *',
-        WORKER_STATISTICS_CRON: 'off',
-        WORKER_RECONCILE_CRON: 'off',
-        WORKER_HTTP_PORT: '0',
-        WEBLATE_WEBHOOK_SECRET: SECRET,
-        WEBHOOK_DEBOUNCE_SECONDS: '0.5',
-      },
-      envFile: false,
+    const run = runWorkerInProcess(handle, {
+      ...databaseEnv(kept),
+      WEBLATE_URL: weblate.current.url,
+      WEBLATE_TOKEN: weblate.current.tokens.admin!,
+      WEBLATE_USERS: USERS.join(','),
+      ...webhookWorkerEnv(SECRET),
     });
-    const logger = captureLogger('info');
-    lines = logger.lines;
-    const controller = new AbortController();
-    clock = manualClock();
-    const done = runWorker({
-      handle,
-      config,
-      log: logger.log,
-      signal: controller.signal,
-      jobs: JOBS,
-      clock,
-      lockPollMs: 20,
-    });
-    stop = () => {
-      controller.abort(new Error('SIGTERM'));
-      return done;
-    };
-    const started = await waitFor(
-      () => parseLogLines(lines.join('\n')).find((l) => l.msg === 'worker started'),
-      'the worker',
-    );
-    endpoint = String(started.webhooks);
+    ({ lines, clock, stop } = run);
+    endpoint = String((await workerStarted(run)).webhooks);
   });
   afterAll(async () => {
     await stop?.();

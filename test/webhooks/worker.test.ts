@@ -10,10 +10,11 @@ import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
 import { databaseEnv } from '../helpers/cli.ts';
 import { manualClock } from '../helpers/clock.ts';
 import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
-import { captureLogger, parseLogLines } from '../helpers/logs.ts';
+import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 import { pythonJsonDumps, webhookHeaders, weblateChange } from '../helpers/webhooks.ts';
+import { runWorkerInProcess, waitFor, webhookWorkerEnv, workerStarted } from '../helpers/worker.ts';
 
 /**
  * The worker with WEBLATE_WEBHOOK_SECRET, fed by the simulator's webhooks (sent as Weblate's
@@ -43,52 +44,18 @@ async function startWorker(db: TestDatabase, handle: DbHandle, sim: RunningSimul
       .filter((u) => u.subscriptions.length > 0)
       .map((u) => u.username)
       .join(','),
-    WORKER_SYNC_CRON: '*/2 * * * * *',
-    WORKER_STATISTICS_CRON: 'off',
-    WORKER_RECONCILE_CRON: 'off',
-    WORKER_HTTP_PORT: '0',
-    WEBLATE_WEBHOOK_SECRET: SECRET,
-    WEBHOOK_DEBOUNCE_SECONDS: '0.5',
+    ...webhookWorkerEnv(SECRET),
   };
-  const config = loadConfig({ env, envFile: false });
-  const { log, lines } = captureLogger('info');
-  const controller = new AbortController();
-  const clock = manualClock();
-  const done = runWorker({
-    handle,
-    config,
-    log,
-    signal: controller.signal,
-    jobs: JOBS,
-    clock,
-    lockPollMs: 20,
-  });
-  const stop = () => {
-    controller.abort(new Error('SIGTERM'));
-    return done;
-  };
-  cleanups.push(() => stop().catch(() => undefined));
-  const started = await waitFor(
-    () => parseLogLines(lines.join('\n')).find((l) => l.msg === 'worker started'),
-    'the worker to start',
-  );
+  const run = runWorkerInProcess(handle, env);
+  cleanups.push(() => run.stop().catch(() => undefined));
+  const started = await workerStarted(run);
   return {
-    clock,
-    lines,
-    stop,
+    clock: run.clock,
+    lines: run.lines,
+    stop: run.stop,
     webhookUrl: started.webhooks as string,
     metricsUrl: `${String(started.http)}metrics`,
   };
-}
-
-async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, what: string) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined && found !== false) return found;
-    if (Date.now() > deadline) throw new Error(`waited 30 s for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 async function setup(seed: number): Promise<Setup> {

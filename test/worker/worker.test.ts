@@ -1,17 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { JOBS } from '../../jobs/index.ts';
-import { loadConfig } from '../../src/config.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { SyncRunRow } from '../../src/db/database.ts';
 import { startChurn } from '../../src/simulator/churn.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
-import { runWorker } from '../../src/worker/worker.ts';
 import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
 import { databaseEnv, runCli, type RunningCli, startCli } from '../helpers/cli.ts';
-import { type ManualClock, manualClock } from '../helpers/clock.ts';
+import type { ManualClock } from '../helpers/clock.ts';
 import { DATABASE_KIND, type TestDatabase, useTestDatabases } from '../helpers/database.ts';
-import { captureLogger, parseLogLines } from '../helpers/logs.ts';
+import { parseLogLines } from '../helpers/logs.ts';
+import { runWorkerInProcess } from '../helpers/worker.ts';
 
 /**
  * The worker runs in this process on a clock of the test's own, which moves on a second every
@@ -92,30 +90,14 @@ interface InProcessWorker {
  * process on `handle`, with a manual clock: no tick comes until the test moves it.
  */
 function startWorkerInProcess(handle: DbHandle, env: Record<string, string>): InProcessWorker {
-  const config = loadConfig({ env, envFile: false });
-  const { log, lines } = captureLogger('info');
-  const controller = new AbortController();
-  const clock = manualClock();
-  let hasStopped = false;
-  const done = runWorker({
-    handle,
-    config,
-    log,
-    signal: controller.signal,
-    jobs: JOBS,
-    clock,
-    lockPollMs: 20,
-  }).finally(() => (hasStopped = true));
-  const stop = () => {
-    controller.abort(new Error('SIGTERM'));
-    return done;
-  };
+  const run = runWorkerInProcess(handle, env);
+  const { clock, lines, stop } = run;
   cleanups.push(() => stop().catch(() => undefined));
   const stderr = () => `${lines.join('\n')}\n`;
   const tickUntil = async (condition: () => boolean, what: () => string, waitMs = 60_000) => {
     const deadline = Date.now() + waitMs;
     while (!condition()) {
-      if (Date.now() > deadline || hasStopped)
+      if (Date.now() > deadline || run.hasStopped)
         throw new Error(`${what()}; logs:\n${stderr().slice(-3000)}`);
       clock.advance();
       await new Promise((resolve) => setTimeout(resolve, TICK_MS));
