@@ -3,6 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import { DATABASE_KIND, TEST_DATABASE_URL, useTestDatabases } from '../helpers/database.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const databases = useTestDatabases();
 
@@ -42,6 +43,12 @@ describe('the database handle', () => {
       });
       expect(await mirrorSessions(database.databaseUrl!)).toBe(1);
       await handle.close();
+      // The server ends a backend a moment after its client hung up.
+      await waitFor(
+        async () => (await mirrorSessions(database.databaseUrl!)) === 0,
+        'the sessions to end',
+        5_000,
+      ).catch(() => undefined);
       expect(await mirrorSessions(database.databaseUrl!)).toBe(0);
     },
   );

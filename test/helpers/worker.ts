@@ -4,6 +4,7 @@ import type { DbHandle } from '../../src/db/client.ts';
 import { runWorker } from '../../src/worker/worker.ts';
 import { type ManualClock, manualClock } from './clock.ts';
 import { captureLogger, parseLogLines } from './logs.ts';
+import { waitFor } from './wait.ts';
 
 export interface WorkerRun {
   clock: ManualClock;
@@ -70,22 +71,4 @@ export function workerStarted(run: WorkerRun): Promise<Record<string, unknown>> 
     () => parseLogLines(run.lines.join('\n')).find((l) => l.msg === 'worker started'),
     'the worker to start',
   );
-}
-
-/**
- * What `probe` finds, once it finds something (neither undefined nor false), asked every
- * 20 ms; rejects after `ms`.
- */
-export async function waitFor<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined && found !== false) return found;
-    if (Date.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

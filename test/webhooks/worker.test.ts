@@ -13,8 +13,9 @@ import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { syncSimulator } from '../helpers/sync.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { pythonJsonDumps, webhookHeaders, weblateChange } from '../helpers/webhooks.ts';
-import { runWorkerInProcess, waitFor, webhookWorkerEnv, workerStarted } from '../helpers/worker.ts';
+import { runWorkerInProcess, webhookWorkerEnv, workerStarted } from '../helpers/worker.ts';
 
 /**
  * The worker with WEBLATE_WEBHOOK_SECRET, fed by the simulator's webhooks (sent as Weblate's
