@@ -34,6 +34,9 @@ export interface RequestLogEntry {
   serviceMs: number;
   /** Requests the server was answering when this one arrived, itself included. */
   inFlight: number;
+  /** When it arrived and when its connection's answer ended (or it was cut), on `performance.now()`. */
+  arrivedAt: number;
+  closedAt: number | null;
 }
 
 /** Counts every request by pathname (query left out), and keeps the latest entries. */
@@ -93,6 +96,8 @@ function recordRequest(log: RequestLog, request: SimRequest, inFlight: number): 
     work: NO_WORK,
     serviceMs: 0,
     inFlight,
+    arrivedAt: performance.now(),
+    closedAt: null,
   };
   log.entries.push(entry);
   // Trimmed in batches so that a long benchmark does not shift the array on every request.
@@ -253,9 +258,12 @@ export function createSimulatorServer(
     // Bodies are never read; drain them so keep-alive connections stay usable.
     request.resume();
     answering += 1;
-    response.once('close', () => (answering -= 1));
     const simRequest = toSimRequest(request, siteUrl());
     const entry = recordRequest(log, simRequest, answering);
+    response.once('close', () => {
+      answering -= 1;
+      entry.closedAt = performance.now();
+    });
     let simResponse: SimResponse;
     try {
       simResponse = handle(simRequest);

@@ -129,10 +129,12 @@ async function syncEverything(
         );
   if (ctx.mode === 'full') {
     // A full unit walk needs nothing from the changes: the two largest reads go side by side,
-    // their requests in flight together and their pages written as they come.
+    // their requests in flight together and their pages written as they come. The unit walk
+    // leaves one of the client's places to the change walk, whose requests would otherwise
+    // queue behind unit pages that take seconds each on a slow server.
     const group = new TaskGroup(controller);
     group.add(changes());
-    group.add(syncUnits(ctx));
+    group.add(syncUnits(ctx, { windowsAtOnce: Math.max(1, ctx.client.concurrency - 1) }));
     await group.settle();
   } else {
     await changes();

@@ -119,11 +119,16 @@ export class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
     this.#concurrency = this.#windows === null ? 1 : Math.max(1, options.concurrency ?? 1);
   }
 
+  /**
+   * A walk read one window at a time still asks for the next window as soon as a page has
+   * arrived (its bounds depend only on what the page said), while the consumer stores it.
+   */
   pagesInHand(): number {
-    return this.#concurrency;
+    return Math.max(2, this.#concurrency);
   }
 
   next(inFlight: number): TimeRange | null {
+    if (inFlight >= this.#concurrency) return null;
     const queued = this.#queue.shift();
     if (queued !== undefined) return queued;
     if (!this.#edgeOpen) return null;

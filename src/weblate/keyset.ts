@@ -37,11 +37,12 @@ export interface KeysetOptions {
   after: string | null;
   /**
    * Read bounded id windows (see IdWindows) instead of `id:>K` alone, expecting about
-   * `expected` rows after `after` (null: unknown), up to `concurrency` windows at a time
-   * (1 when not given; see WindowPlan). Absent or null: every request is `id:>K`, one after
-   * another, which suits a selective `q`.
+   * `expected` rows after `after` (null: unknown), up to `concurrency` pages in hand (1 when
+   * not given; see WindowPlan), of which `requestsAtOnce` in flight at most (all of them when
+   * not given: fewer leaves places of the client to another walk beside this one). Absent or
+   * null: every request is `id:>K`, one after another, which suits a selective `q`.
    */
-  windows?: { expected: number | null; concurrency?: number } | null;
+  windows?: { expected: number | null; concurrency?: number; requestsAtOnce?: number } | null;
   signal?: AbortSignal;
 }
 
@@ -82,6 +83,8 @@ interface IdRange {
   upTo: string | null;
   /** Planned at the top of the walk (see WindowPlan), not the rest of an overflowed window. */
   top: boolean;
+  /** Rows the range is expected to hold (0: unknown, or the unbounded request). */
+  aim: number;
 }
 
 /**
@@ -99,6 +102,8 @@ interface IdRange {
  */
 export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
   readonly concurrency: number;
+  /** Requests of the walk in flight at most (see KeysetOptions.windows). */
+  readonly #requestsAtOnce: number;
   readonly #sizer: PageSizer;
   readonly #resource: string;
   readonly #windows: IdWindows | null;
@@ -106,11 +111,17 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
   #tailOpen = true;
   #queue: IdRange[] = [];
   #largestText = 0;
+  /** Rows the ranges in flight are expected to hold (see IdWindows.next). */
+  #aimedInFlight = 0;
 
   /** `timeoutMs`: the client's timeout for an answer, which pages must stay well under to grow. */
   constructor(options: KeysetOptions, timeoutMs = Infinity) {
     const windows = options.windows ?? null;
     this.concurrency = Math.max(1, windows?.concurrency ?? 1);
+    this.#requestsAtOnce = Math.max(
+      1,
+      Math.min(this.concurrency, windows?.requestsAtOnce ?? Infinity),
+    );
     // Pages small enough that the concurrency's worth of them fit the text in hand: at most
     // TEXT_IN_HAND at once, and the server still has a request of the walk's on each connection.
     this.#sizer = new PageSizer({
@@ -143,20 +154,42 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
 
   /** The next range to request while `inFlight` requests are out, or null: none now. */
   next(inFlight: number): IdRange | null {
+    if (inFlight >= this.#requestsAtOnce) return null;
     const queued = this.#queue.shift();
-    if (queued !== undefined) return queued;
+    if (queued !== undefined) {
+      this.#aimedInFlight += queued.aim;
+      return queued;
+    }
     if (!this.#tailOpen) return null;
     const after = this.#tail;
-    const upTo = this.#windows?.upperBound(after) ?? null;
-    if (inFlight > 0 && (upTo === null || !this.#windows!.hasRoomBeside(inFlight))) return null;
+    const window =
+      this.#windows === null
+        ? inFlight === 0
+          ? { upTo: null, aim: 0, pieces: 1 }
+          : null
+        : this.#windows.next(after, {
+            inFlight,
+            aimed: this.#aimedInFlight,
+            concurrency: this.#requestsAtOnce,
+            msPerRow: this.#sizer.msPerRecord,
+          });
+    if (window === null) return null;
+    const { upTo, aim, pieces } = window;
     if (upTo === null) this.#tailOpen = false;
     else this.#tail = upTo;
-    return { after, upTo, top: true };
+    if (pieces > 1 && upTo !== null) {
+      // The rest of the walk, cut into pieces read side by side (see IdWindows.next).
+      this.#queue.push(...splitRange(after ?? '0', upTo, aim, Math.ceil(aim / pieces)));
+      return this.next(inFlight);
+    }
+    this.#aimedInFlight += aim;
+    return { after, upTo, top: true, aim };
   }
 
   /** Learns from the page that answered `range`. */
   learn(range: IdRange, page: KeysetPage): void {
     const { after, upTo } = range;
+    this.#aimedInFlight -= range.aim;
     if (after !== null && page.through !== null && BigInt(page.through) <= BigInt(after)) {
       throw new ResponseError(
         `${this.#resource}: ${page.url} did not advance past id ${after}; the server ignores id:> filters`,
@@ -197,10 +230,12 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
 /** (after, upTo] cut into about `rows / pageSize` ranges of equal span (see evenCuts). */
 function splitRange(after: string, upTo: string, rows: number | null, pageSize: number): IdRange[] {
   const bounds = [BigInt(after), ...evenCuts(BigInt(after), BigInt(upTo), rows, pageSize)];
+  const aim = rows === null ? 0 : Math.ceil(rows / bounds.length);
   return bounds.map((low, i) => ({
     after: String(low),
     upTo: i + 1 < bounds.length ? String(bounds[i + 1]) : upTo,
     top: false,
+    aim,
   }));
 }
 
@@ -231,19 +266,68 @@ export class IdWindows {
   }
 
   /** The upper bound of the window after `after`, or null for one unbounded request. */
-  upperBound(after: string | null): string | null {
+  upperBound(after: string | null, rows = this.#pageSize): string | null {
     if (this.#emptyInARow >= 2) return null;
     if (this.#expected !== null && this.#expected - this.#seen <= this.#pageSize) return null;
-    return String((after === null ? 0n : BigInt(after)) + this.#span);
+    return this.#bound(after, rows);
   }
 
   /**
-   * Whether another window may start beside `inFlight` others: only while the rows
-   * expected beyond what they should hold (a page each) exceed two pages.
+   * The next window after `after`, beside `inFlight` others expected to hold `aimed` rows,
+   * or null: none now. Its `upTo` is null for the unbounded request that ends the walk, which
+   * only goes alone; `aim` is the rows it should hold. With `pieces` above 1, the window is
+   * the whole rest of the walk, to be read in that many windows side by side.
+   *
+   * - Alone, a window of a page (see upperBound).
+   * - Beside others, a page while the rows left to expect beyond them (the translations'
+   *   totals less what was read and what the windows in flight should hold) exceed two
+   *   pages: then the next windows are surely not the last.
+   * - Once two pages or less are left, if reading them one request after another would keep
+   *   the walk waiting on a single request for more than TAIL_ALONE_MS (a slow server, at
+   *   the best time per row its pages showed), the rest is cut into `concurrency` pieces
+   *   read side by side. The unbounded request still comes last, and then finds little.
    */
-  hasRoomBeside(inFlight: number): boolean {
-    if (this.#expected === null) return false;
-    return leavesRoomBeside(this.#expected, this.#seen, inFlight, this.#pageSize);
+  next(
+    after: string | null,
+    {
+      inFlight,
+      aimed,
+      concurrency,
+      msPerRow,
+    }: { inFlight: number; aimed: number; concurrency: number; msPerRow: number },
+  ): { upTo: string | null; aim: number; pieces: number } | null {
+    const alone = () => {
+      if (inFlight > 0) return null;
+      const upTo = this.upperBound(after, this.#filled);
+      return { upTo, aim: upTo === null ? 0 : this.#filled, pieces: 1 };
+    };
+    if (this.#expected === null || this.#emptyInARow >= 2) return alone();
+    const left = this.#expected - this.#seen - aimed;
+    if (left > 2 * this.#pageSize) {
+      return { upTo: this.#bound(after, this.#filled), aim: this.#filled, pieces: 1 };
+    }
+    const isSlow = left * msPerRow > TAIL_ALONE_MS;
+    if (isSlow && concurrency > 1 && left >= 2 * MIN_PAGE_SIZE) {
+      const pieces = Math.min(concurrency, Math.floor(left / MIN_PAGE_SIZE));
+      return { upTo: this.#bound(after, left), aim: left, pieces };
+    }
+    return alone();
+  }
+
+  /**
+   * Rows a window of the walk aims at: a little under a page, so that a window whose ids
+   * prove a little denser than those before still fits its page, rather than leave a rest
+   * of a few rows that costs a request of its own.
+   */
+  get #filled(): number {
+    return Math.max(1, Math.floor(this.#pageSize * WINDOW_FILL));
+  }
+
+  /** The end of a window after `after` aimed at `rows` rows, at the span a page takes. */
+  #bound(after: string | null, rows: number): string {
+    const span =
+      rows === this.#pageSize ? this.#span : (this.#span * BigInt(rows)) / BigInt(this.#pageSize);
+    return String((after === null ? 0n : BigInt(after)) + (span > 0n ? span : 1n));
   }
 
   /** The page size changed: windows span as many more (or fewer) ids, to hold a page still. */
@@ -324,8 +408,18 @@ const TEXT_IN_HAND = 24_000_000;
 /** Bytes of response text a page should stay under; units with long texts get smaller pages. */
 const PAGE_TEXT_BUDGET = 24_000_000;
 
+/** The share of a page a window aims at (see IdWindows.next). */
+const WINDOW_FILL = 0.95;
+
 /** The smallest page a walk shrinks to. */
 const MIN_PAGE_SIZE = 100;
+
+/**
+ * How long the end of a walk may keep it waiting on one request at a time before its last
+ * pages are shared among windows side by side (see IdWindows.next): a few requests more
+ * where the server takes seconds a page, none where it is quick.
+ */
+const TAIL_ALONE_MS = 3_000;
 
 /**
  * The first page of a walk: moderate, as most of Weblate's lists allow at most 1,000, and a

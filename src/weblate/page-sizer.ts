@@ -61,6 +61,11 @@ export class PageSizer {
     return this.#size;
   }
 
+  /** The best time per record a page has shown so far (0 before any). */
+  get msPerRecord(): number {
+    return Number.isFinite(this.#bestPerRecord) ? this.#bestPerRecord : 0;
+  }
+
   observe(page: PageTiming): void {
     const { min, textBudget, timeoutMs } = this.#options;
     if (page.answeredSize < page.askedSize) {

@@ -125,16 +125,77 @@ describe('a window plan', () => {
   it('reads windows side by side while more than two pages are left beyond them', () => {
     const plan = new WindowPlan(options(1000, 4));
     const first = plan.next(0)!;
-    expect(first).toMatchObject({ after: null, upTo: '100' });
+    // Each window aims at 95 rows, a little under its page of 100 (dense ids: 95 ids).
+    expect(first).toMatchObject({ after: null, upTo: '95', aim: 95 });
     // 1,000 expected, nothing read: room for windows beside one, two and three in flight.
-    expect(plan.next(1)).toMatchObject({ after: '100', upTo: '200' });
-    expect(plan.next(2)).toMatchObject({ after: '200', upTo: '300' });
-    expect(plan.next(3)).toMatchObject({ after: '300', upTo: '400' });
-    plan.learn(first, answer(first, 100, 100));
-    // 900 left to expect, 300 of it in flight: 600 beyond, room for one more beside three.
-    expect(plan.next(3)).toMatchObject({ after: '400', upTo: '500' });
-    // With seven in flight, 200 would be left beyond them: not more than two pages.
-    expect(plan.next(7)).toBeNull();
+    const second = plan.next(1)!;
+    expect(second).toMatchObject({ after: '95', upTo: '190' });
+    expect(plan.next(2)).toMatchObject({ after: '190', upTo: '285' });
+    expect(plan.next(3)).toMatchObject({ after: '285', upTo: '380' });
+    // Never more requests at once than the concurrency.
+    expect(plan.next(4)).toBeNull();
+    plan.learn(first, answer(first, 95, 95));
+    plan.learn(second, answer(second, 95, 95));
+    // 810 left to expect, 190 of it in flight: 620 beyond, room for one more beside two.
+    expect(plan.next(2)).toMatchObject({ after: '380', upTo: '475' });
+    // 525 beyond the three in flight: and one more.
+    expect(plan.next(3)).toMatchObject({ after: '475', upTo: '570' });
+  });
+
+  it('reads no window beside others once two pages or less are left beyond them, on a quick server', () => {
+    const plan = new WindowPlan(options(380, 4));
+    const first = plan.next(0)!;
+    plan.learn(first, { ...answer(first, 95, 95), elapsedMs: 10 });
+    // 285 left, 95 of it in flight: 190 beyond, not more than two pages.
+    expect(plan.next(0)).toMatchObject({ after: '95', upTo: '190' });
+    expect(plan.next(1)).toBeNull();
+  });
+
+  it('cuts the last two pages into windows side by side when the server takes seconds a page', () => {
+    const plan = new WindowPlan({ ...options(2900, 4), pageSize: 1000 });
+    const first = plan.next(0)!;
+    expect(first).toMatchObject({ after: null, upTo: '950' });
+    // 950 rows in 30 s: reading the 1,950 left one request after another would take a minute.
+    plan.learn(first, { ...answer(first, 950, 950, 1000), elapsedMs: 30_000 });
+    const pieces = [plan.next(0)!, plan.next(1)!, plan.next(2)!, plan.next(3)!];
+    expect(pieces).toMatchObject([
+      { after: '950', upTo: '1437', top: false, aim: 488 },
+      { after: '1437', upTo: '1925', top: false, aim: 488 },
+      { after: '1925', upTo: '2412', top: false, aim: 488 },
+      { after: '2412', upTo: '2900', top: false, aim: 488 },
+    ]);
+    expect(plan.next(4)).toBeNull();
+    for (const piece of pieces) {
+      plan.learn(piece, answer(piece, Number(piece.upTo) - Number(piece.after), 100));
+    }
+    // Then the unbounded request, alone, finds whatever the pieces did not hold.
+    expect(plan.next(0)).toMatchObject({ after: '2900', upTo: null });
+  });
+
+  it('reads the last two pages as before when the server is quick', () => {
+    const plan = new WindowPlan({ ...options(2900, 4), pageSize: 1000 });
+    const first = plan.next(0)!;
+    // 950 rows in 95 ms: the 1,950 left take about 0.2 s one request after another.
+    plan.learn(first, { ...answer(first, 950, 950, 1000), elapsedMs: 95 });
+    expect(plan.next(0)).toMatchObject({ after: '950', upTo: '1900', top: true });
+    expect(plan.next(1)).toBeNull();
+  });
+
+  it('leaves places to another walk: no more requests at once than it is given', () => {
+    const plan = new WindowPlan({
+      ...options(10_000, 4),
+      windows: { expected: 10_000, concurrency: 4, requestsAtOnce: 3 },
+    });
+    expect([plan.next(0), plan.next(1), plan.next(2)]).toMatchObject([
+      { upTo: '95' },
+      { upTo: '190' },
+      { upTo: '285' },
+    ]);
+    expect(plan.next(3)).toBeNull();
+    // Pages in hand still follow the concurrency (they include pages arrived, not yet taken).
+    const range = plan.next(0)!;
+    plan.learn(range, { ...answer(range, 95, 95), textLength: 1_000_000 });
+    expect(plan.pagesInHand()).toBe(4);
   });
 
   it('holds one page until one tells how large pages are, then as many as fit 24 MB of text', () => {
@@ -158,26 +219,30 @@ describe('a window plan', () => {
     const plan = new WindowPlan(options(null, 4));
     const first = plan.next(0)!;
     expect(plan.next(1)).toBeNull();
-    plan.learn(first, answer(first, 100, 100));
-    expect(plan.next(0)).toMatchObject({ after: '100', upTo: '200' });
+    plan.learn(first, answer(first, 95, 95));
+    expect(plan.next(0)).toMatchObject({ after: '95', upTo: '190' });
   });
 
   it('waits for every window below before the final unbounded request', () => {
     const plan = new WindowPlan(options(350, 4));
     const first = plan.next(0)!;
     const second = plan.next(1)!;
-    expect(second).toMatchObject({ after: '100', upTo: '200' });
-    // 350 expected, two pages in flight: no room beside them, and not the end yet.
+    expect(second).toMatchObject({ after: '95', upTo: '190' });
+    // 350 expected, two windows in flight: no room beside them, and not the end yet.
     expect(plan.next(2)).toBeNull();
-    plan.learn(first, answer(first, 100, 100));
-    plan.learn(second, answer(second, 100, 100));
-    expect(plan.next(0)).toMatchObject({ after: '200', upTo: '300' });
+    plan.learn(first, answer(first, 95, 95));
+    plan.learn(second, answer(second, 95, 95));
+    // 160 left, more than a page: a window, then the unbounded request.
+    const third = plan.next(0)!;
+    expect(third).toMatchObject({ after: '190', upTo: '285' });
+    plan.learn(third, answer(third, 95, 95));
+    expect(plan.next(0)).toMatchObject({ after: '285', upTo: null });
   });
 
   it('queues the rest of a window below the top that overflowed, cut into pages, lowest first', () => {
     const plan = new WindowPlan({ ...options(10_000, 4), pageSize: 50 });
     // Two sparse windows (one row each): the span doubles twice, to 200 ids.
-    for (const expectedUpTo of ['50', '150']) {
+    for (const expectedUpTo of ['47', '135']) {
       const sparse = plan.next(0)!;
       expect(sparse.upTo).toBe(expectedUpTo);
       plan.learn(sparse, { ...answer(sparse, 1, 1, 50), through: sparse.upTo });
@@ -185,46 +250,46 @@ describe('a window plan', () => {
     const low = plan.next(0)!;
     const top = plan.next(1)!;
     expect([low, top]).toMatchObject([
-      { after: '150', upTo: '350' },
-      { after: '350', upTo: '550' },
+      { after: '135', upTo: '300' },
+      { after: '300', upTo: '465' },
     ]);
-    plan.learn(top, answer(top, 50, 50, 50));
-    // The low window is dense: its page ends at id 200, and 150 rows are left above it.
+    plan.learn(top, answer(top, 47, 47, 50));
+    // The low window is dense: its page ends at id 185, and 150 rows are left above it.
     plan.learn(low, answer(low, 50, 200, 50));
     expect([plan.next(1), plan.next(2), plan.next(3)]).toMatchObject([
-      { after: '200', upTo: '250', top: false },
-      { after: '250', upTo: '300', top: false },
-      { after: '300', upTo: '350', top: false },
+      { after: '185', upTo: '223', top: false },
+      { after: '223', upTo: '261', top: false },
+      { after: '261', upTo: '300', top: false },
     ]);
     // Then the top goes on.
-    expect(plan.next(3)).toMatchObject({ after: '550', top: true });
+    expect(plan.next(3)).toMatchObject({ after: '465', top: true });
   });
 
   it('plans the rest of the top window afresh from where its page ended', () => {
     const plan = new WindowPlan(options(null, 4));
     const first = plan.next(0)!;
     plan.learn(first, { ...answer(first, 100, 400), through: '25' });
-    // Four times as dense as a page: the next window is a quarter as wide, from id 25.
-    expect(plan.next(0)).toMatchObject({ after: '25', upTo: '50', top: true });
+    // Four times as dense as its 95 ids: the next window is a quarter as wide, from id 25.
+    expect(plan.next(0)).toMatchObject({ after: '25', upTo: '46', top: true });
   });
 
   it('does not widen windows from a late answer of a window below the top', () => {
     const plan = new WindowPlan(options(100_000, 4));
     const low = plan.next(0)!;
     const top = plan.next(1)!;
-    plan.learn(top, answer(top, 100, 100));
+    plan.learn(top, answer(top, 95, 95));
     // The low window was sparse (10 rows), but the top one, above it, was dense.
     plan.learn(low, { ...answer(low, 10, 10), through: low.upTo });
-    expect(plan.next(0)).toMatchObject({ after: '200', upTo: '300' });
+    expect(plan.next(0)).toMatchObject({ after: '190', upTo: '285' });
   });
 
   it('refuses a page that did not advance past its window start', () => {
     const plan = new WindowPlan(options(null, 1));
     const first = plan.next(0)!;
-    plan.learn(first, answer(first, 100, 100));
+    plan.learn(first, answer(first, 95, 95));
     const second = plan.next(0)!;
-    expect(() => plan.learn(second, { ...answer(second, 1, 5), through: '100' })).toThrow(
-      /did not advance past id 100/,
+    expect(() => plan.learn(second, { ...answer(second, 1, 5), through: '95' })).toThrow(
+      /did not advance past id 95/,
     );
   });
 });
@@ -237,12 +302,13 @@ describe('a window plan whose pages grow', () => {
     );
     expect(plan.pageSize).toBe(1000);
     const first = plan.next(0)!;
-    expect(first).toMatchObject({ after: null, upTo: '1000' });
-    const ids = Array.from({ length: 1000 }, (_, i) => String(i + 1));
+    // A window aims at 950 rows, a little under its page.
+    expect(first).toMatchObject({ after: null, upTo: '950' });
+    const ids = Array.from({ length: 950 }, (_, i) => String(i + 1));
     // Answered in 100 ms, under a 32nd of the timeout: four times as large.
-    plan.learn(first, { ...page(1000, 1000), ids, through: '1000', elapsedMs: 100 });
+    plan.learn(first, { ...page(950, 1000), ids, through: '950', elapsedMs: 100 });
     expect(plan.pageSize).toBe(4000);
-    expect(plan.next(0)).toMatchObject({ after: '1000', upTo: '5000' });
+    expect(plan.next(0)).toMatchObject({ after: '950', upTo: '4750' });
   });
 
   it('grows no further than lets the concurrency of pages fit 24 MB of text', () => {

@@ -38,7 +38,14 @@ type Walk = NonNullable<UnitCursor['walk']>;
  */
 export async function syncUnits(
   ctx: WindowedContext,
-  { knownStrategy = null }: { knownStrategy?: UnitStrategyMemo | null } = {},
+  {
+    knownStrategy = null,
+    windowsAtOnce = ctx.client.concurrency,
+  }: {
+    knownStrategy?: UnitStrategyMemo | null;
+    /** Id windows a full walk reads side by side at most (the client's concurrency). */
+    windowsAtOnce?: number;
+  } = {},
 ): Promise<void> {
   const scopes: Scope[] =
     ctx.scope.projects === null
@@ -56,7 +63,7 @@ export async function syncUnits(
     if (walk === null) continue;
     const chosen = await strategy();
     if (chosen.kind === 'global' || (chosen.kind === 'global-ids' && walk.full)) {
-      await walkScope(ctx, scope, cursor, walk);
+      await walkScope(ctx, scope, cursor, walk, windowsAtOnce);
       continue;
     }
     // Pending translations are those of every scope: one sweep covers them all.
@@ -88,6 +95,7 @@ async function walkScope(
   scope: Scope,
   cursor: UnitCursor,
   walk: Walk,
+  windowsAtOnce: number,
 ): Promise<void> {
   const conditions = [
     walk.full ? null : changedQuery(walk),
@@ -107,6 +115,7 @@ async function walkScope(
       ? {
           expected: await unitsExpected(ctx, scope, walk.after),
           concurrency: ctx.client.concurrency,
+          requestsAtOnce: windowsAtOnce,
         }
       : null,
   });
