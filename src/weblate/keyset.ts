@@ -4,7 +4,7 @@ import { PageSizer } from './page-sizer.ts';
 import { readEnvelope } from './pagination.ts';
 import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
 import { idKey, idText } from './record-id.ts';
-import { evenCuts, fittingSpan, leavesRoomBeside } from './window-span.ts';
+import { evenCuts, fittingSpan } from './window-span.ts';
 
 export interface KeysetPage {
   url: string;
