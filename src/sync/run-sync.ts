@@ -129,12 +129,14 @@ async function syncEverything(
         );
   if (ctx.mode === 'full') {
     // A full unit walk needs nothing from the changes: the two largest reads go side by side,
-    // their requests in flight together and their pages written as they come. The unit walk
-    // leaves one of the client's places to the change walk, whose requests would otherwise
-    // queue behind unit pages that take seconds each on a slow server.
+    // their requests in flight together and their pages written as they come. While the
+    // changes are read, the unit walk leaves one of the client's places to them, whose
+    // requests would otherwise queue behind unit pages that take seconds each on a slow server.
     const group = new TaskGroup(controller);
-    group.add(changes());
-    group.add(syncUnits(ctx, { windowsAtOnce: Math.max(1, ctx.client.concurrency - 1) }));
+    const changesRead = changes();
+    group.add(changesRead);
+    const share = { atOnce: ctx.client.concurrency - 1, until: changesRead };
+    group.add(syncUnits(ctx, { share }));
     await group.settle();
   } else {
     await changes();

@@ -38,11 +38,16 @@ export interface KeysetOptions {
   /**
    * Read bounded id windows (see IdWindows) instead of `id:>K` alone, expecting about
    * `expected` rows after `after` (null: unknown), up to `concurrency` pages in hand (1 when
-   * not given; see WindowPlan), of which `requestsAtOnce` in flight at most (all of them when
-   * not given: fewer leaves places of the client to another walk beside this one). Absent or
+   * not given; see WindowPlan). With `share`, at most `share.atOnce` requests are in flight
+   * until `share.until` settles, which leaves places of the client to another walk beside this
+   * one for as long as it runs; then as many as the concurrency. Absent or
    * null: every request is `id:>K`, one after another, which suits a selective `q`.
    */
-  windows?: { expected: number | null; concurrency?: number; requestsAtOnce?: number } | null;
+  windows?: {
+    expected: number | null;
+    concurrency?: number;
+    share?: { atOnce: number; until: Promise<unknown> };
+  } | null;
   signal?: AbortSignal;
 }
 
@@ -103,7 +108,8 @@ interface IdRange {
 export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
   readonly concurrency: number;
   /** Requests of the walk in flight at most (see KeysetOptions.windows). */
-  readonly #requestsAtOnce: number;
+  #requestsAtOnce: number;
+  readonly widened?: Promise<void>;
   readonly #sizer: PageSizer;
   readonly #resource: string;
   readonly #windows: IdWindows | null;
@@ -118,10 +124,12 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
   constructor(options: KeysetOptions, timeoutMs = Infinity) {
     const windows = options.windows ?? null;
     this.concurrency = Math.max(1, windows?.concurrency ?? 1);
-    this.#requestsAtOnce = Math.max(
-      1,
-      Math.min(this.concurrency, windows?.requestsAtOnce ?? Infinity),
-    );
+    const share = windows?.share ?? null;
+    this.#requestsAtOnce = Math.max(1, Math.min(this.concurrency, share?.atOnce ?? Infinity));
+    if (share !== null) {
+      const widen = () => void (this.#requestsAtOnce = this.concurrency);
+      this.widened = share.until.then(widen, widen);
+    }
     // Pages small enough that the concurrency's worth of them fit the text in hand: at most
     // TEXT_IN_HAND at once, and the server still has a request of the walk's on each connection.
     this.#sizer = new PageSizer({
@@ -154,7 +162,8 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
 
   /** The next range to request while `inFlight` requests are out, or null: none now. */
   next(inFlight: number): IdRange | null {
-    if (inFlight >= this.#requestsAtOnce) return null;
+    const atOnce = this.#requestsAtOnce;
+    if (inFlight >= atOnce) return null;
     const queued = this.#queue.shift();
     if (queued !== undefined) {
       this.#aimedInFlight += queued.aim;
@@ -170,7 +179,7 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
         : this.#windows.next(after, {
             inFlight,
             aimed: this.#aimedInFlight,
-            concurrency: this.#requestsAtOnce,
+            concurrency: atOnce,
             msPerRow: this.#sizer.msPerRecord,
           });
     if (window === null) return null;
@@ -366,7 +375,9 @@ export class IdWindows {
     const found = page.count ?? page.ids.length;
     if (found === 0) {
       this.#emptyInARow += 1;
-      if (mayGrow) this.#span = span * 4n;
+      // Over a gap (a deleted component's ids) the span grows fourfold, but no wider than
+      // two pages at the densest ids seen: the window after the gap may land on dense ids.
+      if (mayGrow) this.#span = this.#capped(span * 4n, pageSize);
       return;
     }
     this.#emptyInARow = 0;
@@ -376,20 +387,30 @@ export class IdWindows {
     ) {
       this.#densest = { found, span };
     }
-    // Never wider than two pages at the densest ids seen: a sparse stretch (a deleted
-    // component's ids, another project's) must not widen a window that then lands on dense ids.
-    // Where ids were found at least half dense, two pages of ids: no id holds two rows, so
-    // such a window never counts more than two pages, whatever lies beyond what was seen.
-    const isDense = 2 * this.#densest.found >= Number(this.#densest.span);
-    const densest = isDense
-      ? 2n * BigInt(pageSize)
-      : (2n * BigInt(pageSize) * this.#densest.span) / BigInt(this.#densest.found);
     // Aimed at a page of the size asked next, growing at most twofold over what the window
     // would have spanned at that size (the size may have changed since it was planned).
     const base = (span * BigInt(pageSize)) / BigInt(Math.max(1, page.askedSize));
-    let fitting = fittingSpan(base > 0n ? base : 1n, page.askedSize, found, 2n);
-    if (fitting > densest) fitting = densest > 0n ? densest : 1n;
+    const fitting = this.#capped(
+      fittingSpan(base > 0n ? base : 1n, page.askedSize, found, 2n),
+      pageSize,
+    );
     this.#span = mayGrow || fitting < this.#span ? fitting : this.#span;
+  }
+
+  /**
+   * `span`, never wider than two pages at the densest ids seen: a sparse stretch (a deleted
+   * component's ids, another project's) must not widen a window that then lands on dense ids.
+   * Where ids were found at least half dense, two pages of ids: no id holds two rows, so such
+   * a window never counts more than two pages, whatever lies beyond what was seen.
+   */
+  #capped(span: bigint, pageSize: number): bigint {
+    if (this.#densest === null) return span;
+    const isDense = 2 * this.#densest.found >= Number(this.#densest.span);
+    const widest = isDense
+      ? 2n * BigInt(pageSize)
+      : (2n * BigInt(pageSize) * this.#densest.span) / BigInt(this.#densest.found);
+    const cap = widest > 0n ? widest : 1n;
+    return span > cap ? cap : span;
   }
 }
 

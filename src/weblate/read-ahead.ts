@@ -9,6 +9,11 @@ export interface ReadAheadPlan<Range, Page> {
   next(inFlight: number): Range | null;
   /** Learns from the page that answered `range` (may throw: the walk then fails). */
   learn(range: Range, page: Page): void;
+  /**
+   * Settles when the plan may hand out more at once than before (another walk beside it
+   * ended): the walk then asks `next` again without waiting for an answer.
+   */
+  readonly widened?: Promise<void>;
 }
 
 /**
@@ -29,6 +34,12 @@ export async function* readAhead<Range, Page>(
   else signal?.addEventListener('abort', stop, { once: true });
   const inFlight = new Set<Promise<void>>();
   const arrived: Page[] = [];
+  // Raced with the requests until it settles once.
+  let widened: Promise<void> | null =
+    plan.widened?.then(
+      () => void (widened = null),
+      () => void (widened = null),
+    ) ?? null;
   let failed: { error: unknown } | null = null;
   const launch = (range: Range) => {
     const request = fetch(range, abort.signal)
@@ -58,7 +69,7 @@ export async function* readAhead<Range, Page>(
         continue;
       }
       if (inFlight.size === 0) return;
-      await Promise.race(inFlight);
+      await Promise.race(widened === null ? inFlight : [...inFlight, widened]);
     }
   } finally {
     signal?.removeEventListener('abort', stop);

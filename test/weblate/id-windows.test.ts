@@ -41,6 +41,15 @@ describe('id windows', () => {
     expect(windows.upperBound('300')).toBe('1100');
   });
 
+  it('grow over an empty window no wider than two pages at the densest ids seen', () => {
+    const windows = new IdWindows(100, null);
+    // Dense ids, then a gap (a deleted component's ids): the window after it may land on dense
+    // ids again, so it spans two pages of ids, not four times the empty one.
+    windows.observe(null, '100', page(100), 100);
+    windows.observe('100', '200', page(0), 100);
+    expect(windows.upperBound('200')).toBe('400');
+  });
+
   it('end with one unbounded request after two empty windows in a row', () => {
     const windows = new IdWindows(100, null);
     windows.observe(null, '100', page(0), 100);
@@ -181,21 +190,28 @@ describe('a window plan', () => {
     expect(plan.next(1)).toBeNull();
   });
 
-  it('leaves places to another walk: no more requests at once than it is given', () => {
+  it('leaves places to another walk while it runs: no more requests at once than it is given', async () => {
+    let end = () => {};
+    const until = new Promise<void>((resolve) => (end = resolve));
     const plan = new WindowPlan({
       ...options(10_000, 4),
-      windows: { expected: 10_000, concurrency: 4, requestsAtOnce: 3 },
+      windows: { expected: 10_000, concurrency: 4, share: { atOnce: 3, until } },
     });
-    expect([plan.next(0), plan.next(1), plan.next(2)]).toMatchObject([
+    const first = plan.next(0)!;
+    expect([first, plan.next(1), plan.next(2)]).toMatchObject([
       { upTo: '95' },
       { upTo: '190' },
       { upTo: '285' },
     ]);
     expect(plan.next(3)).toBeNull();
     // Pages in hand still follow the concurrency (they include pages arrived, not yet taken).
-    const range = plan.next(0)!;
-    plan.learn(range, { ...answer(range, 95, 95), textLength: 1_000_000 });
+    plan.learn(first, { ...answer(first, 95, 95), textLength: 1_000_000 });
     expect(plan.pagesInHand()).toBe(4);
+    // The other walk ended: the fourth place is the walk's too.
+    end();
+    await plan.widened;
+    expect(plan.next(3)).toMatchObject({ after: '285', upTo: '380' });
+    expect(plan.next(4)).toBeNull();
   });
 
   it('holds one page until one tells how large pages are, then as many as fit 24 MB of text', () => {

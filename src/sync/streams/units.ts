@@ -40,11 +40,11 @@ export async function syncUnits(
   ctx: WindowedContext,
   {
     knownStrategy = null,
-    windowsAtOnce = ctx.client.concurrency,
+    share = null,
   }: {
     knownStrategy?: UnitStrategyMemo | null;
-    /** Id windows a full walk reads side by side at most (the client's concurrency). */
-    windowsAtOnce?: number;
+    /** Id windows a full walk reads side by side at most until `until` settles (see KeysetOptions). */
+    share?: { atOnce: number; until: Promise<unknown> } | null;
   } = {},
 ): Promise<void> {
   const scopes: Scope[] =
@@ -63,7 +63,7 @@ export async function syncUnits(
     if (walk === null) continue;
     const chosen = await strategy();
     if (chosen.kind === 'global' || (chosen.kind === 'global-ids' && walk.full)) {
-      await walkScope(ctx, scope, cursor, walk, windowsAtOnce);
+      await walkScope(ctx, scope, cursor, walk, share);
       continue;
     }
     // Pending translations are those of every scope: one sweep covers them all.
@@ -95,7 +95,7 @@ async function walkScope(
   scope: Scope,
   cursor: UnitCursor,
   walk: Walk,
-  windowsAtOnce: number,
+  share: { atOnce: number; until: Promise<unknown> } | null,
 ): Promise<void> {
   const conditions = [
     walk.full ? null : changedQuery(walk),
@@ -115,7 +115,7 @@ async function walkScope(
       ? {
           expected: await unitsExpected(ctx, scope, walk.after),
           concurrency: ctx.client.concurrency,
-          requestsAtOnce: windowsAtOnce,
+          share: share ?? undefined,
         }
       : null,
   });
