@@ -94,13 +94,15 @@ interface IdRange {
 
 /**
  * Which id ranges a walk reads, and when. Read one at a time, each window starts where the
- * page before ended, its span chosen by IdWindows. Up to `concurrency` windows are read side
- * by side only while the rows left to expect (the translations' totals less what was read
- * and what the windows in flight should hold) exceed two pages: then the next windows are
- * surely not the last, and the server, not this process, is what a walk waits on. A window
- * below the top that overflows its page leaves its rest queued, cut into pieces of about a
- * page by the count its page reported, and queued pieces are read first, lowest first. The
- * final unbounded request waits for every window below it.
+ * page before ended, its span chosen by IdWindows. Up to `concurrency` windows (fewer while
+ * a `share` holds) are read side by side while the rows left to expect (the translations'
+ * totals less what was read and what the windows in flight should hold) exceed two pages:
+ * then the next windows are surely not the last, and the server, not this process, is what a
+ * walk waits on. The last two pages go side by side too, cut into pieces, where the server
+ * is slow (see IdWindows.next). A window below the top that overflows its page leaves its
+ * rest queued, cut into pieces of about a page by the count its page reported, and queued
+ * pieces are read first, lowest first. The final unbounded request waits for every window
+ * below it.
  *
  * A server that ignores `id:<=` answers each window with the first page after its start:
  * such a page covers up to its own last id, past the window's end, and the window has no rest.
