@@ -379,32 +379,23 @@ function justifiedRequests(sim: RunningSimulator, unitIds: number[]): number {
   );
 }
 
-/** The default shape at `smallUnits`, full sync only: does peak memory grow with the instance? */
-async function benchSmall(o: ReturnType<typeof options>, shape: Shape): Promise<Scenario> {
-  const changes = Math.round((shape.changes * o.smallUnits) / shape.units);
-  const sim = await startSized(o, { ...shape, units: o.smallUnits, changes });
-  try {
-    return await withScratchDatabase(o.databaseUrl, async (url) =>
-      scenario(`full sync (${o.smallUnits} units)`, await runSync(sim, url)),
-    );
-  } finally {
-    await sim.close();
-  }
-}
-
 /**
- * The default shape at `serverBound.units`, full sync only, with Weblate's measured costs
- * (× `serverBound.costScale`, 1 by default) rather than the benchmark's shorter clock: the
- * server, not this machine's two cores, is what the sync waits on, as against a real Weblate.
- * Does the sync keep the server's places busy?
+ * The shape at `units` (its changes in proportion), full sync only, at `costScale` × Weblate's
+ * measured costs. At `smallUnits` and the benchmark's cost scale: does peak memory grow with
+ * the instance? At `serverBound`, Weblate's measured costs themselves (× 1 by default) rather
+ * than the benchmark's shorter clock: the server, not this machine's two cores, is what the
+ * sync waits on, as against a real Weblate. Does the sync keep the server's places busy?
  */
-async function benchServerBound(o: ReturnType<typeof options>, shape: Shape): Promise<Scenario> {
-  const { units, costScale } = o.serverBound;
+async function benchFullSync(
+  o: ReturnType<typeof options>,
+  shape: Shape,
+  { units, costScale, name }: { units: number; costScale: number; name: string },
+): Promise<Scenario> {
   const changes = Math.round((shape.changes * units) / shape.units);
   const sim = await startSized(o, { ...shape, units, changes }, costScale);
   try {
     return await withScratchDatabase(o.databaseUrl, async (url) =>
-      scenario(`full sync, costs × ${costScale} (${units} units)`, await runSync(sim, url)),
+      scenario(name, await runSync(sim, url)),
     );
   } finally {
     await sim.close();
@@ -577,8 +568,23 @@ async function main(): Promise<void> {
   const o = options();
   const started = performance.now();
   const byDefault = o.shapes.find((shape) => shape.name === 'default');
-  const small = byDefault === undefined ? null : await benchSmall(o, byDefault);
-  const serverBound = byDefault === undefined ? null : await benchServerBound(o, byDefault);
+  const { units, costScale } = o.serverBound;
+  const small =
+    byDefault === undefined
+      ? null
+      : await benchFullSync(o, byDefault, {
+          units: o.smallUnits,
+          costScale: o.costScale,
+          name: `full sync (${o.smallUnits} units)`,
+        });
+  const serverBound =
+    byDefault === undefined
+      ? null
+      : await benchFullSync(o, byDefault, {
+          units,
+          costScale,
+          name: `full sync, costs × ${costScale} (${units} units)`,
+        });
   const results: ShapeResult[] = [];
   for (const shape of o.shapes) results.push(await benchShape(o, shape));
   const backfill =

@@ -6,6 +6,12 @@ import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
 import { idKey, idText } from './record-id.ts';
 import { evenCuts, fittingSpan } from './window-span.ts';
 
+/** Requests a walk has in flight at most (`atOnce`) until `until` settles: see KeysetOptions. */
+export interface WalkShare {
+  atOnce: number;
+  until: Promise<unknown>;
+}
+
 export interface KeysetPage {
   url: string;
   results: unknown[];
@@ -43,11 +49,7 @@ export interface KeysetOptions {
    * one for as long as it runs; then as many as the concurrency. Absent or
    * null: every request is `id:>K`, one after another, which suits a selective `q`.
    */
-  windows?: {
-    expected: number | null;
-    concurrency?: number;
-    share?: { atOnce: number; until: Promise<unknown> };
-  } | null;
+  windows?: { expected: number | null; concurrency?: number; share?: WalkShare | null } | null;
   signal?: AbortSignal;
 }
 

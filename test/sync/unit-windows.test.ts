@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { type RequestLogEntry, rowsTouched, startSimulator } from '../../src/simulator/index.ts';
+import { type RequestLogEntry, rowsTouched } from '../../src/simulator/index.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
@@ -126,45 +126,43 @@ describe('a full unit walk in windows read side by side', () => {
 });
 
 describe('a full unit walk beside the change history', () => {
+  const beside = useSimulatorMirror({
+    seed: 94,
+    projects: 2,
+    components: 4,
+    languages: 3,
+    units: 6000,
+    changes: 4000,
+    users: 1,
+    // A little latency, as over a network: the requests overlap at the server.
+    latencyMs: 20,
+  });
+
   it('leaves one of the client places to the change walk, and still reads windows side by side', async () => {
-    const sim = await startSimulator({
-      seed: 94,
-      projects: 2,
-      components: 4,
-      languages: 3,
-      units: 6000,
-      changes: 4000,
-      users: 1,
-      // A little latency, as over a network: the requests overlap at the server.
-      latencyMs: 20,
+    const result = await syncSimulator(beside.sim, beside.handle, {
+      client: { maxPageSize: PAGE },
     });
-    try {
-      const db = await databases.migrated();
-      const result = await syncSimulator(sim, db, { client: { maxPageSize: PAGE } });
-      expect([result.status, result.error]).toEqual(['succeeded', null]);
-      const entries = sim.requests.entries;
-      const isUnitWindow = (e: RequestLogEntry) =>
-        e.target.startsWith('/api/units/?') && !/[?&]page_size=1(&|$)/.test(e.target);
-      const isChange = (e: RequestLogEntry) => e.target.startsWith('/api/changes/?');
-      expect(entries.filter(isChange).length).toBeGreaterThan(3);
-      // The most requests of each kind open at once, from when they arrived to when they closed.
-      const mostAtOnce = (of: RequestLogEntry[]) =>
-        Math.max(
-          ...of.map(
-            (e) => of.filter((o) => o.arrivedAt <= e.arrivedAt && e.arrivedAt < o.closedAt!).length,
-          ),
-        );
-      const windows = entries.filter(isUnitWindow);
-      // The client's concurrency is 4: three windows at most, so a change request never
-      // waits behind four unit pages.
-      expect(mostAtOnce(windows)).toBeLessThanOrEqual(3);
-      expect(mostAtOnce(windows)).toBeGreaterThan(1);
-      // And the change history was read beside them.
-      const open = (a: RequestLogEntry, b: RequestLogEntry) =>
-        a.arrivedAt < b.closedAt! && b.arrivedAt < a.closedAt!;
-      expect(entries.filter(isChange).some((c) => windows.some((w) => open(c, w)))).toBe(true);
-    } finally {
-      await sim.close();
-    }
+    expect([result.status, result.error]).toEqual(['succeeded', null]);
+    const entries = beside.sim.requests.entries;
+    const isUnitWindow = (e: RequestLogEntry) =>
+      e.target.startsWith('/api/units/?') && !/[?&]page_size=1(&|$)/.test(e.target);
+    const isChange = (e: RequestLogEntry) => e.target.startsWith('/api/changes/?');
+    expect(entries.filter(isChange).length).toBeGreaterThan(3);
+    // The most requests of each kind open at once, from when they arrived to when they closed.
+    const mostAtOnce = (of: RequestLogEntry[]) =>
+      Math.max(
+        ...of.map(
+          (e) => of.filter((o) => o.arrivedAt <= e.arrivedAt && e.arrivedAt < o.closedAt!).length,
+        ),
+      );
+    const windows = entries.filter(isUnitWindow);
+    // The client's concurrency is 4: three windows at most, so a change request never
+    // waits behind four unit pages.
+    expect(mostAtOnce(windows)).toBeLessThanOrEqual(3);
+    expect(mostAtOnce(windows)).toBeGreaterThan(1);
+    // And the change history was read beside them.
+    const open = (a: RequestLogEntry, b: RequestLogEntry) =>
+      a.arrivedAt < b.closedAt! && b.arrivedAt < a.closedAt!;
+    expect(entries.filter(isChange).some((c) => windows.some((w) => open(c, w)))).toBe(true);
   });
 });

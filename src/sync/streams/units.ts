@@ -9,6 +9,7 @@ import {
   findUnitCountMismatches,
 } from '../../db/queries/translation-state.ts';
 import { shiftSeconds } from '../../lib/timestamps.ts';
+import type { WalkShare } from '../../weblate/keyset.ts';
 import { weblateUnit } from '../../weblate/schemas.ts';
 import type { SyncContext, WindowedContext } from '../context.ts';
 import { CoveredIds } from '../covered.ts';
@@ -44,7 +45,7 @@ export async function syncUnits(
   }: {
     knownStrategy?: UnitStrategyMemo | null;
     /** Id windows a full walk reads side by side at most until `until` settles (see KeysetOptions). */
-    share?: { atOnce: number; until: Promise<unknown> } | null;
+    share?: WalkShare | null;
   } = {},
 ): Promise<void> {
   const scopes: Scope[] =
@@ -95,7 +96,7 @@ async function walkScope(
   scope: Scope,
   cursor: UnitCursor,
   walk: Walk,
-  share: { atOnce: number; until: Promise<unknown> } | null,
+  share: WalkShare | null,
 ): Promise<void> {
   const conditions = [
     walk.full ? null : changedQuery(walk),
@@ -115,7 +116,7 @@ async function walkScope(
       ? {
           expected: await unitsExpected(ctx, scope, walk.after),
           concurrency: ctx.client.concurrency,
-          share: share ?? undefined,
+          share,
         }
       : null,
   });
