@@ -3,39 +3,36 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, UsageError } from '../errors.ts';
 import { packagePath } from '../lib/package-path.ts';
 import { type Command, commandHelp, parseCommandArgs } from './args.ts';
-import { backfillCommand } from './commands/backfill.ts';
-import { demoCommand } from './commands/demo.ts';
-import { migrateCommand } from './commands/migrate.ts';
-import { queryCommand } from './commands/query.ts';
-import { reportCommand } from './commands/report.ts';
-import { runJobCommand } from './commands/run-job.ts';
-import { simulateCommand } from './commands/simulate.ts';
-import { statusCommand } from './commands/status.ts';
-import { syncCommand } from './commands/sync.ts';
-import { workerCommand } from './commands/worker.ts';
 
-const COMMANDS: Command[] = [
-  syncCommand,
-  backfillCommand,
-  workerCommand,
-  runJobCommand,
-  migrateCommand,
-  statusCommand,
-  queryCommand,
-  reportCommand,
-  demoCommand,
-  simulateCommand,
-];
+/**
+ * The commands, in the order help lists them, each loaded only when it runs: a command then
+ * starts without the modules of the others (the worker's HTTP server and scheduler, the
+ * simulator, the report's renderers), which matters to the scripts and tests that start the
+ * CLI many times. Only the list of every command (help, an unknown name) loads them all.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  sync: async () => (await import('./commands/sync.ts')).syncCommand,
+  backfill: async () => (await import('./commands/backfill.ts')).backfillCommand,
+  worker: async () => (await import('./commands/worker.ts')).workerCommand,
+  run: async () => (await import('./commands/run-job.ts')).runJobCommand,
+  migrate: async () => (await import('./commands/migrate.ts')).migrateCommand,
+  status: async () => (await import('./commands/status.ts')).statusCommand,
+  query: async () => (await import('./commands/query.ts')).queryCommand,
+  report: async () => (await import('./commands/report.ts')).reportCommand,
+  demo: async () => (await import('./commands/demo.ts')).demoCommand,
+  simulate: async () => (await import('./commands/simulate.ts')).simulateCommand,
+};
 
-function globalHelp(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+async function globalHelp(): Promise<string> {
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'Usage: weblate-mirror <command> [options]',
     '',
     'Keeps a PostgreSQL warehouse in step with a Weblate instance.',
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary.split('\n')[0]}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary.split('\n')[0]}`),
     '',
     "Run `weblate-mirror <command> --help` for a command's options. Configuration comes from environment",
     'variables (and a .env file); see the README. Exit codes: 0 success, 1 failed sync, 2 bad usage or configuration.',
@@ -64,17 +61,19 @@ export async function main(argv: string[]): Promise<number> {
   }
   const [name, ...rest] = argv;
   try {
-    if (name === undefined) throw new UsageError(globalHelp());
+    if (name === undefined) throw new UsageError(await globalHelp());
     if (name === '--help' || name === '-h' || name === 'help') {
-      process.stdout.write(`${globalHelp()}\n`);
+      process.stdout.write(`${await globalHelp()}\n`);
       return 0;
     }
     if (name === '--version' || name === '-v') {
       process.stdout.write(`${version()}\n`);
       return 0;
     }
-    const command = COMMANDS.find((c) => c.name === name);
-    if (!command) throw new UsageError(`unknown command "${name}"\n\n${globalHelp()}`);
+    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (load === undefined)
+      throw new UsageError(`unknown command "${name}"\n\n${await globalHelp()}`);
+    const command = await load();
     const { values, positionals } = parseCommandArgs(command, rest);
     if (values.help === true) {
       process.stdout.write(`${commandHelp(command)}\n`);
