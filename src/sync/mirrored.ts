@@ -14,6 +14,7 @@ import {
   type ProjectRef,
   projectRef,
   type TranslationRef,
+  translationRef,
 } from './refs.ts';
 
 // References built from the mirrored rows rather than from this run's discovery lists: for
@@ -100,7 +101,7 @@ export function toTranslationRefs(
     }
     const path = `${encodeURIComponent(row.project_slug)}/${encodeURIComponent(row.component_slug)}/`;
     const url = row.url ?? `translations/${path}${encodeURIComponent(row.language_code)}/`;
-    return {
+    return translationRef({
       id: row.id,
       url,
       languageCode: row.language_code,
@@ -109,7 +110,7 @@ export function toTranslationRefs(
       total: row.total,
       unitsUrl: row.units_list_url ?? `${url}units/`,
       statisticsUrl: row.statistics_url ?? `${url}statistics/`,
-    };
+    });
   });
 }
 

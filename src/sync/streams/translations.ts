@@ -11,7 +11,7 @@ import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
 import { learnTranslation } from '../mirrored.ts';
 import type { Item } from '../read.ts';
-import type { ComponentRef, TranslationRef } from '../refs.ts';
+import { type ComponentRef, type TranslationRef, translationRef } from '../refs.ts';
 import { runStream, type Stream } from '../run-stream.ts';
 import { listSource, PAGE_SIZE } from '../sources.ts';
 
@@ -66,7 +66,7 @@ export function toTranslationRow(
 }
 
 function toRef(record: WeblateTranslation, component: ComponentRef): TranslationRef {
-  return {
+  return translationRef({
     id: record.id,
     url: record.url,
     languageCode: record.language_code,
@@ -75,7 +75,7 @@ function toRef(record: WeblateTranslation, component: ComponentRef): Translation
     total: record.total ?? null,
     unitsUrl: record.units_list_url ?? new URL('units/', record.url).href,
     statisticsUrl: record.statistics_url ?? new URL('statistics/', record.url).href,
-  };
+  });
 }
 
 /**
