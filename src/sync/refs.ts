@@ -82,14 +82,13 @@ export function componentRef(
  * the reference keeps only a link that differs, so that the lookup of a large instance (50,000
  * translations) does not hold two more URLs for each.
  */
-export function translationRef(
-  fields: Omit<TranslationRef, 'unitsUrl' | 'statisticsUrl'> & {
-    unitsUrl: string;
-    statisticsUrl: string;
-  },
-): TranslationRef {
+export function translationRef(fields: TranslationRef): TranslationRef {
   return new LinkedTranslation(fields);
 }
+
+/** Where Weblate links a translation's lists, under its URL. */
+const UNITS = 'units/';
+const STATISTICS = 'statistics/';
 
 class LinkedTranslation implements TranslationRef {
   readonly id: number;
@@ -102,24 +101,24 @@ class LinkedTranslation implements TranslationRef {
   readonly #unitsUrl: string | null;
   readonly #statisticsUrl: string | null;
 
-  constructor(fields: Parameters<typeof translationRef>[0]) {
+  constructor(fields: TranslationRef) {
     this.id = fields.id;
     this.url = fields.url;
     this.languageCode = fields.languageCode;
     this.language = fields.language;
     this.component = fields.component;
     this.total = fields.total;
-    this.#unitsUrl = fields.unitsUrl === `${fields.url}units/` ? null : fields.unitsUrl;
+    this.#unitsUrl = fields.unitsUrl === fields.url + UNITS ? null : fields.unitsUrl;
     this.#statisticsUrl =
-      fields.statisticsUrl === `${fields.url}statistics/` ? null : fields.statisticsUrl;
+      fields.statisticsUrl === fields.url + STATISTICS ? null : fields.statisticsUrl;
   }
 
   get unitsUrl(): string {
-    return this.#unitsUrl ?? `${this.url}units/`;
+    return this.#unitsUrl ?? this.url + UNITS;
   }
 
   get statisticsUrl(): string {
-    return this.#statisticsUrl ?? `${this.url}statistics/`;
+    return this.#statisticsUrl ?? this.url + STATISTICS;
   }
 }
 

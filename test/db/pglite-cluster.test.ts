@@ -3,16 +3,13 @@ import { join } from 'node:path';
 
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createDb } from '../../src/db/client.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import { clusterPath, pgliteVersion, storedCluster } from '../../src/db/pglite-cluster.ts';
 import { DATABASE_KIND } from '../helpers/database.ts';
 import { FOLDER_ROOT } from '../helpers/database-template.ts';
-
-const root = mkdtempSync(join(FOLDER_ROOT, 'pglite-cluster-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** What initdb decides that a later query can see: encoding, locale, catalog, settings. */
 const CLUSTER_FACTS = `
@@ -31,6 +28,12 @@ const CLUSTER_FACTS = `
 describe.runIf(DATABASE_KIND === 'pglite')(
   'the stored empty cluster of the embedded database',
   () => {
+    let root = '';
+    beforeAll(() => {
+      root = mkdtempSync(join(FOLDER_ROOT, 'pglite-cluster-'));
+    });
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
+
     it('exists for the installed PGlite release (after an upgrade: npm run pglite-cluster)', () => {
       expect(existsSync(clusterPath()), `${clusterPath()} for PGlite ${pgliteVersion()}`).toBe(
         true,
