@@ -3,14 +3,14 @@
 // under 100 MB at 10,000 units a page), and without a cap V8 grows its heap far beyond that.
 // Run `node --max-old-space-size=<MB> bin/weblate-mirror.js` for a different cap.
 //
-// Runs the compiled build in dist/ (made by `npm run build`, which `npm install` and `npm ci`
-// run) when it is at least as new as every source file; otherwise the TypeScript sources
-// through tsx, so that an edit is never hidden behind a stale build.
+// Runs the CLI bundled into one file (dist/src/cli/bundle.js, made by `npm run build`, which
+// `npm install` and `npm ci` run) when it is at least as new as every source file; otherwise
+// the TypeScript sources through tsx, so that an edit is never hidden behind a stale build.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const built = `${root}dist/src/cli/main.js`;
+const built = `${root}dist/src/cli/bundle.js`;
 
 function newestSource(dir) {
   let newest = 0;

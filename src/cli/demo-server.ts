@@ -24,10 +24,17 @@ interface Started {
 }
 
 const isSource = import.meta.url.endsWith('.ts');
+/**
+ * The child's entry: this module, whether from the sources or compiled; from the CLI bundle
+ * (dist/src/cli/bundle.js, see scripts/bundle-cli.ts), the compiled module beside it.
+ */
+const childEntry = fileURLToPath(
+  isSource ? import.meta.url : new URL('./demo-server.js', import.meta.url),
+);
 
 /** Starts the simulator in a child process and waits until it listens. */
 export async function startDemoServer(options: DemoOptions): Promise<DemoServer> {
-  const child = fork(fileURLToPath(import.meta.url), [JSON.stringify(options)], {
+  const child = fork(childEntry, [JSON.stringify(options)], {
     // From the TypeScript sources (see bin/), the child needs tsx as the parent does.
     execArgv: isSource ? ['--import', import.meta.resolve('tsx')] : [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

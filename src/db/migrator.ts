@@ -1,13 +1,9 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type MigrationProvider, type MigrationResult, Migrator } from 'kysely';
 
-import { type Migration, type MigrationProvider, type MigrationResult, Migrator } from 'kysely';
-
+import { MIGRATIONS } from '../../migrations/index.ts';
 import { withLockSession } from './advisory-lock.ts';
 import type { DbHandle } from './client.ts';
 
-const MIGRATION_FOLDER = fileURLToPath(new URL('../../migrations', import.meta.url));
 /** The lock (see advisory-lock.ts) that serialises migrations across processes. */
 export const MIGRATION_LOCK = 'migrations';
 
@@ -16,31 +12,15 @@ export interface MigrationReport {
   pending: string[];
 }
 
-/**
- * Loads `migrations/NNNN_name.ts` by name. Kysely's FileMigrationProvider imports from
- * inside node_modules, where TypeScript sources cannot be loaded; this import runs in
- * our own module, through the same loader as the rest of the code.
- */
-const fileProvider: MigrationProvider = {
-  async getMigrations() {
-    // `.ts` when run from the sources, `.js` in the compiled build; names carry no extension.
-    const files = (await readdir(MIGRATION_FOLDER))
-      .filter((f) => /^\d{4}_\w+\.(ts|js)$/.test(f))
-      .sort();
-    const migrations: Record<string, Migration> = {};
-    for (const file of files) {
-      migrations[file.replace(/\.(ts|js)$/, '')] = (await import(
-        pathToFileURL(join(MIGRATION_FOLDER, file)).href
-      )) as Migration;
-    }
-    return migrations;
-  },
+/** The migrations of migrations/, by name (see migrations/index.ts). */
+const provider: MigrationProvider = {
+  getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
 };
 
 function createMigrator(handle: DbHandle): Migrator {
   return new Migrator({
     db: handle.db,
-    provider: fileProvider,
+    provider,
     migrationTableSchema: 'weblate',
   });
 }

@@ -1,0 +1,25 @@
+import type { Migration } from 'kysely';
+
+import * as m0001 from './0001_create_weblate_schema.ts';
+import * as m0002 from './0002_add_incremental_state.ts';
+import * as m0003 from './0003_add_reporting_views.ts';
+import * as m0004 from './0004_allow_interrupted_runs.ts';
+import * as m0005 from './0005_add_progress_functions.ts';
+import * as m0006 from './0006_discover_from_changes.ts';
+import * as m0007 from './0007_add_estimated_history.ts';
+
+/**
+ * Every migration, by name, in the order they apply. Imported statically rather than found
+ * by listing this folder, so that the CLI bundle (scripts/bundle-cli.ts) carries them and
+ * loads one copy of Kysely. A new migration is a new file here and a line below;
+ * test/db/migrations.test.ts checks that every file of the folder is applied.
+ */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_create_weblate_schema': m0001,
+  '0002_add_incremental_state': m0002,
+  '0003_add_reporting_views': m0003,
+  '0004_allow_interrupted_runs': m0004,
+  '0005_add_progress_functions': m0005,
+  '0006_discover_from_changes': m0006,
+  '0007_add_estimated_history': m0007,
+};
