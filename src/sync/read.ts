@@ -58,7 +58,7 @@ export async function* readPages<R, At>(
     }
     first = false;
     if (spec.isDiscovery === true) assertIdsSent(spec.resource, page.results, page.url);
-    spec.listing?.notePage(page.results, page.url);
+    spec.listing?.notePage(page.results, page.url, page.count);
     const checked = checkRecords(spec, page.results, page.resultTexts, page.url, page.single);
     ctx.tally.pageRead(spec.resource, page.results.length);
     ctx.log.debug(

@@ -1,6 +1,6 @@
 import { type ChangeWindowOptions, walkChangeWindow } from '../weblate/change-window.ts';
-import { type KeysetOptions, walkKeyset } from '../weblate/keyset.ts';
-import { walkList } from '../weblate/pagination.ts';
+import { type KeysetOptions, TEXT_IN_HAND, walkKeyset } from '../weblate/keyset.ts';
+import { walkList, walkNumberedList } from '../weblate/pagination.ts';
 import type { SyncContext } from './context.ts';
 import { Listing } from './listing.ts';
 import type { Resource } from './tally.ts';
@@ -17,6 +17,8 @@ export interface SourcePage<At> {
   more: boolean;
   /** Pages the whole source takes, when its first page tells (a list's `count`), else null. */
   totalPages: number | null;
+  /** The list's `count` as this page reported it; null where the source has none to compare. */
+  count: number | null;
   /** A detail endpoint's single object rather than a list's record (names rejections by URL). */
   single: boolean;
   at: At;
@@ -53,12 +55,26 @@ function walkOptions<O extends { pageSize: number }>(
   };
 }
 
-/** A plain list, followed by its `next` links. */
-export function listSource(url: string | URL, pageSize: number): Source<{ isLast: boolean }> {
+/**
+ * A plain list, followed by its `next` links; with `sideBySide`, its pages are asked by
+ * number once the first has told how many there are, up to the client's concurrency at once
+ * (see walkNumberedList), and come in any order.
+ */
+export function listSource(
+  url: string | URL,
+  pageSize: number,
+  { sideBySide = false }: { sideBySide?: boolean } = {},
+): Source<{ isLast: boolean }> {
   return {
     async *pages(ctx, resource) {
       const options = walkOptions(ctx, resource, { pageSize });
-      const walk = walkList(ctx.client, url, options);
+      const walk = sideBySide
+        ? walkNumberedList(ctx.client, url, {
+            ...options,
+            concurrency: ctx.client.concurrency,
+            textInHand: TEXT_IN_HAND,
+          })
+        : walkList(ctx.client, url, options);
       for await (const page of walk) {
         yield {
           url: page.url,
@@ -69,6 +85,7 @@ export function listSource(url: string | URL, pageSize: number): Source<{ isLast
             page.number === 1 && page.count !== null
               ? pagesFor(page.count, options.pageSize)
               : null,
+          count: page.count,
           single: false,
           at: { isLast: page.isLast },
         };
@@ -103,6 +120,7 @@ export function keysetSource(
           resultTexts,
           more,
           totalPages: null,
+          count: null,
           single: false,
           at: { ids, after, through },
         };
@@ -138,6 +156,7 @@ export function timeWindowSource(
           resultTexts,
           more: !isLast,
           totalPages: null,
+          count: null,
           single: false,
           at: { covers },
         };
@@ -198,6 +217,7 @@ export function objectSource(url: string | URL): Source<null> {
         resultTexts: [response.text.trim()],
         more: false,
         totalPages: 1,
+        count: null,
         single: true,
         at: null,
       };

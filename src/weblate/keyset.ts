@@ -428,7 +428,7 @@ export class IdWindows {
  * 199 requests, 325 MB and a third more wall time (the server had two of the walk's
  * requests, not four).
  */
-const TEXT_IN_HAND = 24_000_000;
+export const TEXT_IN_HAND = 24_000_000;
 
 /** Bytes of response text a page should stay under; units with long texts get smaller pages. */
 const PAGE_TEXT_BUDGET = 24_000_000;

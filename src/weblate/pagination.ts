@@ -1,5 +1,6 @@
-import { ResponseError } from '../errors.ts';
+import { HttpError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
+import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
 
 export interface ListPage {
   url: string;
@@ -20,6 +21,50 @@ export interface WalkOptions {
   signal?: AbortSignal;
 }
 
+/** A page of a list with the link to the page after it, resolved (null on the last page). */
+interface FetchedPage {
+  url: string;
+  count: number | null;
+  results: unknown[];
+  resultTexts: string[];
+  next: URL | null;
+  textLength: number;
+}
+
+async function fetchPage(
+  client: WeblateClient,
+  url: URL,
+  options: { resource: string },
+  signal: AbortSignal | undefined,
+): Promise<FetchedPage> {
+  const response = await client.getJson(url, options.resource, signal);
+  const envelope = readEnvelope(
+    response.value,
+    response.resultTexts,
+    options.resource,
+    response.url,
+  );
+  return {
+    url: response.url,
+    count: envelope.count,
+    results: envelope.results,
+    resultTexts: envelope.resultTexts,
+    next:
+      envelope.next === null
+        ? null
+        : resolveNext(client, envelope.next, options.resource, response.url),
+    textLength: response.text.length,
+  };
+}
+
+/** The first page's URL of a list: `page_size` set, no `page`. */
+function firstPageUrl(client: WeblateClient, start: string | URL, pageSize: number): URL {
+  const url = client.resolve(start);
+  url.searchParams.set('page_size', String(pageSize));
+  url.searchParams.delete('page');
+  return url;
+}
+
 /**
  * Walks a paginated list by following `next` links only (never building page URLs). A
  * `next` that leaves the configured origin or returns to a page already read stops the
@@ -30,12 +75,20 @@ export async function* walkList(
   start: string | URL,
   options: WalkOptions,
 ): AsyncGenerator<ListPage> {
-  let url: URL | null = client.resolve(start);
-  url.searchParams.set('page_size', String(options.pageSize));
-  url.searchParams.delete('page');
+  yield* followNext(client, firstPageUrl(client, start, options.pageSize), 1, options);
+}
+
+/** The pages from `url` on, following `next` links (see walkList); `number` is the first's. */
+async function* followNext(
+  client: WeblateClient,
+  start: URL,
+  firstNumber: number,
+  options: WalkOptions,
+): AsyncGenerator<ListPage> {
+  let url: URL | null = start;
   const seen = new Set<string>();
   let previous: string | null = null;
-  for (let number = 1; url !== null; number++) {
+  for (let number = firstNumber; url !== null; number++) {
     const key = canonicalUrl(url);
     if (seen.has(key)) {
       throw new ResponseError(
@@ -45,28 +98,107 @@ export async function* walkList(
       );
     }
     seen.add(key);
-    const response = await client.getJson(url, options.resource, options.signal);
-    const envelope = readEnvelope(
-      response.value,
-      response.resultTexts,
-      options.resource,
-      response.url,
-    );
-    const next: URL | null =
-      envelope.next === null
-        ? null
-        : resolveNext(client, envelope.next, options.resource, response.url);
-    yield {
-      url: response.url,
-      number,
-      count: envelope.count,
-      results: envelope.results,
-      resultTexts: envelope.resultTexts,
-      isLast: next === null,
-    };
-    previous = response.url;
-    url = next;
+    const page = await fetchPage(client, url, options, options.signal);
+    yield { ...listPage(page, number), isLast: page.next === null };
+    previous = page.url;
+    url = page.next;
   }
+}
+
+function listPage(page: FetchedPage, number: number): Omit<ListPage, 'isLast'> {
+  const { url, count, results, resultTexts } = page;
+  return { url, number, count, results, resultTexts };
+}
+
+export interface NumberedWalkOptions extends WalkOptions {
+  /** Requests side by side at most (WEBLATE_CONCURRENCY). */
+  concurrency: number;
+  /** Response text the walk may hold in pages read ahead of its consumer. */
+  textInHand: number;
+}
+
+/**
+ * Walks a list like walkList, but reads its pages side by side where the list is numbered as
+ * Weblate's are (Django REST framework's page numbers): once the first page has told the
+ * list's `count` and links `next` to `page=2`, the pages up to the last the count implies are
+ * asked by number, as many at once as the concurrency and `textInHand` allow (judged by the
+ * largest page so far), and yielded as they arrive, in any order. A list that grew meanwhile
+ * (the last numbered page still links a `next`) is followed on from there by its links. A
+ * list that shows no page numbers (no `count`, or another kind of `next`) is walked by its
+ * links alone. `isLast` marks the last page yielded.
+ *
+ * Every page reports its own `count`: a consumer that proves deletions by what the list
+ * lacks must check that it held still (see sync/listing.ts), since a list that changed while
+ * it was read may have shifted records across page boundaries, as it may when read by links.
+ */
+export async function* walkNumberedList(
+  client: WeblateClient,
+  start: string | URL,
+  options: NumberedWalkOptions,
+): AsyncGenerator<ListPage> {
+  const firstUrl = firstPageUrl(client, start, options.pageSize);
+  const first = await fetchPage(client, firstUrl, options, options.signal);
+  const total = numberedPages(first);
+  if (total === null || first.next === null) {
+    yield { ...listPage(first, 1), isLast: first.next === null };
+    if (first.next !== null) yield* followNext(client, first.next, 2, options);
+    return;
+  }
+  yield { ...listPage(first, 1), isLast: false };
+  const template = first.next;
+  let largestText = first.textLength;
+  let nextNumber = 2;
+  let lastPageNext: URL | null = null;
+  const plan: ReadAheadPlan<number, { page: FetchedPage; number: number }> = {
+    pagesInHand: () =>
+      Math.max(1, Math.min(options.concurrency, Math.floor(options.textInHand / largestText))),
+    next: (inFlight) =>
+      inFlight >= options.concurrency || nextNumber > total ? null : nextNumber++,
+    learn: (number, { page }) => {
+      largestText = Math.max(largestText, page.textLength);
+      if (number === total) lastPageNext = page.next;
+    },
+  };
+  const perPage = first.results.length;
+  const fetch = async (number: number, signal: AbortSignal) => {
+    const url = new URL(template);
+    url.searchParams.set('page', String(number));
+    try {
+      return { page: await fetchPage(client, url, options, signal), number };
+    } catch (err) {
+      // Django REST framework answers 404 for a page past the end: the list shrank since
+      // the first page. An empty page says so by its count, at most what the pages before it hold.
+      if (!(err instanceof HttpError && err.status === 404)) throw err;
+      const count = (number - 1) * perPage;
+      const empty = {
+        url: url.href,
+        count,
+        results: [],
+        resultTexts: [],
+        next: null,
+        textLength: 0,
+      };
+      return { page: empty, number };
+    }
+  };
+  let yielded = 0;
+  for await (const { page, number } of readAhead(plan, fetch, options.signal)) {
+    yielded++;
+    const isLast = yielded === total - 1 && (lastPageNext as URL | null) === null;
+    yield { ...listPage(page, number), isLast };
+  }
+  if (lastPageNext !== null) yield* followNext(client, lastPageNext, total + 1, options);
+}
+
+/**
+ * How many pages a list's first page says it has, when it shows Django REST framework's page
+ * numbers: a `count`, a full first page, and a `next` link that differs from the first page's
+ * own query only by `page=2`. Null otherwise (a list paginated some other way).
+ */
+function numberedPages(first: FetchedPage): number | null {
+  if (first.count === null || first.next === null || first.results.length === 0) return null;
+  if (first.next.searchParams.get('page') !== '2') return null;
+  return Math.max(1, Math.ceil(first.count / first.results.length));
 }
 
 export interface Envelope {

@@ -188,6 +188,51 @@ describe('a record of a discovery list that the mirror rejects', () => {
   });
 });
 
+describe('a discovery list that changes while it is read', () => {
+  it('marks nothing it lacks deleted in that run; the next complete read does', async () => {
+    const { instance } = sim;
+    const live = instance.translations.filter((t) => !t.isSource);
+    // The first translation goes once the list's first page has been served: every record
+    // after it moves up a place, and the record at each page's start falls onto the page before.
+    const doomed = live[0]!;
+    const shifted = live.slice(1).map((t) => t.id);
+    let deleted = false;
+    const proxy = await startRewritingProxy(sim.url, (path, body) => {
+      if (!deleted && /^\/api\/translations\/\?/.test(path) && !path.includes('page=')) {
+        sim.mutate.deleteTranslation(doomed.id);
+        deleted = true;
+      }
+      return body;
+    });
+    let result: SyncResult;
+    try {
+      result = await syncAsWriter(handle, {
+        log: captureLogger().log,
+        scope: { projects: null, users: [] },
+        client: () => createTestClient(proxy.url, { maxPageSize: 4 }),
+      });
+    } finally {
+      await proxy.close();
+    }
+    expect([result.status, result.error, deleted]).toEqual(['succeeded', null, true]);
+    expect(result.summary.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^the list changed while it was read \(http:\/\/127\.0\.0\.1:\d+\/api\/translations\/\?\S*page=\d+\S* counted \d+ records where http:\/\/127\.0\.0\.1:\d+\/api\/translations\/\?page_size=4 counted \d+\): nothing that list lacks is marked deleted in this run$/,
+        ),
+      ]),
+    );
+    // Read by links or by numbers, a record that moved onto a page already read was not
+    // seen: no translation is marked deleted on such a list's word (the doomed one may be,
+    // on its own 404).
+    for (const id of shifted)
+      expect(await isDeleted('translations', id), `translation ${id}`).toBe(false);
+    await expectCleanSync();
+    expect(await isDeleted('translations', doomed.id)).toBe(true);
+    for (const id of shifted) expect(await isDeleted('translations', id)).toBe(false);
+  });
+});
+
 describe('an object created again under the natural key of a deleted one', () => {
   it('is mirrored in the same sync, and the old one is marked deleted keeping its history', async () => {
     const { instance } = sim;

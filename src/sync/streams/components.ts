@@ -125,7 +125,11 @@ export async function syncComponents(
       refs,
       listing,
     );
-    await runStream(ctx, listSource('components/', PAGE_SIZE.standard), stream);
+    await runStream(
+      ctx,
+      listSource('components/', PAGE_SIZE.standard, { sideBySide: true }),
+      stream,
+    );
     await markUnlisted(ctx, listing, 'components', null);
     return refs;
   }

@@ -30,7 +30,7 @@ export function toLanguageRow(record: WeblateLanguage, raw: RawJson): LanguageRo
 /** Mirrors /api/languages/ (one or two requests); returns each language's statistics URL by code. */
 export async function syncLanguages(ctx: SyncContext): Promise<Map<string, string | null>> {
   const statisticsUrls = new Map<string, string | null>();
-  await runStream(ctx, listSource('languages/', PAGE_SIZE.standard), {
+  await runStream(ctx, listSource('languages/', PAGE_SIZE.standard, { sideBySide: true }), {
     resource: 'languages',
     schema: weblateLanguage,
     isDiscovery: true,

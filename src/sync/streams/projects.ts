@@ -79,7 +79,7 @@ export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
     const listing = new Listing();
     await runStream(
       ctx,
-      listSource('projects/', PAGE_SIZE.standard),
+      listSource('projects/', PAGE_SIZE.standard, { sideBySide: true }),
       projectStream(ctx, refs, listing),
     );
     await markUnlisted(ctx, listing, 'projects', null);

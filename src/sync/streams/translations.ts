@@ -95,7 +95,11 @@ export async function syncTranslations(
     const componentOf = (record: WeblateTranslation) =>
       ctx.lookup.componentsById.get(record.component?.id ?? -1) ?? null;
     const stream = translationStream(ctx, componentOf, found, listing);
-    await runStream(ctx, listSource('translations/', PAGE_SIZE.standard), stream);
+    await runStream(
+      ctx,
+      listSource('translations/', PAGE_SIZE.standard, { sideBySide: true }),
+      stream,
+    );
     await markUnlisted(ctx, listing, 'translations', null);
     return found;
   }

@@ -4,7 +4,7 @@ import { HttpError } from '../../errors.ts';
 import { type WeblateUnit, weblateUnit } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
 import type { SyncContext } from '../context.ts';
-import { Listing, warnUnidentified } from '../listing.ts';
+import { Listing, warnUnproven } from '../listing.ts';
 import type { TranslationRef } from '../refs.ts';
 import { type ReadPage, runStream } from '../run-stream.ts';
 import { keysetSource, listSource, PAGE_SIZE } from '../sources.ts';
@@ -54,14 +54,14 @@ async function sweepByPages(ctx: SyncContext, ref: TranslationRef): Promise<void
     listing,
     write: async (trx, rows, { page: { url, at }, copy }) => {
       const result = await writeUnitRows(trx, copy, rows, url);
-      if (at.isLast && listing.unidentified === null) {
+      if (at.isLast && listing.unproven === null) {
         const all = { after: null, through: null };
         await markUnitsMissingInRange(trx, { translationId: ref.id }, all, [...listing.ids]);
       }
       return result;
     },
   });
-  if (listing.unidentified !== null) warnUnidentified(ctx, listing.unidentified, 'units');
+  warnUnproven(ctx, listing, 'units');
 }
 
 /**
