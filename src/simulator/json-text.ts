@@ -7,16 +7,48 @@
  *   because Python serialises these floats that way and a lossless client sees the text.
  */
 export function toJsonText(value: unknown): string {
-  return write(value, false);
+  // JSON.stringify with a replacer that marks the two additions as strings, unmarked after:
+  // about a third faster than writing value by value, which the simulator does for every
+  // record it serves. A text that already held a marker is written value by value instead.
+  let marked = 0;
+  const text = JSON.stringify(value, function (this: unknown, key: string, item: unknown) {
+    if (typeof item === 'bigint') {
+      marked++;
+      return `${MARK}${item.toString()}`;
+    }
+    if (typeof item === 'number' && key.endsWith('_percent') && Number.isInteger(item)) {
+      marked++;
+      return `${MARK}${item}.0`;
+    }
+    return item;
+  }) as string | undefined;
+  if (text === undefined) return 'null';
+  let unmarked = 0;
+  const json =
+    marked === 0
+      ? text
+      : text.replace(MARKED, (_, literal: string) => {
+          unmarked++;
+          return literal;
+        });
+  if (unmarked !== marked) return write(value, false);
+  return LINE_SEPARATORS.test(json) ? escapeLineSeparators(json) : json;
 }
 
+/** A marked value: NUL (which JSON.stringify writes as \u0000) and a tag, then its literal. */
+const MARK = '\u0000weblate-mirror:';
+const MARKED = /"\\u0000weblate-mirror:([^"\\]*)"/g;
+
 const LINE_SEPARATORS = /[\u2028\u2029]/;
+
+function escapeLineSeparators(json: string): string {
+  return json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
 
 function writeString(text: string): string {
   const json = JSON.stringify(text);
   // Rare in text: the search runs only where one occurs.
-  if (!LINE_SEPARATORS.test(text)) return json;
-  return json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return LINE_SEPARATORS.test(text) ? escapeLineSeparators(json) : json;
 }
 
 function writeNumber(value: number, isPercent: boolean): string {

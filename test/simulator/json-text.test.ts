@@ -22,4 +22,14 @@ describe('toJsonText', () => {
   it('escapes U+2028 and U+2029 like DRF', () => {
     expect(toJsonText('a\u2028b\u2029')).toBe('"a\\u2028b\\u2029"');
   });
+
+  it('keeps a text that looks like its own marks as it is', () => {
+    const value = { note: '\u0000weblate-mirror:12', id_hash: 2n ** 63n - 1n, pair: ['\u2028', 5] };
+    expect(toJsonText(value)).toBe(
+      '{"note":"\\u0000weblate-mirror:12","id_hash":9223372036854775807,"pair":["\\u2028",5]}',
+    );
+    expect(toJsonText({ note: '\u0000weblate-mirror:7' })).toBe(
+      '{"note":"\\u0000weblate-mirror:7"}',
+    );
+  });
 });
