@@ -71,6 +71,8 @@ interface Scenario {
   unitsPerSecond: number | null;
   peakRssMb: number;
   byResource: Record<string, number>;
+  /** Per resource, ms from its first page read to its last stored (in the JSON results only). */
+  activeMs: Record<string, number>;
   /** Units and changes written. */
   records: number;
   rowsTouched: number;
@@ -280,6 +282,7 @@ function scenario(name: string, run: RunResult): Scenario {
         : null,
     peakRssMb: run.summary.peakRssMb,
     byResource,
+    activeMs: Object.fromEntries(run.summary.resources.map((r) => [r.resource, r.durationMs])),
     records: rows('units') + rows('changes'),
     rowsTouched: run.rowsTouched,
     translationListRows: run.translationListRows,

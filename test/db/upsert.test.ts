@@ -1,8 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
 import type { CopyInto } from '../../src/db/copy.ts';
+import type { Database } from '../../src/db/database.ts';
+import { retireReplaced } from '../../src/db/queries/deletions.ts';
 import {
   upsertComponents,
   upsertProjects,
@@ -145,6 +147,68 @@ describe('upserts', () => {
       handle.db,
     );
     expect(result.rows[0]?.p).toBe('33.3');
+  });
+});
+
+describe('translations', () => {
+  const translationRow = (id: number, language: string, extra = '') => {
+    const t = item(
+      weblateTranslation,
+      `{"id": ${id}, "language_code": "${language}", "url": "http://w/api/translations/p/c/${language}/", "total": 2${extra}}`,
+    );
+    return toTranslationRow(t.record, t.raw, component);
+  };
+  /** Runs `work` in a write transaction that is rolled back. */
+  const rolledBack = async (
+    work: (trx: Transaction<Database>, copy: CopyInto | null) => Promise<void>,
+  ) => {
+    const undo = new Error('roll back');
+    await expect(
+      writeTransaction(handle, async (trx, copy) => {
+        await work(trx, copy);
+        throw undo;
+      }),
+    ).rejects.toBe(undo);
+  };
+
+  it('are written by COPY in a write transaction on PostgreSQL, returning the ids that moved, with their component nested in raw', async () => {
+    await rolledBack(async (trx, copy) => {
+      expect(copy !== null).toBe(DATABASE_KIND === 'postgres');
+      const rows = [
+        translationRow(40, 'de'),
+        translationRow(41, 'fr', ', "translated_percent": 50.0'),
+      ];
+      const shape = { nestComponent: true } as const;
+      expect(await upsertTranslations(trx, rows, shape, copy)).toEqual([40, 41]);
+      expect(await upsertTranslations(trx, rows, shape, copy)).toEqual([]);
+      const moved = [
+        translationRow(40, 'de'),
+        translationRow(41, 'fr', ', "translated_percent": 50.5'),
+      ];
+      expect(await upsertTranslations(trx, moved, shape, copy)).toEqual([41]);
+      const stored = await sql<{ id: number; slug: string; percent: string }>`
+        select id, raw #>> '{component,slug}' as slug, translated_percent::text as percent
+        from weblate.translations where id in (40, 41) order by id`.execute(trx);
+      expect(stored.rows).toEqual([
+        { id: 40, slug: 'c', percent: null },
+        { id: 41, slug: 'c', percent: '50.5' },
+      ]);
+    });
+  });
+
+  it('retire a live row under an incoming key, but never one of the incoming rows', async () => {
+    await rolledBack(async (trx) => {
+      await upsertTranslations(trx, [translationRow(42, 'de')]);
+      // 3 (cs) and 42 (de) swap their languages in one page: both stay live.
+      expect(
+        await retireReplaced(trx, 'translations', [
+          translationRow(3, 'de'),
+          translationRow(42, 'cs'),
+        ]),
+      ).toEqual([]);
+      // 43 comes under 42's key (de): Weblate deleted 42 and created 43.
+      expect(await retireReplaced(trx, 'translations', [translationRow(43, 'de')])).toEqual([42]);
+    });
   });
 });
 

@@ -71,12 +71,16 @@ export async function retireReplaced(
     columns.map((c) => sql`t.${sql.ref(c)} = i.${sql.ref(c)}`),
     sql` and `,
   );
+  // An incoming row is never retired, whatever key it had: the anti-join is hashed when the
+  // planner scans the table (one not yet analyzed, as in a first sync), where a filter on an
+  // array was tested against every row, element by element (0.1 s a page at 50,000 translations).
   const result = await sql<{ id: number }>`
+    with i as (select * from jsonb_to_recordset(${JSON.stringify(incoming)}::jsonb)
+      as i(id bigint, ${sql.join(columns.map((c) => sql`${sql.ref(c)} text`))}))
     update ${sql.table(`weblate.${table}`)} as t set deleted_at = now()
-    from jsonb_to_recordset(${JSON.stringify(incoming)}::jsonb)
-      as i(id bigint, ${sql.join(columns.map((c) => sql`${sql.ref(c)} text`))})
+    from i
     where t.deleted_at is null and ${sameKey} and t.id <> i.id
-      and not (t.id = any(${`{${rows.map((r) => r.id).join(',')}}`}::bigint[]))
+      and not exists (select from i as same where same.id = t.id)
     returning t.id`.execute(trx);
   const replaced = result.rows.map((r) => Number(r.id));
   if (replaced.length === 0) return replaced;

@@ -52,11 +52,24 @@ export async function upsertTranslations(
   db: Kysely<Database>,
   rows: TranslationRow[],
   shape: RawShape = null,
+  copy: CopyInto | null = null,
 ): Promise<number[]> {
-  return (await upsertJsonRowsReturning(db, 'weblate.translations', ['id'], rows, shape)).map(
-    Number,
+  // By COPY where the transaction has it: a translation of the global list carries its
+  // whole component in `raw`, and as one JSON parameter a page took the server as long to
+  // parse as to store.
+  const staging = copy === null ? null : { copy, kinds: TRANSLATION_KINDS };
+  const keys = await upsertJsonRowsReturning(
+    db,
+    'weblate.translations',
+    ['id'],
+    rows,
+    shape,
+    staging,
   );
+  return keys.map(Number);
 }
+
+const TRANSLATION_KINDS = { raw: 'json' } as const;
 
 const UNIT_KINDS = { source: 'text[]', target: 'text[]', labels: 'json', raw: 'json' } as const;
 const CHANGE_KINDS = { details: 'json', raw: 'json' } as const;

@@ -73,15 +73,19 @@ function rawValue(shape: RawShape): RawBuilder<unknown> {
     (select c.raw from weblate.components c where c.id = component_id)) end`;
 }
 
-/** Like upsertJsonRows, returning the key (first key column, as text) of every row written. */
+/**
+ * Like upsertJsonRows, returning the key (first key column, as text) of every row written;
+ * with `staging`, by COPY as upsertRowsByCopy.
+ */
 export async function upsertJsonRowsReturning(
   db: Kysely<Database>,
   table: string,
   key: readonly string[],
   rows: readonly JsonRow[],
   shape: RawShape = null,
+  staging: Staging | null = null,
 ): Promise<string[]> {
-  const written = await mergeRows(db, table, key, rows, { returnKeys: true, shape });
+  const written = await mergeRows(db, table, key, rows, { returnKeys: true, shape, staging });
   return written.keys;
 }
 
@@ -180,7 +184,7 @@ async function mergeStatement(
   return { count: returnKeys ? keys.length : Number(result.numAffectedRows ?? 0n), keys };
 }
 
-interface Staging {
+export interface Staging {
   copy: CopyInto;
   kinds: Readonly<Record<string, CopyKind>>;
 }

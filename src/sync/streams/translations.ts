@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 
+import type { CopyInto } from '../../db/copy.ts';
 import type { Database, RawJson } from '../../db/database.ts';
 import { retireReplaced } from '../../db/queries/deletions.ts';
 import { type TranslationRow, upsertTranslations } from '../../db/queries/records.ts';
@@ -158,7 +159,7 @@ function translationStream(
         );
         return [];
       }),
-    write: (trx, placed, { page }) => storeTranslations(ctx, trx, placed, page.url),
+    write: (trx, placed, { page, copy }) => storeTranslations(ctx, trx, placed, page.url, copy),
     committed: (placed) => {
       for (const { item, component } of placed)
         found.push(learnTranslation(ctx.lookup, toRef(item.record, component)));
@@ -179,6 +180,7 @@ async function storeTranslations(
   trx: Transaction<Database>,
   placed: Placed[],
   url: string,
+  copy: CopyInto | null,
 ) {
   const rows = placed.map(({ item, component }) =>
     toTranslationRow(item.record, item.raw, component),
@@ -189,7 +191,7 @@ async function storeTranslations(
     // The global list nests each translation's component, a component's own list does not:
     // with every project in scope, raw gets it as the global list would give it.
     const shape = ctx.scope.projects === null ? ({ nestComponent: true } as const) : null;
-    const written = await upsertTranslations(db, batch, shape);
+    const written = await upsertTranslations(db, batch, shape, copy);
     moved.push(...written);
     return written.length;
   };
