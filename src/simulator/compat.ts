@@ -15,6 +15,7 @@ import {
   type SimResponse,
   validationError,
 } from './responses.ts';
+import { currentCounts, type StatisticsCounts } from './statistics.ts';
 
 export interface CompatOptions {
   /**
@@ -43,12 +44,40 @@ export interface CompatOptions {
    * them all. Absent: always current.
    */
   staleLanguageStatistics?: { processes: number; code?: string };
+  /**
+   * Like Weblate 5.14.3 between the commit of a change and the statistics update queued
+   * after it (Translation.invalidate_cache runs on commit, after the webhooks were queued):
+   * the changes are listed, and translations answer their counts and `last_change` as they
+   * were when this was set: `records` in the translation lists and records, `statistics` in
+   * the translations' and components' statistics. Translations added since answer current
+   * counts. Absent: always current.
+   */
+  staleTranslationStatistics?: { records: boolean; statistics: boolean };
 }
 
 export interface CompatControl {
   handle: RequestHandler;
   /** Replaces the options (those left out return to their defaults). */
   setCompat: (options: CompatOptions) => void;
+}
+
+const TRANSLATION_RECORDS = [
+  /^\/api\/translations\/(?:[^/]+\/){3}$/,
+  /^\/api\/translations\/$/,
+  /^\/api\/components\/(?:[^/]+\/){2}translations\/$/,
+];
+const TRANSLATION_STATISTICS = [
+  /^\/api\/translations\/(?:[^/]+\/){3}statistics\/$/,
+  /^\/api\/components\/(?:[^/]+\/){2}statistics\/$/,
+];
+
+/** Whether the translation answer at `path` is one `stale` keeps as it first was. */
+function isKeptStale(stale: CompatOptions['staleTranslationStatistics'], path: string): boolean {
+  if (stale === undefined) return false;
+  return (
+    (stale.records && TRANSLATION_RECORDS.some((p) => p.test(path))) ||
+    (stale.statistics && TRANSLATION_STATISTICS.some((p) => p.test(path)))
+  );
 }
 
 const UNIT_LIST = /^\/api\/(?:units|translations\/[^/]+\/[^/]+\/[^/]+\/units)\/$/;
@@ -124,6 +153,14 @@ function stripIds(response: SimResponse): SimResponse {
   return { ...response, body: withoutId(body) };
 }
 
+function keptCounts(
+  instance: SimInstance,
+  options: CompatOptions,
+): ReadonlyMap<number, StatisticsCounts> | null {
+  if (options.staleTranslationStatistics === undefined) return null;
+  return new Map(instance.translations.map((t) => [t.id, currentCounts(instance, t)]));
+}
+
 export function createCompatLayer(
   instance: SimInstance,
   inner: RequestHandler,
@@ -133,6 +170,8 @@ export function createCompatLayer(
   /** What each process first answered for the default language's statistics. */
   let remembered: Array<SimResponse | undefined> = [];
   let turn = 0;
+  /** Each translation's counts when staleTranslationStatistics was set. */
+  let kept = keptCounts(instance, options);
   const handle: RequestHandler = (request) => {
     const refused = refusal(instance, request, options);
     if (refused !== null) return refused;
@@ -142,6 +181,14 @@ export function createCompatLayer(
       const process = turn++ % Math.max(1, stale.processes);
       remembered[process] ??= inner(request);
       return remembered[process];
+    }
+    if (kept !== null && isKeptStale(options.staleTranslationStatistics, path)) {
+      instance.answeringCounts = kept;
+      try {
+        return inner(request);
+      } finally {
+        instance.answeringCounts = undefined;
+      }
     }
     const response = inner(request);
     if (options.hasObjectIds === false && OBJECT_PATHS.some((p) => p.test(path)))
@@ -154,6 +201,7 @@ export function createCompatLayer(
       options = { ...next };
       remembered = [];
       turn = 0;
+      kept = keptCounts(instance, options);
     },
   };
 }

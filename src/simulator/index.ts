@@ -158,7 +158,8 @@ export interface SimulatorOptions extends Partial<SimulatorSize> {
    * `hasLastChangedSearch: false` (before 5.14), `hasGlobalUnitList: false` (no
    * /api/units/), `hasObjectIds: false` (before 5.0.1), `tokenUser` (5.15+: other users'
    * notification subscriptions answer 403), `staleLanguageStatistics` (5.14.3's English
-   * statistics, stale per process). Default: none of these.
+   * statistics, stale per process), `staleTranslationStatistics` (translations' counts in the
+   * moment before 5.14.3 updates them after a change). Default: none of these.
    */
   compat?: CompatOptions;
   /**

@@ -211,6 +211,30 @@ export interface SimIndex {
   userByUsername: Map<string, SimUser>;
 }
 
+/** A group of units counted three ways, as Weblate's statistics do. */
+export interface GroupCounts {
+  count: number;
+  words: number;
+  chars: number;
+}
+
+export interface StatisticsCounts {
+  all: GroupCounts;
+  translated: GroupCounts;
+  fuzzy: GroupCounts;
+  approved: GroupCounts;
+  readonly: GroupCounts;
+  failing: GroupCounts;
+  suggestions: number;
+  comments: number;
+  recentChanges: number;
+  /** ISO text and instant of the newest change of any kind, if any. */
+  lastChange: string | null;
+  lastChangeUs: number;
+  /** Username of the newest change's author. */
+  lastAuthor: string | null;
+}
+
 export interface SimInstance {
   seed: number;
   languages: SimLanguage[];
@@ -225,6 +249,11 @@ export interface SimInstance {
   users: SimUser[];
   history: SimHistory;
   index: SimIndex;
+  /**
+   * Counts that translations answer instead of their current ones, by translation id: set by
+   * the compat layer only while it answers a request it keeps stale (staleTranslationStatistics).
+   */
+  answeringCounts?: ReadonlyMap<number, StatisticsCounts>;
 }
 
 export function isFuzzyState(state: number): boolean {

@@ -1,5 +1,5 @@
 import { CONTENT_ACTIONS } from './actions.ts';
-import type { SimInstance, SimTranslation } from './model.ts';
+import type { GroupCounts, SimInstance, SimTranslation, StatisticsCounts } from './model.ts';
 import { MICROS_PER_HOUR } from './time.ts';
 
 /**
@@ -15,29 +15,7 @@ export function translationPercent(done: number, total: number, zeroComplete = t
   return promille / 10;
 }
 
-/** A group of units counted three ways, as Weblate's statistics do. */
-export interface GroupCounts {
-  count: number;
-  words: number;
-  chars: number;
-}
-
-export interface StatisticsCounts {
-  all: GroupCounts;
-  translated: GroupCounts;
-  fuzzy: GroupCounts;
-  approved: GroupCounts;
-  readonly: GroupCounts;
-  failing: GroupCounts;
-  suggestions: number;
-  comments: number;
-  recentChanges: number;
-  /** ISO text and instant of the newest change of any kind, if any. */
-  lastChange: string | null;
-  lastChangeUs: number;
-  /** Username of the newest change's author. */
-  lastAuthor: string | null;
-}
+export type { GroupCounts, StatisticsCounts } from './model.ts';
 
 const emptyGroup = (): GroupCounts => ({ count: 0, words: 0, chars: 0 });
 
@@ -64,8 +42,18 @@ function addTo(group: GroupCounts, words: number, chars: number): void {
   group.chars += chars;
 }
 
-/** Counts of one translation, from its units and its change history. */
+/** Counts of one translation, from its units and its change history (see answeringCounts). */
 export function countTranslation(
+  instance: SimInstance,
+  translation: SimTranslation,
+): StatisticsCounts {
+  const answered = instance.answeringCounts?.get(translation.id);
+  if (answered !== undefined) return answered;
+  return currentCounts(instance, translation);
+}
+
+/** Counts of one translation as they are now. */
+export function currentCounts(
   instance: SimInstance,
   translation: SimTranslation,
 ): StatisticsCounts {

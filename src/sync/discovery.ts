@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 
 import type { ChangesTable, Database } from '../db/database.ts';
+import { findLaggingTranslations, LAG_PATIENCE_SECONDS } from '../db/queries/statistics-lag.ts';
 import { pending, readCursor, writeCursor } from '../db/queries/sync-state.ts';
 import { forEachConcurrently } from '../lib/task-group.ts';
 import { toEpochMicros } from '../lib/timestamps.ts';
@@ -77,9 +78,11 @@ export async function discoverFromChanges(
   listed: boolean,
 ): Promise<void> {
   const ids = await pending.newChanges.list(ctx.db);
-  if (ids.length === 0) return;
+  const lagging = await pending.laggingTranslations.list(ctx.db);
+  if (ids.length === 0 && lagging.length === 0) return;
   const changes = await pendingChanges(ctx, ids);
   const named = namedComponents(changes);
+  for (const url of await componentUrlsOf(ctx.db, lagging)) addNamed(named, url, false);
   const projectsBySlug = new Map(projects.map((p) => [p.slug, p]));
   const inScope = (n: Named) => {
     const slug = componentPathFromUrl(n.url)?.project;
@@ -103,10 +106,65 @@ export async function discoverFromChanges(
   });
   if (await hasUnknownLanguage(ctx)) await syncLanguages(ctx);
   await commitPage(ctx, 'changes', [], async (trx) => {
-    const written = await attributeAgain(trx, changes, ctx.lookup);
+    const { written, translations } = await attributeAgain(trx, changes, ctx.lookup);
     await pending.newChanges.settle(trx, ids);
+    await noteLaggingRecords(ctx, trx, [...translations, ...lagging], lagging);
     return { written };
   });
+}
+
+/**
+ * Translations among `ids` whose record, as just read, lags the changes the mirror holds
+ * for them (see statistics-lag.ts) are noted, for the next run to read their component's
+ * list again. Those that `waited` already (noted by an earlier run) and still lag after
+ * LAG_PATIENCE_SECONDS are taken as the server gives them, with a warning.
+ */
+async function noteLaggingRecords(
+  ctx: SyncContext,
+  trx: Kysely<Database>,
+  ids: ReadonlyArray<string | number>,
+  waited: readonly string[],
+): Promise<void> {
+  const unique = [...new Set(ids.map(String))];
+  const lags = await findLaggingTranslations(trx, unique, ctx.scope.projects);
+  const patience = new Set(
+    await pending.laggingTranslations.notedBefore(trx, waited, LAG_PATIENCE_SECONDS),
+  );
+  const given = lags.filter((id) => patience.has(id));
+  for (const id of given) {
+    ctx.warn(
+      'translation record lags its changes: kept as given',
+      `translations: translation ${id} still answers older than its newest change after ${LAG_PATIENCE_SECONDS} s: kept as the server gives it`,
+      { translation: id },
+    );
+  }
+  await pending.laggingTranslations.settle(
+    trx,
+    unique.filter((id) => !lags.includes(id) || patience.has(id)),
+  );
+  const still = lags.filter((id) => !patience.has(id));
+  await pending.laggingTranslations.note(trx, still);
+  if (still.length > 0)
+    ctx.log.info(
+      { translations: still },
+      'translation records older than their changes: read again next run',
+    );
+}
+
+/** The API URLs of the components of the given translations, as the mirror holds them. */
+async function componentUrlsOf(
+  db: Kysely<Database>,
+  translationIds: readonly string[],
+): Promise<string[]> {
+  if (translationIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('weblate.translations as t')
+    .innerJoin('weblate.components as c', 'c.id', 't.component_id')
+    .select('c.url')
+    .distinct()
+    .where('t.id', 'in', translationIds.map(Number))
+    .execute();
+  return rows.flatMap((r) => (r.url === null ? [] : [r.url]));
 }
 
 type PendingChange = Pick<
@@ -147,18 +205,20 @@ async function pendingChanges(ctx: SyncContext, ids: string[]): Promise<PendingC
 /**
  * A change stored before discovery read the objects it names (a new component, a new
  * translation) is attributed to them now, as a full sync would have; the project it was
- * attributed to stays.
+ * attributed to stays. Returns the rows updated and the translations the changes name.
  */
 async function attributeAgain(
   db: Kysely<Database>,
   changes: PendingChange[],
   lookup: Lookup,
-): Promise<number> {
+): Promise<{ written: number; translations: string[] }> {
   let written = 0;
+  const translations = new Set<string>();
   for (const change of changes) {
     const urls = { translation: change.translation_url, component: change.component_url };
     const now = attributeChange(urls, null, lookup);
     now.project_slug = change.project_slug ?? now.project_slug;
+    if (now.translation_id !== null) translations.add(String(now.translation_id));
     if (ATTRIBUTION.every((column) => String(now[column]) === String(change[column]))) continue;
     await db
       .updateTable('weblate.changes')
@@ -167,7 +227,7 @@ async function attributeAgain(
       .execute();
     written += 1;
   }
-  return written;
+  return { written, translations: [...translations] };
 }
 
 /** The components that the changes name, by URL key. */
@@ -175,13 +235,15 @@ function namedComponents(changes: PendingChange[]): Map<string, Named> {
   const named = new Map<string, Named>();
   for (const change of changes) {
     const url = change.component_url ?? componentUrlOf(change.translation_url);
-    if (url === null) continue;
-    const key = urlKey(url);
-    const refreshRecord = COMPONENT_RECORD_ACTIONS.has(change.action);
-    const seen = named.get(key);
-    named.set(key, { url, refreshRecord: refreshRecord || (seen?.refreshRecord ?? false) });
+    if (url !== null) addNamed(named, url, COMPONENT_RECORD_ACTIONS.has(change.action));
   }
   return named;
+}
+
+function addNamed(named: Map<string, Named>, url: string, refreshRecord: boolean): void {
+  const key = urlKey(url);
+  const seen = named.get(key);
+  named.set(key, { url, refreshRecord: refreshRecord || (seen?.refreshRecord ?? false) });
 }
 
 /** The component a change names, read again when it is new to the mirror or its record moved. */
