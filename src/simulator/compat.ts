@@ -48,11 +48,11 @@ export interface CompatOptions {
    * Like Weblate 5.14.3 between the commit of a change and the statistics update queued
    * after it (Translation.invalidate_cache runs on commit, after the webhooks were queued):
    * the changes are listed, and translations answer their counts and `last_change` as they
-   * were when this was set: `records` in the translation lists and records, `statistics` in
-   * the translations' and components' statistics. Translations added since answer current
-   * counts. Absent: always current.
+   * were when this was set, in the translation lists and records and in the translations'
+   * and components' statistics. Translations added since answer current counts. Absent or
+   * false: always current.
    */
-  staleTranslationStatistics?: { records: boolean; statistics: boolean };
+  staleTranslationStatistics?: boolean;
 }
 
 export interface CompatControl {
@@ -61,24 +61,12 @@ export interface CompatControl {
   setCompat: (options: CompatOptions) => void;
 }
 
-const TRANSLATION_RECORDS = [
-  /^\/api\/translations\/(?:[^/]+\/){3}$/,
+/** Translation lists and records, and translations' and components' statistics. */
+const TRANSLATION_COUNTS = [
+  /^\/api\/translations\/(?:[^/]+\/){3}(?:statistics\/)?$/,
   /^\/api\/translations\/$/,
-  /^\/api\/components\/(?:[^/]+\/){2}translations\/$/,
+  /^\/api\/components\/(?:[^/]+\/){2}(?:translations|statistics)\/$/,
 ];
-const TRANSLATION_STATISTICS = [
-  /^\/api\/translations\/(?:[^/]+\/){3}statistics\/$/,
-  /^\/api\/components\/(?:[^/]+\/){2}statistics\/$/,
-];
-
-/** Whether the translation answer at `path` is one `stale` keeps as it first was. */
-function isKeptStale(stale: CompatOptions['staleTranslationStatistics'], path: string): boolean {
-  if (stale === undefined) return false;
-  return (
-    (stale.records && TRANSLATION_RECORDS.some((p) => p.test(path))) ||
-    (stale.statistics && TRANSLATION_STATISTICS.some((p) => p.test(path)))
-  );
-}
 
 const UNIT_LIST = /^\/api\/(?:units|translations\/[^/]+\/[^/]+\/[^/]+\/units)\/$/;
 const NOTIFICATIONS = /^\/api\/users\/([^/]+)\/notifications\/$/;
@@ -157,7 +145,7 @@ function keptCounts(
   instance: SimInstance,
   options: CompatOptions,
 ): ReadonlyMap<number, StatisticsCounts> | null {
-  if (options.staleTranslationStatistics === undefined) return null;
+  if (options.staleTranslationStatistics !== true) return null;
   return new Map(instance.translations.map((t) => [t.id, currentCounts(instance, t)]));
 }
 
@@ -182,7 +170,7 @@ export function createCompatLayer(
       remembered[process] ??= inner(request);
       return remembered[process];
     }
-    if (kept !== null && isKeptStale(options.staleTranslationStatistics, path)) {
+    if (kept !== null && TRANSLATION_COUNTS.some((p) => p.test(path))) {
       instance.answeringCounts = kept;
       try {
         return inner(request);

@@ -1,7 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 
 import type { ChangesTable, Database } from '../db/database.ts';
-import { findLaggingTranslations, LAG_PATIENCE_SECONDS } from '../db/queries/statistics-lag.ts';
 import { pending, readCursor, writeCursor } from '../db/queries/sync-state.ts';
 import { forEachConcurrently } from '../lib/task-group.ts';
 import { toEpochMicros } from '../lib/timestamps.ts';
@@ -70,19 +69,24 @@ interface Named {
  * if a translation names one the mirror lacks. When the complete lists were read in this
  * run (`listed`), only what they did not show is read. The changes leave the pending list
  * once all of that is stored; a run stopped before does it again.
+ *
+ * A sync driven by webhooks (`webhooks`) reads the translations in the moment Weblate may
+ * not have recounted them yet (pending.recheckTranslations): it notes the translations its
+ * changes name, and the next other sync reads their components' lists again.
  */
 export async function discoverFromChanges(
   ctx: SyncContext,
   controller: AbortController,
   projects: ProjectRef[],
-  listed: boolean,
+  { listed, webhooks }: { listed: boolean; webhooks: boolean },
 ): Promise<void> {
   const ids = await pending.newChanges.list(ctx.db);
-  const lagging = await pending.laggingTranslations.list(ctx.db);
-  if (ids.length === 0 && lagging.length === 0) return;
+  const recheck = webhooks ? [] : await pending.recheckTranslations.list(ctx.db);
+  if (listed && recheck.length > 0) await pending.recheckTranslations.settle(ctx.db, recheck);
+  if (ids.length === 0 && (listed || recheck.length === 0)) return;
   const changes = await pendingChanges(ctx, ids);
   const named = namedComponents(changes);
-  for (const url of await componentUrlsOf(ctx.db, lagging)) addNamed(named, url, false);
+  if (!listed) for (const url of await componentUrlsOf(ctx.db, recheck)) addNamed(named, url);
   const projectsBySlug = new Map(projects.map((p) => [p.slug, p]));
   const inScope = (n: Named) => {
     const slug = componentPathFromUrl(n.url)?.project;
@@ -108,47 +112,10 @@ export async function discoverFromChanges(
   await commitPage(ctx, 'changes', [], async (trx) => {
     const { written, translations } = await attributeAgain(trx, changes, ctx.lookup);
     await pending.newChanges.settle(trx, ids);
-    await noteLaggingRecords(ctx, trx, [...translations, ...lagging], lagging);
+    if (webhooks) await pending.recheckTranslations.note(trx, translations);
+    else await pending.recheckTranslations.settle(trx, recheck);
     return { written };
   });
-}
-
-/**
- * Translations among `ids` whose record, as just read, lags the changes the mirror holds
- * for them (see statistics-lag.ts) are noted, for the next run to read their component's
- * list again. Those that `waited` already (noted by an earlier run) and still lag after
- * LAG_PATIENCE_SECONDS are taken as the server gives them, with a warning.
- */
-async function noteLaggingRecords(
-  ctx: SyncContext,
-  trx: Kysely<Database>,
-  ids: ReadonlyArray<string | number>,
-  waited: readonly string[],
-): Promise<void> {
-  const unique = [...new Set(ids.map(String))];
-  const lags = await findLaggingTranslations(trx, unique, ctx.scope.projects);
-  const patience = new Set(
-    await pending.laggingTranslations.notedBefore(trx, waited, LAG_PATIENCE_SECONDS),
-  );
-  const given = lags.filter((id) => patience.has(id));
-  for (const id of given) {
-    ctx.warn(
-      'translation record lags its changes: kept as given',
-      `translations: translation ${id} still answers older than its newest change after ${LAG_PATIENCE_SECONDS} s: kept as the server gives it`,
-      { translation: id },
-    );
-  }
-  await pending.laggingTranslations.settle(
-    trx,
-    unique.filter((id) => !lags.includes(id) || patience.has(id)),
-  );
-  const still = lags.filter((id) => !patience.has(id));
-  await pending.laggingTranslations.note(trx, still);
-  if (still.length > 0)
-    ctx.log.info(
-      { translations: still },
-      'translation records older than their changes: read again next run',
-    );
 }
 
 /** The API URLs of the components of the given translations, as the mirror holds them. */
@@ -211,14 +178,14 @@ async function attributeAgain(
   db: Kysely<Database>,
   changes: PendingChange[],
   lookup: Lookup,
-): Promise<{ written: number; translations: string[] }> {
+): Promise<{ written: number; translations: number[] }> {
   let written = 0;
-  const translations = new Set<string>();
+  const translations = new Set<number>();
   for (const change of changes) {
     const urls = { translation: change.translation_url, component: change.component_url };
     const now = attributeChange(urls, null, lookup);
     now.project_slug = change.project_slug ?? now.project_slug;
-    if (now.translation_id !== null) translations.add(String(now.translation_id));
+    if (now.translation_id !== null) translations.add(now.translation_id);
     if (ATTRIBUTION.every((column) => String(now[column]) === String(change[column]))) continue;
     await db
       .updateTable('weblate.changes')
@@ -240,7 +207,7 @@ function namedComponents(changes: PendingChange[]): Map<string, Named> {
   return named;
 }
 
-function addNamed(named: Map<string, Named>, url: string, refreshRecord: boolean): void {
+function addNamed(named: Map<string, Named>, url: string, refreshRecord = false): void {
   const key = urlKey(url);
   const seen = named.get(key);
   named.set(key, { url, refreshRecord: refreshRecord || (seen?.refreshRecord ?? false) });

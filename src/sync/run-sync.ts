@@ -47,8 +47,10 @@ export interface SyncOptions extends RunOptions {
  *   is left to the scheduled syncs);
  * - with WEBLATE_PROJECTS, only the change lists of the projects the events named;
  * - no statistics: the translations that moved owe their snapshots (and their languages'
- *   sums) to the next sync that reads statistics, a scheduled one; the translations' own
- *   records, with their counts, are current;
+ *   sums) to the next sync that reads statistics, a scheduled one;
+ * - the translations its changes name are read again by the next other sync: Weblate sends
+ *   its webhooks before it recounts the translation, so their records may be one change
+ *   behind (pending.recheckTranslations);
  * - the unit strategy the caller learned before, not a probe each time.
  * It is never the first sync: the caller runs it only once a sync has succeeded.
  */
@@ -119,7 +121,10 @@ async function syncEverything(
   const changedProjects =
     named === null ? found.projects : found.projects.filter((p) => named.has(p.slug));
   // Complete lists cover whatever changes an interrupted run left for discovery.
-  if (run.mode === 'full') await pending.newChanges.settleAll(run.db);
+  if (run.mode === 'full') {
+    await pending.newChanges.settleAll(run.db);
+    await pending.recheckTranslations.settleAll(run.db);
+  }
   const ctx: WindowedContext = { ...run, windowEnd: fromDate(run.client.serverNow()) };
   const changes = () =>
     ctx.scope.projects === null
@@ -140,7 +145,10 @@ async function syncEverything(
     await group.settle();
   } else {
     await changes();
-    await discoverFromChanges(ctx, controller, found.projects, listed);
+    await discoverFromChanges(ctx, controller, found.projects, {
+      listed,
+      webhooks: targeted !== null,
+    });
     await syncUnits(ctx, { knownStrategy: targeted?.unitStrategy ?? null });
   }
   await syncStatistics(ctx, found.languageUrls, { deferSnapshots: targeted !== null });

@@ -2,26 +2,23 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
-import {
-  type CompatOptions,
-  type RunningSimulator,
-  startSimulator,
-} from '../../src/simulator/index.ts';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { UnitStrategyMemo } from '../../src/sync/streams/unit-strategy.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { requestsByResource, syncSimulator } from '../helpers/sync.ts';
 
 /**
- * Weblate 5.14.3 lists a change before it updates the statistics of its translation: the
- * update runs when the change's transaction commits, after its webhooks were queued
- * (docs/weblate-compatibility.md). A sync in that moment reads the change, and the
- * translation's counts and `last_change` as they were before it.
+ * Weblate 5.14.3 queues a change's webhooks before it recounts the change's translation (both
+ * run when the transaction commits, the webhooks first; docs/weblate-compatibility.md). A
+ * sync a webhook starts may read the change, and the translation's counts and `last_change`
+ * as they were before it.
  */
 const databases = useTestDatabases();
 /** Discovery follows the changes between complete reads, as in the CLI and the worker. */
 const INCREMENTAL = { discoveryIntervalSeconds: 3600 } as const;
 
-async function setUp(stale: NonNullable<CompatOptions['staleTranslationStatistics']>) {
+async function setUp() {
   const sim = await startSimulator({
     seed: 41,
     projects: 2,
@@ -29,7 +26,6 @@ async function setUp(stale: NonNullable<CompatOptions['staleTranslationStatistic
     languages: 3,
     units: 600,
     changes: 200,
-    compat: { staleTranslationStatistics: stale },
   });
   const kept = await databases.migrated();
   const first = await syncSimulator(sim, kept, INCREMENTAL);
@@ -37,28 +33,41 @@ async function setUp(stale: NonNullable<CompatOptions['staleTranslationStatistic
   return { sim, kept };
 }
 
-/** Edits one unit of each of two translations; returns their ids. */
+/** Edits one unit of each of two translations of one project; returns their ids, ascending. */
 function editTwoTranslations(sim: RunningSimulator): number[] {
-  const translations = sim.instance.translations.filter((t) => !t.isSource).slice(0, 2);
-  const units = translations.map((t) => sim.instance.index.unitsByTranslation.get(t.id)![0]!);
-  sim.mutate.editUnits(units.map((u) => u.id));
-  return translations.map((t) => t.id);
+  const { index } = sim.instance;
+  const [first, second] = sim.instance.translations.filter(
+    (t) => !t.isSource && index.componentById.get(t.componentId)!.projectId === 1,
+  );
+  const translations = [first!, second!];
+  sim.mutate.editUnits(translations.map((t) => index.unitsByTranslation.get(t.id)![0]!.id));
+  return translations.map((t) => t.id).sort((a, b) => a - b);
 }
 
-const pendingOf = async (db: DbHandle['db'], kind: string) =>
+const rechecks = async (db: DbHandle['db']) =>
   (
     await sql<{ id: string }>`
-      select id::text as id from weblate.sync_pending where kind = ${kind} order by id`.execute(db)
+      select id::text as id from weblate.sync_pending where kind = 'recheck' order by id`.execute(
+      db,
+    )
   ).rows.map((r) => Number(r.id));
 
-const statisticsRows = async (db: DbHandle['db'], ids: number[]) =>
-  Number(
-    (
-      await sql<{ n: string }>`
-        select count(*)::text as n from weblate.translation_statistics
-        where translation_id in (${sql.join(ids)})`.execute(db)
-    ).rows[0]!.n,
-  );
+/** Mirrored translations whose `last_change` differs from the server's now (to the millisecond). */
+async function behind(sim: RunningSimulator, db: DbHandle['db'], ids: number[]) {
+  const rows = await sql<{ id: string; last_change: string | null }>`
+    select id::text as id,
+      to_char(last_change at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as last_change
+    from weblate.translations where id in (${sql.join(ids)})`.execute(db);
+  return rows.rows
+    .filter((r) => {
+      const changes = sim.instance.index.changesByTranslation.get(Number(r.id)) ?? [];
+      const newest = changes[0]?.timestamp;
+      return newest === undefined || r.last_change === null
+        ? newest !== r.last_change
+        : Date.parse(r.last_change) !== Date.parse(newest);
+    })
+    .map((r) => Number(r.id));
+}
 
 async function expectEqualToFullSync(sim: RunningSimulator, kept: DbHandle): Promise<void> {
   const fresh = await databases.migrated();
@@ -68,115 +77,63 @@ async function expectEqualToFullSync(sim: RunningSimulator, kept: DbHandle): Pro
   ).toEqual([]);
 }
 
-/** Ages the pending entries of `kind` by an hour, as if the runs between had taken that long. */
-async function agePending(db: DbHandle['db'], kind: string): Promise<void> {
-  await sql`update weblate.sync_pending set noted_at = noted_at - interval '1 hour'
-            where kind = ${kind}`.execute(db);
-}
-
-/** The slug of the project of a simulated translation. */
-function projectOf(sim: RunningSimulator, translationId: number): string {
-  const { index } = sim.instance;
-  const component = index.componentById.get(index.translationById.get(translationId)!.componentId)!;
-  return index.projectById.get(component.projectId)!.slug;
-}
-
-describe('translation records that lag their changes', () => {
+describe('a sync started by webhooks before Weblate recounted the translations', () => {
   it.each([
     ['every project', false],
     ['WEBLATE_PROJECTS', true],
-  ])('are read again by the next run, which then equals a full sync (%s)', async (_, scoped) => {
-    const { sim, kept } = await setUp({ records: true, statistics: true });
-    try {
-      const edited = editTwoTranslations(sim);
-      const projects = scoped ? [...new Set(edited.map((id) => projectOf(sim, id)))] : null;
-      const options = { ...INCREMENTAL, projects };
-      const before = await statisticsRows(kept.db, edited);
-      const lagging = await syncSimulator(sim, kept, options);
-      expect(lagging.status).toBe('succeeded');
-      // The units are current; the translations answered as before the edits.
-      expect(await pendingOf(kept.db, 'lagging')).toEqual([...edited].sort((a, b) => a - b));
-      expect(await statisticsRows(kept.db, edited)).toBe(before);
+  ])(
+    'leaves their records to be read again by the next scheduled sync, which then equals a full sync (%s)',
+    async (_, scoped) => {
+      const { sim, kept } = await setUp();
+      try {
+        sim.setCompat({ staleTranslationStatistics: true });
+        const edited = editTwoTranslations(sim);
+        const projects = scoped ? [sim.instance.index.projectById.get(1)!.slug] : null;
+        const webhook = await syncSimulator(sim, kept, {
+          projects,
+          targeted: { projects: null, unitStrategy: new UnitStrategyMemo(3_600_000) },
+        });
+        expect(webhook.status).toBe('succeeded');
+        // The units are current; the translations answered their counts from before the edits.
+        expect(await behind(sim, kept.db, edited)).toEqual(edited);
+        expect(await rechecks(kept.db)).toEqual(edited);
 
+        sim.setCompat({});
+        const scheduled = await syncSimulator(sim, kept, { ...INCREMENTAL, projects });
+        expect(scheduled.status).toBe('succeeded');
+        // One component holds both translations: one list read again.
+        expect(requestsByResource(scheduled).translations).toBe(1);
+        expect(await behind(sim, kept.db, edited)).toEqual([]);
+        expect(await rechecks(kept.db)).toEqual([]);
+        if (!scoped) await expectEqualToFullSync(sim, kept);
+
+        // A scheduled sync reads the translations once Weblate recounted them: nothing to recheck.
+        const again = editTwoTranslations(sim);
+        expect((await syncSimulator(sim, kept, { ...INCREMENTAL, projects })).status).toBe(
+          'succeeded',
+        );
+        expect(await behind(sim, kept.db, again)).toEqual([]);
+        expect(await rechecks(kept.db)).toEqual([]);
+        const quiet = await syncSimulator(sim, kept, { ...INCREMENTAL, projects });
+        expect(requestsByResource(quiet).translations ?? 0).toBe(0);
+      } finally {
+        await sim.close();
+      }
+    },
+  );
+
+  it('has nothing left to recheck after a full sync', async () => {
+    const { sim, kept } = await setUp();
+    try {
+      sim.setCompat({ staleTranslationStatistics: true });
+      const edited = editTwoTranslations(sim);
+      const targeted = { projects: null, unitStrategy: new UnitStrategyMemo(3_600_000) };
+      expect((await syncSimulator(sim, kept, { targeted })).status).toBe('succeeded');
+      expect(await rechecks(kept.db)).toEqual(edited);
       sim.setCompat({});
-      const caughtUp = await syncSimulator(sim, kept, options);
-      expect(caughtUp.status).toBe('succeeded');
-      expect(requestsByResource(caughtUp).translations).toBeGreaterThan(0);
-      expect(await pendingOf(kept.db, 'lagging')).toEqual([]);
-      expect(await statisticsRows(kept.db, edited)).toBe(before + edited.length);
-      if (!scoped) await expectEqualToFullSync(sim, kept);
-
-      // Nothing lags any more: the next run reads no translation.
-      const quiet = await syncSimulator(sim, kept, options);
-      expect(requestsByResource(quiet).translations ?? 0).toBe(0);
-    } finally {
-      await sim.close();
-    }
-  });
-
-  it('are taken as the server gives them, with a warning, once they lagged for long', async () => {
-    const { sim, kept } = await setUp({ records: true, statistics: true });
-    try {
-      const edited = editTwoTranslations(sim);
-      expect((await syncSimulator(sim, kept, INCREMENTAL)).status).toBe('succeeded');
-      const again = await syncSimulator(sim, kept, INCREMENTAL);
-      expect(requestsByResource(again).translations).toBeGreaterThan(0);
-      expect(again.summary.warnings).toEqual([]);
-      expect(await pendingOf(kept.db, 'lagging')).toHaveLength(edited.length);
-
-      await agePending(kept.db, 'lagging');
-      const given = await syncSimulator(sim, kept, INCREMENTAL);
-      expect(given.status).toBe('succeeded');
-      expect(
-        given.summary.warnings.filter((w) => /older than its newest change/.test(w)),
-      ).toHaveLength(edited.length);
-      expect(await pendingOf(kept.db, 'lagging')).toEqual([]);
-      const quiet = await syncSimulator(sim, kept, INCREMENTAL);
-      expect(requestsByResource(quiet).translations ?? 0).toBe(0);
-    } finally {
-      await sim.close();
-    }
-  });
-});
-
-describe('translation statistics that lag their changes', () => {
-  it('are not recorded; the translation owes the next run its snapshot, which then equals a full sync', async () => {
-    const { sim, kept } = await setUp({ records: false, statistics: true });
-    try {
-      const edited = editTwoTranslations(sim);
-      const before = await statisticsRows(kept.db, edited);
-      expect((await syncSimulator(sim, kept, INCREMENTAL)).status).toBe('succeeded');
-      expect(await statisticsRows(kept.db, edited)).toBe(before);
-      expect(await pendingOf(kept.db, 'snapshot')).toEqual([...edited].sort((a, b) => a - b));
-      expect(await pendingOf(kept.db, 'translation')).toEqual([]);
-
-      sim.setCompat({});
-      expect((await syncSimulator(sim, kept, INCREMENTAL)).status).toBe('succeeded');
-      expect(await statisticsRows(kept.db, edited)).toBe(before + edited.length);
-      expect(await pendingOf(kept.db, 'snapshot')).toEqual([]);
-      await expectEqualToFullSync(sim, kept);
-    } finally {
-      await sim.close();
-    }
-  });
-
-  it('are recorded as given, with a warning, once they lagged for long', async () => {
-    const { sim, kept } = await setUp({ records: false, statistics: true });
-    try {
-      const edited = editTwoTranslations(sim);
-      const before = await statisticsRows(kept.db, edited);
-      expect((await syncSimulator(sim, kept, INCREMENTAL)).status).toBe('succeeded');
-      expect((await syncSimulator(sim, kept, INCREMENTAL)).summary.warnings).toEqual([]);
-      expect(await statisticsRows(kept.db, edited)).toBe(before);
-
-      await agePending(kept.db, 'snapshot');
-      const given = await syncSimulator(sim, kept, INCREMENTAL);
-      expect(
-        given.summary.warnings.filter((w) => /older than its newest change/.test(w)),
-      ).toHaveLength(edited.length);
-      expect(await pendingOf(kept.db, 'snapshot')).toEqual([]);
-      // What the server gave equals what was recorded before: no new history row.
-      expect(await statisticsRows(kept.db, edited)).toBe(before);
+      expect((await syncSimulator(sim, kept, { full: true })).status).toBe('succeeded');
+      expect(await rechecks(kept.db)).toEqual([]);
+      expect(await behind(sim, kept.db, edited)).toEqual([]);
     } finally {
       await sim.close();
     }

@@ -74,6 +74,50 @@ export function recordLanguageStatistics(
   return recordSnapshots(db, 'weblate.language_statistics', 'language_code', rows);
 }
 
+/** The newest `last_change` of a language's live translations in the mirror, as an SQL expression. */
+const newestTranslationChange = (code: ReturnType<typeof sql.ref> | string) => sql`(
+  select max(t.last_change) from weblate.translations t
+  where t.language_code = ${code} and t.deleted_at is null)`;
+
+/**
+ * Ids of the languages among `codes` whose latest statistics are older than the newest
+ * `last_change` of their live translations in the mirror. Weblate 5.14 may answer a
+ * language's sums from a stale per-process cache (docs/weblate-compatibility.md), so such a
+ * snapshot lags and is worth reading again.
+ */
+export async function findLaggingLanguages(
+  db: Kysely<Database>,
+  codes: readonly string[],
+): Promise<number[]> {
+  if (codes.length === 0) return [];
+  const rows = await sql<{ id: number }>`
+    select l.id from weblate.languages l
+    join lateral (
+      select s.last_change from weblate.language_statistics s
+      where s.language_code = l.code order by s.captured_at desc limit 1
+    ) latest on true
+    where l.code in (${sql.join(codes)})
+      and latest.last_change < ${newestTranslationChange(sql.ref('l.code'))}`.execute(db);
+  return rows.rows.map((r) => r.id);
+}
+
+/**
+ * Whether a language's statistics answer is known to be stale: the mirror already holds a
+ * snapshot of it, and the answer's `last_change` is older than one of the language's live
+ * translations. Recording it would step history back to what a stale cache remembers.
+ */
+export async function isStaleLanguageAnswer(
+  db: Kysely<Database>,
+  code: string,
+  lastChange: string | null,
+): Promise<boolean> {
+  if (lastChange === null) return false;
+  const row = await sql<{ stale: boolean }>`
+    select exists (select 1 from weblate.language_statistics where language_code = ${code})
+      and ${lastChange}::timestamptz < ${newestTranslationChange(code)} as stale`.execute(db);
+  return row.rows[0]?.stale === true;
+}
+
 /**
  * Appends a snapshot row per object only when a value differs from that object's latest
  * row; otherwise sets `last_seen_at` on the latest row. History grows with change, not

@@ -144,12 +144,6 @@ export interface PendingStep {
   has(db: Kysely<Database>): Promise<boolean>;
   settle(db: Kysely<Database>, ids: ReadonlyArray<string | number>): Promise<void>;
   settleAll(db: Kysely<Database>): Promise<void>;
-  /** Those of `ids` that were noted more than `seconds` ago (by the database's clock). */
-  notedBefore(
-    db: Kysely<Database>,
-    ids: ReadonlyArray<string | number>,
-    seconds: number,
-  ): Promise<string[]>;
 }
 
 /**
@@ -169,14 +163,14 @@ export interface PendingStep {
  *   translations discovery must look at (see discover-from-changes.ts). Noted by the change
  *   history; settled by that discovery once what the change names is read.
  * - `owedSnapshots`: a moved translation whose statistics a sync driven by webhooks left to
- *   the next sync that reads statistics (see TargetedSync), or whose statistics answered
- *   older than its changes (see statistics-lag.ts). Noted by the statistics stage, which
- *   settles the translation's `movedTranslations` in the same transaction; settled with
- *   `movedTranslations` when its statistics are read (or it is gone).
- * - `laggingTranslations`: a translation whose record answered older than the changes the
- *   mirror holds for it (see statistics-lag.ts). Noted by discovery from the changes, whose
- *   next run reads its component's translation list again; settled once the record caught
- *   up, or given up on with a warning once it lagged across reads for `LAG_PATIENCE_SECONDS`.
+ *   the next sync that reads statistics (see TargetedSync). Noted by that sync's statistics
+ *   stage, which settles the translation's `movedTranslations` in the same transaction;
+ *   settled with `movedTranslations` when its statistics are read (or it is gone).
+ * - `recheckTranslations`: a translation whose record a sync driven by webhooks read right
+ *   after a change of it. Weblate may still answer the counts from before that change (it
+ *   recomputes them after queuing the webhook), so the next sync that is not driven by
+ *   webhooks reads its component's translation list again. Noted by discovery from the
+ *   changes in such a sync; settled by discovery in the next other sync, or by its lists.
  */
 export const pending = {
   movedTranslations: pendingStep('translation'),
@@ -184,10 +178,10 @@ export const pending = {
   staleLanguages: pendingStep('language'),
   newChanges: pendingStep('change'),
   owedSnapshots: pendingStep('snapshot'),
-  laggingTranslations: pendingStep('lagging'),
+  recheckTranslations: pendingStep('recheck'),
 } as const;
 
-type PendingKind = 'translation' | 'unit' | 'language' | 'change' | 'snapshot' | 'lagging';
+type PendingKind = 'translation' | 'unit' | 'language' | 'change' | 'snapshot' | 'recheck';
 
 function pendingStep(kind: PendingKind): PendingStep {
   const list = async (db: Kysely<Database>) => {
@@ -233,20 +227,6 @@ function pendingStep(kind: PendingKind): PendingStep {
     },
     async settleAll(db) {
       await db.deleteFrom('weblate.sync_pending').where('kind', '=', kind).execute();
-    },
-    async notedBefore(db, ids, seconds) {
-      const old: string[] = [];
-      for (let i = 0; i < ids.length; i += 5000) {
-        const rows = await db
-          .selectFrom('weblate.sync_pending')
-          .select('id')
-          .where('kind', '=', kind)
-          .where('id', 'in', ids.slice(i, i + 5000).map(String))
-          .where(sql<boolean>`noted_at < now() - make_interval(secs => ${seconds})`)
-          .execute();
-        old.push(...rows.map((r) => r.id));
-      }
-      return old;
     },
   };
 }

@@ -2,18 +2,14 @@ import type { Kysely, Transaction } from 'kysely';
 
 import type { Database, RawJson } from '../../db/database.ts';
 import {
+  findLaggingLanguages,
+  isStaleLanguageAnswer,
   type LanguageStatisticsRow,
   recordLanguageStatistics,
   recordTranslationStatistics,
   STATISTICS_VALUE_COLUMNS,
   type TranslationStatisticsRow,
 } from '../../db/queries/statistics.ts';
-import {
-  findLaggingAnswers,
-  findLaggingLanguages,
-  isStaleLanguageAnswer,
-  LAG_PATIENCE_SECONDS,
-} from '../../db/queries/statistics-lag.ts';
 import { pending } from '../../db/queries/sync-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { forEachLimited } from '../../lib/task-group.ts';
@@ -176,7 +172,7 @@ async function snapshotComponent(
   const byLanguage = new Map(translations.map((t) => [t.language, t]));
   const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
   await runStream(ctx, listSource(component.statisticsUrl, PAGE_SIZE.large), {
-    ...translationStatisticsStream(ctx, capture, options),
+    ...translationStatisticsStream(capture, options),
     prepare: ({ items }) =>
       items.flatMap((item) => {
         const translation = byLanguage.get(item.record.code ?? '');
@@ -198,73 +194,25 @@ interface Matched {
   translation: TranslationRef;
 }
 
-/**
- * Translation statistics, each page appended as snapshots (and settling its pending
- * translations). An answer older than the changes the mirror holds for its translation lags
- * (see statistics-lag.ts): it is not recorded, and in a sync its translation owes the next
- * sync its snapshot, until it has lagged for LAG_PATIENCE_SECONDS; then it is recorded as
- * the server gives it, with a warning.
- */
-function translationStatisticsStream(ctx: SyncContext, capture: Capture, options: SnapshotOptions) {
+/** Translation statistics, each page appended as snapshots (and settling its pending translations). */
+function translationStatisticsStream(capture: Capture, options: SnapshotOptions) {
   return {
     resource: 'translation_statistics',
     schema: weblateStatistics,
     write: async (trx: Transaction<Database>, matched: Matched[]) => {
-      const { current, lagging } = await withoutLaggingAnswers(ctx, trx, matched, options);
-      const rows = current.map(({ item, translation }) =>
+      const rows = matched.map(({ item, translation }) =>
         toTranslationStatisticsRow(item.record, item.raw, translation, capture),
       );
       const result = await recordTranslationStatistics(trx, rows);
       if (options.settlesPending) {
         await settleSnapshotted(
           trx,
-          current.map((m) => m.translation.id),
+          matched.map((m) => m.translation.id),
         );
-        await pending.owedSnapshots.note(trx, lagging);
-        await pending.movedTranslations.settle(trx, lagging);
       }
       return { written: result.appended };
     },
   } as const;
-}
-
-/** The answers of `matched` to record now, and the translations whose answer lags. */
-async function withoutLaggingAnswers(
-  ctx: SyncContext,
-  trx: Transaction<Database>,
-  matched: Matched[],
-  options: SnapshotOptions,
-): Promise<{ current: Matched[]; lagging: number[] }> {
-  const answers = matched.map(({ item, translation }) => ({
-    translationId: translation.id,
-    lastChange: item.record.last_change ?? null,
-  }));
-  const lags = await findLaggingAnswers(trx, answers);
-  if (lags.size === 0) return { current: matched, lagging: [] };
-  const waited = options.settlesPending
-    ? new Set(
-        (await pending.owedSnapshots.notedBefore(trx, [...lags], LAG_PATIENCE_SECONDS)).map(Number),
-      )
-    : new Set<number>();
-  const current: Matched[] = [];
-  const lagging: number[] = [];
-  for (const m of matched) {
-    const id = m.translation.id;
-    const fields = { translation: m.translation.url, lastChange: m.item.record.last_change };
-    if (!lags.has(id)) current.push(m);
-    else if (waited.has(id)) {
-      ctx.warn(
-        'translation statistics lag its changes: recorded as given',
-        `translation_statistics: ${m.translation.url} still answers older than its newest change after ${LAG_PATIENCE_SECONDS} s: recorded as the server gives it`,
-        fields,
-      );
-      current.push(m);
-    } else {
-      ctx.log.info(fields, 'translation statistics older than its changes: not recorded');
-      lagging.push(id);
-    }
-  }
-  return { current, lagging };
 }
 
 async function snapshotTranslation(
@@ -274,7 +222,7 @@ async function snapshotTranslation(
 ): Promise<void> {
   const label = translation.url;
   const read = await runStream(ctx, objectSource(translation.statisticsUrl), {
-    ...translationStatisticsStream(ctx, options.capture, options),
+    ...translationStatisticsStream(options.capture, options),
     prepare: ({ items }) => items.map((item) => ({ item, translation })),
     notFound: { gone: { table: 'translations', id: translation.id, label } },
   });
