@@ -50,6 +50,17 @@ describe('webhooks of a real Weblate 5.14.3', () => {
     await kept?.drop();
   });
 
+  const rechecks = async () =>
+    (
+      await handle.db
+        .selectFrom('weblate.sync_pending')
+        .select('id')
+        .where('kind', '=', 'recheck')
+        .execute()
+    )
+      .map((r) => String(r.id))
+      .sort();
+
   it('installs the add-on through the API, and mirrors edits within seconds, equal to a full sync', async () => {
     const api = weblate.current.admin;
     const [events] = await weblate.current.ops([{ op: 'action_codes', args: {} }]);
@@ -108,6 +119,16 @@ describe('webhooks of a real Weblate 5.14.3', () => {
         .execute();
       return runs.length > 0 && runs.every((r) => r.status === 'succeeded') ? runs : undefined;
     }, 'the webhook syncs to end');
+    // Weblate sends a webhook before it recounts the translation: the scheduled sync reads the
+    // translations the webhook syncs read again.
+    const editedTranslations = await handle.db
+      .selectFrom('weblate.translations')
+      .select('id')
+      .where('project_slug', '=', SEED.aurora.slug)
+      .where('component_slug', '=', 'app')
+      .where('language_code', 'in', ['de', 'cs'])
+      .execute();
+    expect(await rechecks()).toEqual(editedTranslations.map((t) => String(t.id)).sort());
     clock.advance(2);
     await waitFor(async () => {
       const runs = await handle.db
@@ -119,6 +140,7 @@ describe('webhooks of a real Weblate 5.14.3', () => {
       return runs.length > 0 ? runs : undefined;
     }, 'the scheduled sync');
     await stop();
+    expect(await rechecks()).toEqual([]);
 
     const fresh = await createTestDatabase();
     try {
