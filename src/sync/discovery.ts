@@ -82,11 +82,14 @@ export async function discoverFromChanges(
 ): Promise<void> {
   const ids = await pending.newChanges.list(ctx.db);
   const recheck = webhooks ? [] : await pending.recheckTranslations.list(ctx.db);
-  if (listed && recheck.length > 0) await pending.recheckTranslations.settle(ctx.db, recheck);
-  if (ids.length === 0 && (listed || recheck.length === 0)) return;
+  if (ids.length === 0 && recheck.length === 0) return;
   const changes = await pendingChanges(ctx, ids);
   const named = namedComponents(changes);
-  if (!listed) for (const url of await componentUrlsOf(ctx.db, recheck)) addNamed(named, url);
+  // A translation gone or out of scope is not in the lookup: nothing to read again.
+  for (const id of recheck) {
+    const url = ctx.lookup.translationsById.get(Number(id))?.component.url;
+    if (url !== undefined && url !== null) addNamed(named, url);
+  }
   const projectsBySlug = new Map(projects.map((p) => [p.slug, p]));
   const inScope = (n: Named) => {
     const slug = componentPathFromUrl(n.url)?.project;
@@ -116,22 +119,6 @@ export async function discoverFromChanges(
     else await pending.recheckTranslations.settle(trx, recheck);
     return { written };
   });
-}
-
-/** The API URLs of the components of the given translations, as the mirror holds them. */
-async function componentUrlsOf(
-  db: Kysely<Database>,
-  translationIds: readonly string[],
-): Promise<string[]> {
-  if (translationIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('weblate.translations as t')
-    .innerJoin('weblate.components as c', 'c.id', 't.component_id')
-    .select('c.url')
-    .distinct()
-    .where('t.id', 'in', translationIds.map(Number))
-    .execute();
-  return rows.flatMap((r) => (r.url === null ? [] : [r.url]));
 }
 
 type PendingChange = Pick<

@@ -120,11 +120,10 @@ async function syncEverything(
   const named = targeted?.projects ?? null;
   const changedProjects =
     named === null ? found.projects : found.projects.filter((p) => named.has(p.slug));
-  // Complete lists cover whatever changes an interrupted run left for discovery.
-  if (run.mode === 'full') {
-    await pending.newChanges.settleAll(run.db);
-    await pending.recheckTranslations.settleAll(run.db);
-  }
+  // Complete lists cover whatever changes an interrupted run left for discovery, and the
+  // translations earlier webhook syncs left to read again.
+  if (run.mode === 'full') await pending.newChanges.settleAll(run.db);
+  if (listed) await pending.recheckTranslations.settleAll(run.db);
   const ctx: WindowedContext = { ...run, windowEnd: fromDate(run.client.serverNow()) };
   const changes = () =>
     ctx.scope.projects === null

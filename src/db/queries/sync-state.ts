@@ -170,7 +170,7 @@ export interface PendingStep {
  *   after a change of it. Weblate may still answer the counts from before that change (it
  *   recomputes them after queuing the webhook), so the next sync that is not driven by
  *   webhooks reads its component's translation list again. Noted by discovery from the
- *   changes in such a sync; settled by discovery in the next other sync, or by its lists.
+ *   changes in such a sync; settled by discovery in the next other sync, or by complete lists.
  */
 export const pending = {
   movedTranslations: pendingStep('translation'),
