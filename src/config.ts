@@ -57,6 +57,8 @@ export interface Config {
   httpHost: string;
   /** /healthz answers 503 when the last successful sync finished longer ago than this. */
   healthMaxAgeSeconds: number;
+  /** After SIGTERM or SIGINT, the longest `worker` and `run` take to stop before exiting 1. */
+  shutdownTimeoutMs: number;
   /**
    * Secret of Weblate's webhook add-on (base64, optionally `whsec_`-prefixed); null: the
    * worker has no webhook endpoint.
@@ -109,6 +111,8 @@ export const CONFIG_VARIABLES = {
   WORKER_HTTP_HOST: 'address that server listens on (default 127.0.0.1; 0.0.0.0 in a container)',
   WORKER_HEALTH_MAX_AGE_SECONDS:
     '/healthz fails when the last successful sync is older than this (default 3600)',
+  WORKER_SHUTDOWN_TIMEOUT_SECONDS:
+    'after SIGTERM or SIGINT, the longest worker and run take to stop before they exit 1, 1-3600 (default 10)',
   WEBLATE_WEBHOOK_SECRET:
     "secret of Weblate's webhook add-on (base64, optionally whsec_-prefixed); enables POST /webhooks/weblate on the worker's HTTP server (default: no endpoint)",
   WEBHOOK_DEBOUNCE_SECONDS:
@@ -209,6 +213,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
       'WORKER_HEALTH_MAX_AGE_SECONDS',
       (raw) => parseNumber(raw, 1, 365 * 86_400),
       3600,
+    ),
+    shutdownTimeoutMs: check(
+      'WORKER_SHUTDOWN_TIMEOUT_SECONDS',
+      (raw) => parseNumber(raw, 1, 3600) * 1000,
+      10_000,
     ),
     webhookSecret: check('WEBLATE_WEBHOOK_SECRET', parseWebhookSecret, null),
     webhookDebounceMs: check(

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       maxRps: 0,
       maxAttempts: 5,
       timeoutMs: 60_000,
+      shutdownTimeoutMs: 10_000,
     });
     expect(config.dataDir).toMatch(/\.weblate-mirror$/);
     expect(Object.isFrozen(config)).toBe(true);

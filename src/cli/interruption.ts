@@ -54,6 +54,3 @@ function exitAfter(log: Logger, ms: number): void {
   }, ms);
   timer.unref();
 }
-
-/** How long `worker` and `run` may take to exit after SIGINT/SIGTERM. */
-export const SERVICE_SHUTDOWN_DEADLINE_MS = 10_000;

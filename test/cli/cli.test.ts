@@ -142,7 +142,7 @@ describe('weblate-mirror CLI', () => {
       projects: 1,
       components: 3,
       languages: 4,
-      units: 3_000,
+      units: 1_500,
       changes: 200,
       users: 1,
     });
@@ -154,7 +154,7 @@ describe('weblate-mirror CLI', () => {
         LOG_LEVEL: 'debug',
         WEBLATE_CONCURRENCY: '1',
         // Three pages of units, so that the walk is stopped halfway.
-        WEBLATE_MAX_PAGE_SIZE: '1000',
+        WEBLATE_MAX_PAGE_SIZE: '500',
       };
       const interrupted = await runCliAndSignal(
         ['sync'],

@@ -5,15 +5,15 @@ import type { Database } from '../../src/db/database.ts';
 import { readCursor } from '../../src/db/queries/sync-state.ts';
 import { toEpochMicros } from '../../src/lib/timestamps.ts';
 import { type RunningSimulator, startSimulator, type Trigger } from '../../src/simulator/index.ts';
-import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
+import { cleanSyncOnce } from '../helpers/clean-sync.ts';
 import { databaseEnv, runCli, startCli } from '../helpers/cli.ts';
 import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 
 /** Units per window (WEBLATE_MAX_PAGE_SIZE): the walk takes about 24 windows, 4 at a time. */
-const PAGE = 500;
+const PAGE = 250;
 const UNIT_WALK = /^\/api\/units\/\?(?!.*[?&]page_size=1(&|$))/;
 /** Changes per page (WEBLATE_MAX_PAGE_SIZE) for the change walk: about 20 windows a project. */
-const CHANGE_PAGE = 200;
+const CHANGE_PAGE = 100;
 /** A little latency, so that windows really are in flight side by side when a run dies. */
 const LATENCY_MS = 15;
 /** The latency of the one window that answers late in each run. */
@@ -23,6 +23,16 @@ const NOW = Date.now();
 let sim: RunningSimulator;
 let changesSim: RunningSimulator;
 const databases = useTestDatabases();
+const expectSameAsCleanSync = cleanSyncOnce(databases, () => sim);
+// Both projects in scope, as WEBLATE_PROJECTS names them at the end.
+const expectSameAsCleanChangesSync = cleanSyncOnce(
+  databases,
+  () => changesSim,
+  () => ({
+    projects: changesSim.instance.projects.map((p) => p.slug),
+    client: { maxPageSize: CHANGE_PAGE },
+  }),
+);
 
 beforeAll(async () => {
   changesSim = await startSimulator({
@@ -31,7 +41,7 @@ beforeAll(async () => {
     components: 3,
     languages: 2,
     units: 300,
-    changes: 8000,
+    changes: 4000,
     users: 1,
     latencyMs: LATENCY_MS,
     historyEndsAt: NOW - 3_600_000,
@@ -41,7 +51,7 @@ beforeAll(async () => {
     projects: 2,
     components: 4,
     languages: 3,
-    units: 12_000,
+    units: 6_000,
     changes: 300,
     users: 1,
     latencyMs: LATENCY_MS,
@@ -111,84 +121,105 @@ async function killAt(
 
 /** One more sync finishes the work, and the mirror equals a clean sync's. */
 async function finishAndCompare(
-  server: RunningSimulator,
   crashed: TestDatabase,
   env: Record<string, string>,
-  cleanOptions: Parameters<typeof expectSameAsCleanSync>[3] = {},
+  compare: (db: Kysely<Database>) => Promise<void>,
 ): Promise<void> {
   const finished = await runCli(['sync'], env);
   expect(finished.code, finished.stdout + finished.stderr).toBe(0);
-  await expectSameAsCleanSync(databases, server, (await crashed.open()).db, cleanOptions);
+  const handle = await crashed.open();
+  try {
+    await compare(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A unit walk killed at each of `kills` in turn (the nth request of the walk). */
+async function killUnitWalk(kills: number[]): Promise<void> {
+  const crashed = await databases.create();
+  const env = cliEnv(sim, crashed, { WEBLATE_MAX_PAGE_SIZE: String(PAGE) });
+  const liveIds = sim.instance.units.map((u) => BigInt(u.id));
+  const points = kills.map((nth) => ({ match: UNIT_WALK, nth }));
+  const plan = { points, slow: 2 };
+  const sawConcurrentWindows = await killAt(sim, crashed, env, UNIT_WALK, plan, async (db) => {
+    // Every unit at or below the cursor's claim is stored: nothing is skipped on resume.
+    const cursor = await readCursor(db, 'units', '');
+    const through = cursor?.walk?.after ?? null;
+    if (through === null) return;
+    const stored = await db
+      .selectFrom('weblate.units')
+      .select('id')
+      .where('id', '<=', through)
+      .execute();
+    const storedIds = new Set(stored.map((r) => BigInt(r.id)));
+    const missing = liveIds.filter((id) => id <= BigInt(through) && !storedIds.has(id));
+    expect(missing, `units at or below ${through}`).toEqual([]);
+  });
+  expect(sawConcurrentWindows).toBe(true);
+  await finishAndCompare(crashed, env, expectSameAsCleanSync);
 }
 
 describe('a unit walk read in concurrent windows, killed with SIGKILL', () => {
-  it('leaves a cursor with no gap below it each time, and ends identical to a clean sync', async () => {
-    const crashed = await databases.create();
-    const env = cliEnv(sim, crashed, { WEBLATE_MAX_PAGE_SIZE: String(PAGE) });
-    const liveIds = sim.instance.units.map((u) => BigInt(u.id));
-    // Early, with the first windows in flight; in the resumed walk's first windows; deep in it.
-    const points = [6, 3, 9, 4].map((nth) => ({ match: UNIT_WALK, nth }));
-    const plan = { points, slow: 2 };
-    const sawConcurrentWindows = await killAt(sim, crashed, env, UNIT_WALK, plan, async (db) => {
-      // Every unit at or below the cursor's claim is stored: nothing is skipped on resume.
-      const cursor = await readCursor(db, 'units', '');
-      const through = cursor?.walk?.after ?? null;
-      if (through === null) return;
-      const stored = await db
-        .selectFrom('weblate.units')
-        .select('id')
-        .where('id', '<=', through)
-        .execute();
-      const storedIds = new Set(stored.map((r) => BigInt(r.id)));
-      const missing = liveIds.filter((id) => id <= BigInt(through) && !storedIds.has(id));
-      expect(missing, `units at or below ${through}`).toEqual([]);
-    });
-    expect(sawConcurrentWindows).toBe(true);
-    await finishAndCompare(sim, crashed, env);
+  it('leaves no gap below its cursor when killed early and as the resumed walk starts', async () => {
+    // Early, with the first windows in flight; then in the resumed walk's first windows.
+    await killUnitWalk([6, 3]);
+  });
+
+  it('leaves no gap below its cursor when killed deep in the walk and as it resumes', async () => {
+    await killUnitWalk([9, 4]);
   });
 });
 
+/**
+ * The second project's change history, read side by side by an incremental sync (it joins
+ * the scope after a first sync of the first project), killed at each of `kills` in turn.
+ */
+async function killChangeWalk(kills: number[]): Promise<void> {
+  const crashed = await databases.create();
+  const [first, second] = changesSim.instance.projects.map((p) => p.slug);
+  const env = cliEnv(changesSim, crashed, {
+    WEBLATE_MAX_PAGE_SIZE: String(CHANGE_PAGE),
+    WEBLATE_PROJECTS: first!,
+  });
+  // A full sync reads the change windows one at a time (the unit walk runs beside them);
+  // an incremental one reads a project's history side by side.
+  const initial = await runCli(['sync'], env);
+  expect(initial.code, initial.stdout + initial.stderr).toBe(0);
+  env.WEBLATE_PROJECTS = `${first},${second}`;
+  const walk = new RegExp(`^/api/projects/${second}/changes/\\?`);
+  const projectId = changesSim.instance.projects.find((p) => p.slug === second)!.id;
+  // The first request counts the history and the windows go side by side from the second.
+  const points = kills.map((nth) => ({ match: walk, nth }));
+  const plan = { points, slow: 3 };
+  const sawConcurrentWindows = await killAt(changesSim, crashed, env, walk, plan, async (db) => {
+    // Every change newer than the cursor's claim is stored: nothing is skipped on resume.
+    const cursor = await readCursor(db, 'changes', second!);
+    const before = cursor?.window?.before ?? null;
+    if (before === null) return;
+    const stored = await db.selectFrom('weblate.changes').select('id').execute();
+    const storedIds = new Set(stored.map((r) => Number(r.id)));
+    const missing = changesSim.instance.changes.filter(
+      (c) =>
+        c.projectId === projectId &&
+        BigInt(c.timestampUs) > toEpochMicros(before) &&
+        !storedIds.has(c.id),
+    );
+    expect(
+      missing.map((c) => c.id),
+      `changes newer than ${before}`,
+    ).toEqual([]);
+  });
+  expect(sawConcurrentWindows).toBe(true);
+  await finishAndCompare(crashed, env, expectSameAsCleanChangesSync);
+}
+
 describe('a change history read in concurrent time windows, killed with SIGKILL', () => {
-  it('leaves a cursor with no gap above it each time, and ends identical to a clean sync', async () => {
-    const crashed = await databases.create();
-    const [first, second] = changesSim.instance.projects.map((p) => p.slug);
-    const env = cliEnv(changesSim, crashed, {
-      WEBLATE_MAX_PAGE_SIZE: String(CHANGE_PAGE),
-      WEBLATE_PROJECTS: first!,
-    });
-    // A full sync reads the change windows one at a time (the unit walk runs beside them);
-    // an incremental one reads a project's history side by side: the second project, added to
-    // the scope after the first sync.
-    const initial = await runCli(['sync'], env);
-    expect(initial.code, initial.stdout + initial.stderr).toBe(0);
-    env.WEBLATE_PROJECTS = `${first},${second}`;
-    const walk = new RegExp(`^/api/projects/${second}/changes/\\?`);
-    const projectId = changesSim.instance.projects.find((p) => p.slug === second)!.id;
-    // The first request counts the history and the windows go side by side from the second.
-    const points = [8, 5, 7].map((nth) => ({ match: walk, nth }));
-    const plan = { points, slow: 3 };
-    const sawConcurrentWindows = await killAt(changesSim, crashed, env, walk, plan, async (db) => {
-      // Every change newer than the cursor's claim is stored: nothing is skipped on resume.
-      const cursor = await readCursor(db, 'changes', second!);
-      const before = cursor?.window?.before ?? null;
-      if (before === null) return;
-      const stored = await db.selectFrom('weblate.changes').select('id').execute();
-      const storedIds = new Set(stored.map((r) => Number(r.id)));
-      const missing = changesSim.instance.changes.filter(
-        (c) =>
-          c.projectId === projectId &&
-          BigInt(c.timestampUs) > toEpochMicros(before) &&
-          !storedIds.has(c.id),
-      );
-      expect(
-        missing.map((c) => c.id),
-        `changes newer than ${before}`,
-      ).toEqual([]);
-    });
-    expect(sawConcurrentWindows).toBe(true);
-    await finishAndCompare(changesSim, crashed, env, {
-      projects: [first!, second!],
-      client: { maxPageSize: CHANGE_PAGE },
-    });
+  it('leaves no gap above its cursor when killed in the first windows and again', async () => {
+    await killChangeWalk([8, 5]);
+  });
+
+  it('leaves no gap above its cursor when killed once and resumed to the end', async () => {
+    await killChangeWalk([7]);
   });
 });

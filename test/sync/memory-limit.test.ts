@@ -12,7 +12,14 @@ let sim: RunningSimulator;
 const databases = useTestDatabases();
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 7, projects: 2, components: 3, languages: 3, units: 3_000 });
+  sim = await startSimulator({
+    seed: 7,
+    projects: 2,
+    components: 3,
+    languages: 3,
+    units: 3_000,
+    changes: 2_000,
+  });
 });
 
 afterAll(async () => {

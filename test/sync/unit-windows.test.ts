@@ -7,24 +7,32 @@ import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
 /** Units per page (WEBLATE_MAX_PAGE_SIZE). */
-const PAGE = 500;
+const PAGE = 250;
 
 const mirror = useSimulatorMirror({
   seed: 93,
   projects: 2,
   components: 4,
   languages: 3,
-  units: 6000,
+  units: 3000,
   changes: 300,
   users: 1,
 });
 const databases = useTestDatabases();
 
-/** The requests of the global unit walk (not the capability probe, which asks page_size=1). */
+/**
+ * The requests of the global unit walk (not the capability probe, which asks page_size=1),
+ * each once: the walk asks no window twice, so a target seen again is a request tried again
+ * (a busy machine's timeout or reset connection), which is not the walk's plan.
+ */
 function walkRequests(): RequestLogEntry[] {
-  return mirror.sim.requests.entries.filter(
-    (e) => e.target.startsWith('/api/units/?') && !/[?&]page_size=1(&|$)/.test(e.target),
-  );
+  const seen = new Set<string>();
+  return mirror.sim.requests.entries.filter((e) => {
+    if (!e.target.startsWith('/api/units/?') || /[?&]page_size=1(&|$)/.test(e.target)) return false;
+    if (seen.has(e.target)) return false;
+    seen.add(e.target);
+    return true;
+  });
 }
 
 function sync(options: { full?: boolean } = {}) {

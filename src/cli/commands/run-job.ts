@@ -12,7 +12,7 @@ import {
   WEBLATE_HELP,
   WEBLATE_OPTIONS,
 } from '../args.ts';
-import { SERVICE_SHUTDOWN_DEADLINE_MS, withInterruption } from '../interruption.ts';
+import { withInterruption } from '../interruption.ts';
 import { print, withDatabase } from '../runtime.ts';
 import { printResult } from './sync.ts';
 
@@ -60,7 +60,7 @@ export const runJobCommand: Command = {
           printResult(report.result, config, handle.location);
           return report.status === 'failed' ? 1 : 0;
         }),
-      { deadlineMs: SERVICE_SHUTDOWN_DEADLINE_MS },
+      { deadlineMs: config.shutdownTimeoutMs },
     );
   },
 };

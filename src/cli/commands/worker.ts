@@ -11,12 +11,12 @@ import {
   WEBLATE_HELP,
   WEBLATE_OPTIONS,
 } from '../args.ts';
-import { SERVICE_SHUTDOWN_DEADLINE_MS, withInterruption } from '../interruption.ts';
+import { withInterruption } from '../interruption.ts';
 import { withDatabase } from '../runtime.ts';
 
 /**
  * How long the worker waits for another process to release the embedded database: past a
- * restart (the old process exits within its 10 s deadline), but a second worker on the same
+ * restart (the old process exits within its shutdown deadline, 10 s by default), but a second worker on the same
  * folder is told soon that it cannot run.
  */
 const EMBEDDED_LOCK_WAIT_MS = 15_000;
@@ -40,7 +40,7 @@ export const workerCommand: Command = {
     'read in WORKER_TIMEZONE (default UTC). A run of a job never overlaps another run of it, in this process or in\n' +
     'any other sharing the PostgreSQL database: that tick is skipped. With --http-port, serves /healthz and\n' +
     '/metrics. SIGTERM/SIGINT stops scheduling, lets the statements in flight finish, records the run as\n' +
-    'interrupted and exits 0 within 10 s; a second signal exits at once.',
+    'interrupted and exits 0 within WORKER_SHUTDOWN_TIMEOUT_SECONDS (default 10); a second signal exits at once.',
   usage: 'worker [options]',
   options: {
     ...DATABASE_OPTIONS,
@@ -66,7 +66,7 @@ export const workerCommand: Command = {
         withDatabase(config, log, { migrate: true, lockWaitMs: EMBEDDED_LOCK_WAIT_MS }, (handle) =>
           runWorker({ handle, config, log, signal, jobs: JOBS }),
         ),
-      { deadlineMs: SERVICE_SHUTDOWN_DEADLINE_MS },
+      { deadlineMs: config.shutdownTimeoutMs },
     );
     return 0;
   },
