@@ -3,14 +3,17 @@
 // under 100 MB at 10,000 units a page), and without a cap V8 grows its heap far beyond that.
 // Run `node --max-old-space-size=<MB> bin/weblate-mirror.js` for a different cap.
 //
-// Runs the CLI bundled into one file (dist/src/cli/bundle.js, made by `npm run build`, which
-// `npm install` and `npm ci` run) when it is at least as new as every source file; otherwise
-// the TypeScript sources through tsx, so that an edit is never hidden behind a stale build.
+// Runs the CLI bundled into one file (dist/src/cli/bundle.js, made by `npm run build`).
+// Where no sources ship (the Docker image, an installed package) that is all it does. In a
+// checkout (src/cli/main.ts present) it runs the bundle while it is at least as new as every
+// source file, else the sources through tsx (a development dependency), so that an edit is
+// never hidden behind a stale build.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = `${root}dist/src/cli/bundle.js`;
+const sources = `${root}src/cli/main.ts`;
 
 function newestSource(dir) {
   let newest = 0;
@@ -23,15 +26,24 @@ function newestSource(dir) {
   return newest;
 }
 
-const isBuildCurrent =
-  existsSync(built) &&
-  statSync(built).mtimeMs >=
-    Math.max(...['src', 'jobs', 'migrations'].map((dir) => newestSource(`${root}${dir}`)));
+function isBuildCurrent() {
+  if (!existsSync(built)) return false;
+  const newest = Math.max(...['src', 'jobs', 'migrations'].map((d) => newestSource(`${root}${d}`)));
+  return statSync(built).mtimeMs >= newest;
+}
+
 let entry = built;
-if (!isBuildCurrent) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  entry = `${root}src/cli/main.ts`;
+if (existsSync(sources) && !isBuildCurrent()) {
+  const tsx = await import('tsx/esm/api').catch((err) => {
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    process.stderr.write(
+      'weblate-mirror: the build in dist/ is missing or older than the sources, and tsx is not\n' +
+        'installed to run them: run `npm ci` with the development dependencies, which builds it\n',
+    );
+    process.exit(1);
+  });
+  tsx.register();
+  entry = sources;
 }
 const { main } = await import(entry);
 process.exitCode = await main(process.argv.slice(2));

@@ -7,14 +7,21 @@
 //
 // The bundle lies beside the compiled main.js, so the paths modules take from their own
 // location (packagePath, the demo's server process) resolve as they do from dist/src/cli/.
+// The demo forks its simulated Weblate from demo-server.js beside the bundle: that file is
+// bundled too (replacing tsc's), so that the two files run with no other part of dist/,
+// which is all the Docker image and the npm package ship.
 // PGlite stays outside: it loads its WebAssembly and data files from its own package folder.
+// So PGlite is the one entry of package.json's `dependencies` (pinned: the stored empty
+// cluster in assets/pglite/ is for one release, and an installed package has no lockfile);
+// what the bundles hold are development dependencies, which the image and installs leave out.
 import { build } from 'esbuild';
 
-const outfile = new URL('../dist/src/cli/bundle.js', import.meta.url);
+const outdir = new URL('../dist/src/cli/', import.meta.url);
+const source = (path: string) => new URL(`../src/cli/${path}`, import.meta.url).pathname;
 
 await build({
-  entryPoints: [new URL('../src/cli/main.ts', import.meta.url).pathname],
-  outfile: outfile.pathname,
+  entryPoints: { bundle: source('main.ts'), 'demo-server': source('demo-server.ts') },
+  outdir: outdir.pathname,
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -27,4 +34,4 @@ await build({
   },
   logLevel: 'warning',
 });
-process.stdout.write(`wrote ${outfile.pathname}\n`);
+process.stdout.write(`wrote bundle.js and demo-server.js in ${outdir.pathname}\n`);

@@ -30,6 +30,7 @@ const LONGEST_FIRST = [
   'test/report/report-html.test.ts',
   'test/webhooks/receiver.test.ts',
   'test/cli/simulate.test.ts',
+  'test/deploy/bin.test.ts',
   'test/cli/sync-lock.test.ts',
   'test/cli/interruption.test.ts',
   'test/worker/http.test.ts',
