@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { withLockSession } from '../../src/db/advisory-lock.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Logger } from '../../src/logger.ts';
-import type { RunningSimulator } from '../../src/simulator/index.ts';
+import type { RequestLogEntry, RunningSimulator } from '../../src/simulator/index.ts';
 import type { SyncDeps } from '../../src/sync/context.ts';
 import { runSync, type SyncOptions, type SyncResult } from '../../src/sync/run-sync.ts';
 import { withWriter, type WriterRun } from '../../src/sync/write-session.ts';
@@ -80,4 +80,24 @@ export function requestsAsked(result: SyncResult): number {
 export function expectServedRequests(result: SyncResult, served: number): void {
   expect(served).toBeGreaterThanOrEqual(requestsAsked(result));
   expect(served).toBeLessThanOrEqual(result.summary.requests);
+}
+
+/**
+ * The requests that reached the simulator, of those whose path and query `match` selects,
+ * each target once (its first arrival): what a sync asked of the server. The server cannot
+ * tell a request tried again from a new one (a busy machine's timeout or reset connection),
+ * but a sync never asks for the same page twice in one run.
+ */
+export function servedOnce(sim: RunningSimulator, match: RegExp = /./): RequestLogEntry[] {
+  const seen = new Set<string>();
+  return sim.requests.entries.filter((e) => {
+    if (!match.test(e.target) || seen.has(e.target)) return false;
+    seen.add(e.target);
+    return true;
+  });
+}
+
+/** The targets of servedOnce. */
+export function servedTargets(sim: RunningSimulator, match?: RegExp): string[] {
+  return servedOnce(sim, match).map((e) => e.target);
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type RequestLogEntry, rowsTouched } from '../../src/simulator/index.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
-import { syncSimulator } from '../helpers/sync.ts';
+import { servedOnce, syncSimulator } from '../helpers/sync.ts';
 
 /** Changes per page (WEBLATE_MAX_PAGE_SIZE). */
 const PAGE = 100;
@@ -54,7 +54,7 @@ const grown = useSimulatorMirror({
 const databases = useTestDatabases();
 
 function changeRequests(sim = mirror.sim): RequestLogEntry[] {
-  return sim.requests.entries.filter((e) => /\/changes\/\?/.test(e.target));
+  return servedOnce(sim, /\/changes\/\?/);
 }
 
 function sync(options: { full?: boolean } = {}) {
@@ -181,9 +181,7 @@ describe('a history read in an incremental sync', () => {
     const storedIds = new Set(stored.rows.map((r) => r.id));
     expect(history.filter((c) => !storedIds.has(String(c.id)))).toEqual([]);
 
-    const walk = sim.requests.entries.filter((e) =>
-      e.target.startsWith(`/api/projects/${second!.slug}/changes/?`),
-    );
+    const walk = servedOnce(sim, new RegExp(`^/api/projects/${second!.slug}/changes/\\?`));
     expect(walk.some((e) => e.inFlight > 1)).toBe(true);
     const [counting, ...windows] = walk;
     // The first request reads down to the walk's bound: it counts the history once.

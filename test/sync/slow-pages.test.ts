@@ -43,9 +43,20 @@ function walkRequests(entries: RequestLogEntry[]): RequestLogEntry[] {
 const pageSizeOf = (entry: RequestLogEntry) =>
   Number(new URL(entry.target, 'http://x/').searchParams.get('page_size'));
 
+/**
+ * The client's clock, on which a page seems to take a few milliseconds whatever the machine's
+ * load: the walk grows fourfold after its first page (under a 32nd of the timeout), every
+ * time. Timeouts stay real: a hang still fails when the timeout passes.
+ */
+function quickClock(): () => number {
+  let now = Date.now();
+  return () => (now += 1);
+}
+
+// A timeout that an answered page never reaches on a busy machine; a hang always does.
 describe.each([
   { failure: '504' as const, timeoutMs: 10_000, failed: 504 },
-  { failure: 'hang' as const, timeoutMs: 5_000, failed: null },
+  { failure: 'hang' as const, timeoutMs: 10_000, failed: null },
 ])('unit pages too slow for the proxy ($failure)', ({ failure, timeoutMs, failed }) => {
   it('are asked again at half the size, later pages never grow past it, and the mirror is the same', async () => {
     const db = await freshDb();
@@ -55,20 +66,20 @@ describe.each([
     try {
       const result = await syncSimulator(sim, handleOf(db), {
         log,
-        client: { timeoutMs, maxAttempts: 3, log },
+        client: { timeoutMs, maxAttempts: 3, log, now: quickClock() },
       });
       expect([result.status, result.error]).toEqual(['succeeded', null]);
       const units = result.summary.resources.find((r) => r.resource === 'units')!;
-      expect([1, 2]).toContain(units.retries);
+      expect(units.retries).toBeGreaterThanOrEqual(2);
     } finally {
       sim.setSlowUnitPages(null);
     }
     const walk = walkRequests(sim.requests.entries);
     const asked = walk.map((e) => [pageSizeOf(e), e.status] as const);
-    // 1,000 is answered quickly and the walk grows to 2,000 or 4,000, which fails and is asked
-    // again at half the size until 1,000, under the proxy's 1,500; every page after keeps 1,000.
+    // 1,000 is answered quickly and the walk grows to 4,000, which fails and is asked again
+    // at half the size until 1,000, under the proxy's 1,500; every page after keeps 1,000.
     const failures = asked.findIndex(([, status], i) => i > 0 && status === 200) - 1;
-    expect([1, 2]).toContain(failures);
+    expect(failures).toBe(2);
     expect(asked.slice(0, failures + 2)).toEqual([
       [1000, 200],
       ...Array.from({ length: failures }, (_, i) => [1000 * 2 ** (failures - i), failed]),
@@ -81,9 +92,10 @@ describe.each([
       3 + failures + Math.ceil(sim.instance.units.length / 1000),
     );
     expect(sim.requests.entries.filter((e) => e.status !== 200)).toHaveLength(failures);
+    // The retries that asked a smaller page (any other is a busy machine's reset connection).
     const retried = lines
       .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((l) => l.msg === 'request failed, retrying')
+      .filter((l) => l.msg === 'request failed, retrying' && l.nextUrl !== undefined)
       .map((l) => [pageSizeOf({ target: String(l.url) } as RequestLogEntry), l.nextUrl]);
     expect(retried).toEqual(
       asked

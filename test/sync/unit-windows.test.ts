@@ -4,7 +4,7 @@ import { type RequestLogEntry, rowsTouched } from '../../src/simulator/index.ts'
 import { useTestDatabases } from '../helpers/database.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
-import { syncSimulator } from '../helpers/sync.ts';
+import { servedOnce, syncSimulator } from '../helpers/sync.ts';
 
 /** Units per page (WEBLATE_MAX_PAGE_SIZE). */
 const PAGE = 250;
@@ -20,19 +20,11 @@ const mirror = useSimulatorMirror({
 });
 const databases = useTestDatabases();
 
-/**
- * The requests of the global unit walk (not the capability probe, which asks page_size=1),
- * each once: the walk asks no window twice, so a target seen again is a request tried again
- * (a busy machine's timeout or reset connection), which is not the walk's plan.
- */
+/** The requests of the global unit walk (not the capability probe, which asks page_size=1). */
 function walkRequests(): RequestLogEntry[] {
-  const seen = new Set<string>();
-  return mirror.sim.requests.entries.filter((e) => {
-    if (!e.target.startsWith('/api/units/?') || /[?&]page_size=1(&|$)/.test(e.target)) return false;
-    if (seen.has(e.target)) return false;
-    seen.add(e.target);
-    return true;
-  });
+  return servedOnce(mirror.sim, /^\/api\/units\/\?/).filter(
+    (e) => !/[?&]page_size=1(&|$)/.test(e.target),
+  );
 }
 
 function sync(options: { full?: boolean } = {}) {
