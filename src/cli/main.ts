@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-import { ConfigError, UsageError } from '../errors.ts';
+import { ConfigError, ExplainedError, UsageError } from '../errors.ts';
 import { packagePath } from '../lib/package-path.ts';
 import { type Command, commandHelp, parseCommandArgs } from './args.ts';
 
@@ -101,13 +101,17 @@ function reportError(err: unknown): number {
   return 1;
 }
 
-/** The message and its causes, without stack traces. */
+/**
+ * The message and its causes, without stack traces. An ExplainedError already says what its
+ * causes mean, so the chain ends there.
+ */
 function describeChain(err: unknown): string {
   const parts: string[] = [];
   let current: unknown = err;
   while (current instanceof Error && parts.length < 4) {
     if (!parts.some((p) => p.includes(current instanceof Error ? current.message : '')))
       parts.push(current.message);
+    if (current instanceof ExplainedError) break;
     current = current.cause;
   }
   if (parts.length === 0) parts.push(typeof err === 'string' ? err : 'unknown error');

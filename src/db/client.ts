@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 
+import { explainConnectError, type PostgresTarget } from './connect-errors.ts';
 import { type CopyCapability, copyCapability, guardedPool } from './copy.ts';
 import type { Database } from './database.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
@@ -55,6 +56,15 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     : openPostgres(options.databaseUrl, options.poolSize);
 }
 
+/** host:port and database of a postgres:// URL; the credentials are left out. */
+function postgresTarget(databaseUrl: string): PostgresTarget {
+  const url = new URL(databaseUrl);
+  return {
+    server: `${url.hostname}:${url.port || 5432}`,
+    database: decodeURIComponent(url.pathname.slice(1)),
+  };
+}
+
 function openPostgres(databaseUrl: string, poolSize = 10): DbHandle {
   const typeParsers = pg.types;
   const pool = new pg.Pool({
@@ -73,13 +83,13 @@ function openPostgres(databaseUrl: string, poolSize = 10): DbHandle {
   });
   // An idle client losing its server (restart, failover) must not crash the process.
   pool.on('error', () => undefined);
-  const guarded = guardedPool(pool);
+  const target = postgresTarget(databaseUrl);
+  const guarded = guardedPool(pool, (err) => explainConnectError(err, target));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
-  const url = new URL(databaseUrl);
   return {
     db,
     kind: 'postgres',
-    location: `${url.hostname}:${url.port || 5432}${url.pathname}`,
+    location: `${target.server}/${target.database}`,
     copy: copyCapability(guarded),
     memoryLimit: null,
     // Kysely ends the pool only if it ever queried; COPY transactions use the pool directly.
