@@ -42,6 +42,11 @@ export class MissingDatabaseError extends ExplainedError {
   override name = 'MissingDatabaseError';
 }
 
+/** A command that only reads, pointed at a folder or database that holds no mirror. */
+export class NoMirrorError extends ExplainedError {
+  override name = 'NoMirrorError';
+}
+
 /** A sync that cannot go on; the run is marked failed and the message says why. */
 export class SyncError extends Error {
   override name = 'SyncError';

@@ -24,7 +24,7 @@ export const backfillCommand: Command = {
   async run(values) {
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
-    return withDatabase(config, log, { migrate: true }, (handle) =>
+    return withDatabase(config, log, { mode: 'migrate' }, (handle) =>
       withLockSession(handle, async (session) => {
         await session.waitLock(WRITER_LOCK, {
           onWait: () => log.info('waiting for a worker job that writes the mirror'),

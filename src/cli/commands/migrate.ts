@@ -19,7 +19,7 @@ export const migrateCommand: Command = {
   async run(values) {
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
-    return withDatabase(config, log, { migrate: true }, (handle) => {
+    return withDatabase(config, log, { mode: 'migrate' }, (handle) => {
       print(`database ${handle.location} (${handle.kind}) is up to date`);
       return Promise.resolve(0);
     });

@@ -68,7 +68,7 @@ export const reportCommand: Command = {
     const flags = parseReportFlags(values);
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
-    return withDatabase(config, log, { migrate: false }, async ({ db }) => {
+    return withDatabase(config, log, { mode: 'read' }, async ({ db }) => {
       await checkScope(db, flags.options);
       const report = await buildReport(db, flags.options);
       if (flags.html !== null) {

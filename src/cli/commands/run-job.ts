@@ -43,7 +43,7 @@ export const runJobCommand: Command = {
     return withInterruption(
       log,
       (signal) =>
-        withDatabase(config, log, { migrate: true }, async (handle) => {
+        withDatabase(config, log, { mode: 'migrate' }, async (handle) => {
           const report = await new JobRunner({ handle, config, log, signal }).run(job);
           if (report.status === 'skipped') {
             print(

@@ -52,7 +52,7 @@ export async function syncOnce(
   log: Logger,
   options: { signal?: AbortSignal; full?: boolean } = {},
 ): Promise<SyncResult> {
-  return withDatabase(config, log, { migrate: true }, async (handle) => {
+  return withDatabase(config, log, { mode: 'migrate' }, async (handle) => {
     const progress = ProgressLine.isSupported(process.stdout)
       ? new ProgressLine(process.stdout)
       : null;

@@ -63,8 +63,11 @@ export const workerCommand: Command = {
     await withInterruption(
       log,
       (signal) =>
-        withDatabase(config, log, { migrate: true, lockWaitMs: EMBEDDED_LOCK_WAIT_MS }, (handle) =>
-          runWorker({ handle, config, log, signal, jobs: JOBS }),
+        withDatabase(
+          config,
+          log,
+          { mode: 'migrate', lockWaitMs: EMBEDDED_LOCK_WAIT_MS },
+          (handle) => runWorker({ handle, config, log, signal, jobs: JOBS }),
         ),
       { deadlineMs: SERVICE_SHUTDOWN_DEADLINE_MS },
     );
