@@ -59,7 +59,9 @@ describe('weblate-mirror CLI', () => {
     ]);
     expect([none.code, unknown.code, badFlag.code]).toEqual([2, 2, 2]);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
-    expect(badFlag.stderr).toMatch(/Unknown option '--nope'/);
+    expect(badFlag.stderr).toMatch(
+      /^weblate-mirror: unknown option --nope\n\nUsage: weblate-mirror sync/,
+    );
   });
 
   it('names every bad setting at once, exits 2 and shows no stack trace', async () => {

@@ -14,6 +14,7 @@ import { print, withDatabase } from '../runtime.ts';
 
 export const backfillCommand: Command = {
   name: 'backfill',
+  description: "Estimate each translation's daily progress before its first statistics snapshot.",
   summary:
     "Estimate each translation's daily progress before its first statistics snapshot from the change log\n" +
     '(weblate.translation_progress_estimated, origin "estimated" in the daily views; docs/history.md).\n' +

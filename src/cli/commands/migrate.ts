@@ -11,6 +11,7 @@ import { print, withDatabase } from '../runtime.ts';
 
 export const migrateCommand: Command = {
   name: 'migrate',
+  description: 'Create or update the weblate schema.',
   summary:
     'Create or update the weblate schema. Safe to run twice and from several processes at once.',
   usage: 'migrate [options]',

@@ -13,8 +13,11 @@ import { print, withDatabase } from '../runtime.ts';
 
 export const queryCommand: Command = {
   name: 'query',
+  description: 'Run one read-only SQL statement against the mirror and print the rows.',
   summary:
-    'Run one SQL statement against the mirror and print the result (handy for the embedded database).',
+    'Run one SQL statement against the mirror and print the result (handy for the embedded database).\n' +
+    'It runs in a read-only transaction: a statement that writes is refused. Where there is no mirror\n' +
+    '(a mistyped --data-dir, a database without the weblate schema) it says so and exits 1.',
   usage: 'query [options] "<sql>"',
   options: { ...DATABASE_OPTIONS, json: { type: 'boolean' } },
   optionHelp: [

@@ -40,6 +40,8 @@ const DEFAULT_LIMIT = 10;
 
 export const reportCommand: Command = {
   name: 'report',
+  description:
+    'Print progress, movers, contributors and stalled translations, or write an HTML page.',
   summary:
     'Print progress by project, language and component, the biggest movers over 7 and 30 days, the top\n' +
     'contributors and stalled translations, from the reporting views; or write them as one\n' +

@@ -18,6 +18,7 @@ import { printResult } from './sync.ts';
 
 export const runJobCommand: Command = {
   name: 'run',
+  description: 'Run one job of the worker once and exit, for cron, CronJobs and CI.',
   summary:
     'Run one job of the worker once and exit, for system cron, Kubernetes CronJobs and CI (migrates first\n' +
     'when needed). Jobs:\n' +

@@ -138,6 +138,7 @@ export function parseWebhookFlags(values: OptionValues): Pick<SimulatorOptions, 
 
 export const simulateCommand: Command = {
   name: 'simulate',
+  description: 'Serve a simulated, Weblate-compatible instance on 127.0.0.1.',
   summary:
     'Serve a generated, Weblate-compatible instance on 127.0.0.1 for trying the mirror without a Weblate.\n' +
     'Prints its base URL and runs until interrupted (Ctrl-C). It can misbehave on purpose (faults, a rate\n' +

@@ -15,6 +15,7 @@ import { print, withDatabase } from '../runtime.ts';
 
 export const statusCommand: Command = {
   name: 'status',
+  description: 'Show the last sync runs and the number of rows in each table.',
   summary: 'Show the last sync runs and the number of rows in each table.',
   usage: 'status [options]',
   options: { ...DATABASE_OPTIONS, runs: { type: 'string' } },

@@ -22,6 +22,7 @@ import { print, withDatabase } from '../runtime.ts';
 
 export const syncCommand: Command = {
   name: 'sync',
+  description: 'Mirror Weblate into the database: everything the first time, then what changed.',
   summary:
     'Mirror everything in scope from Weblate into the database (migrates first when needed), then print what\n' +
     'was read and written per resource. The first sync reads everything; later ones read what changed.\n' +

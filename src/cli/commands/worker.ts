@@ -29,6 +29,7 @@ const WORKER_FLAGS = {
 
 export const workerCommand: Command = {
   name: 'worker',
+  description: 'Run the scheduled jobs until stopped, optionally serving /healthz and /metrics.',
   summary:
     'Run the scheduled jobs until SIGTERM or SIGINT (migrates first when needed):\n' +
     JOBS.map((j) => `  ${j.name.padEnd(10)} ${j.defaultCron.padEnd(13)} ${j.description}`).join(
