@@ -47,7 +47,19 @@ export function createLogger(options: LoggerOptions): Logger {
   };
   const isPretty = options.pretty ?? process.stderr.isTTY === true;
   if (isPretty) {
-    return pino(base, pretty({ destination: 2, sync: true, ignore: 'pid,hostname,name' }));
+    // One line per event: a terminal shows the summary and the error after the logs, and a
+    // field per line pushed them out of sight. Only `err` (an Error, with its stack) gets
+    // lines of its own; `error` is a message.
+    return pino(
+      base,
+      pretty({
+        destination: 2,
+        sync: true,
+        ignore: 'pid,hostname,name',
+        singleLine: true,
+        errorLikeObjectKeys: ['err'],
+      }),
+    );
   }
   return pino(base, options.destination ?? pino.destination({ dest: 2, sync: true }));
 }
