@@ -91,7 +91,7 @@ export function hasReadAnything(summary: SyncSummary): boolean {
 export function readBeyondWrittenNote(summary: SyncSummary): string | null {
   if (!summary.resources.some((r) => r.records > r.rows + r.rejected)) return null;
   return (
-    'records read can exceed rows written: records read twice where pages or windows overlap, ' +
+    'records read can exceed rows written: records read twice where pages or windows overlap,\n' +
     'and records already current in the mirror, are not written again.'
   );
 }

@@ -54,9 +54,10 @@ function printed(result: RunResult): string[] {
 }
 
 const HEADER = 'full sync run 7 of https://weblate.example/ into /data/mirror';
-const NOTE =
-  'records read can exceed rows written: records read twice where pages or windows overlap, ' +
-  'and records already current in the mirror, are not written again.';
+const NOTE = [
+  'records read can exceed rows written: records read twice where pages or windows overlap,',
+  'and records already current in the mirror, are not written again.',
+];
 
 describe('the outcome of a run', () => {
   it('of a failed run that read nothing is the header and the error, last', () => {
@@ -74,7 +75,7 @@ describe('the outcome of a run', () => {
       'What was committed before the failure stays; the next run picks it up again.',
       'error: boom',
     ]);
-    expect(lines).not.toContain(NOTE);
+    expect(lines).not.toContain(NOTE[0]);
   });
 
   it('says why records read exceed rows written, only when some resource did', () => {
@@ -85,10 +86,10 @@ describe('the outcome of a run', () => {
       }),
     );
     expect(overlapping).toContainEqual(expect.stringMatching(/^changes +10006 +0 +10000 /));
-    expect(overlapping.at(-1)).toBe(NOTE);
+    expect(overlapping.slice(-2)).toEqual(NOTE);
     const exact = printed(run({ units: { records: 5, rows: 4, rejected: 1 } }));
     expect(exact).toContainEqual(expect.stringMatching(/^units +5 +1 +4 /));
-    expect(exact).not.toContain(NOTE);
+    expect(exact).not.toContain(NOTE[0]);
   });
 
   it('of a run with nothing to read is one line under the header, without a table', () => {
