@@ -6,6 +6,7 @@ import { validateDetailed as validateCron } from 'node-cron';
 
 import { DEFAULT_MEMORY_LIMIT_MB } from './db/memory-limit.ts';
 import { ConfigError } from './errors.ts';
+import { redactUrl } from './lib/redact.ts';
 import { checkWebhookSecret } from './webhooks/verify.ts';
 
 /**
@@ -127,6 +128,22 @@ const SECRET_VARIABLES: ReadonlySet<ConfigVariable> = new Set([
   'WEBLATE_WEBHOOK_SECRET',
 ]);
 
+/**
+ * URL-valued variables, shown in an error message with their credentials masked: the
+ * database's user helps and stays; Weblate takes none, so whatever is there may be a token.
+ */
+const URL_VARIABLES: Partial<Record<ConfigVariable, { hideUser: boolean }>> = {
+  DATABASE_URL: { hideUser: false },
+  WEBLATE_URL: { hideUser: true },
+};
+
+/** A value as an error message may show it. */
+function shownValue(name: ConfigVariable, raw: string): string {
+  if (SECRET_VARIABLES.has(name)) return '…';
+  const url = URL_VARIABLES[name];
+  return url === undefined ? raw : redactUrl(raw, url);
+}
+
 export interface LoadConfigOptions {
   /** Defaults to process.env. */
   env?: NodeJS.ProcessEnv;
@@ -154,9 +171,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
     try {
       return parse(raw);
     } catch (err) {
-      problems.push(
-        `${name}=${JSON.stringify(SECRET_VARIABLES.has(name) ? '…' : raw)}: ${(err as Error).message}`,
-      );
+      problems.push(`${name}=${JSON.stringify(shownValue(name, raw))}: ${(err as Error).message}`);
       return fallback;
     }
   };

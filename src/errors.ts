@@ -24,6 +24,29 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/**
+ * An error whose message says, in words, what failed, where, and what to check: the CLI
+ * prints it without the errors it wraps (they stay on `cause`, for the logs).
+ */
+export class ExplainedError extends Error {
+  override name = 'ExplainedError';
+}
+
+/** A server (Weblate or the database) that cannot be reached, or that refuses to connect. */
+export class UnreachableError extends ExplainedError {
+  override name = 'UnreachableError';
+}
+
+/** A PostgreSQL database that does not exist (SQLSTATE 3D000). */
+export class MissingDatabaseError extends ExplainedError {
+  override name = 'MissingDatabaseError';
+}
+
+/** A command that only reads, pointed at a folder or database that holds no mirror. */
+export class NoMirrorError extends ExplainedError {
+  override name = 'NoMirrorError';
+}
+
 /** A sync that cannot go on; the run is marked failed and the message says why. */
 export class SyncError extends Error {
   override name = 'SyncError';

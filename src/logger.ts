@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import pretty from 'pino-pretty';
 
 import type { LogLevel } from './config.ts';
+import { redactUrlsInText } from './lib/redact.ts';
 
 export type Logger = pino.Logger;
 
@@ -15,7 +16,8 @@ export interface LoggerOptions {
 
 /**
  * The root logger; nothing else creates loggers (children add context). Authorization
- * headers and tokens are redacted wherever they appear in logged objects.
+ * headers, tokens, secrets and database URLs are redacted wherever they appear in logged
+ * objects, and the password of any URL in a line is masked as the line is written.
  */
 export function createLogger(options: LoggerOptions): Logger {
   const base: pino.LoggerOptions = {
@@ -31,13 +33,33 @@ export function createLogger(options: LoggerOptions): Logger {
         '*.headers.authorization',
         'config.weblateToken',
         'config.webhookSecret',
+        'config.databaseUrl',
+        'databaseUrl',
+        'connectionString',
+        'password',
+        '*.password',
       ],
       censor: '[redacted]',
     },
+    // A driver's error or a server's answer may quote a URL with its password; no field
+    // path can foresee where, so the written line is checked.
+    hooks: { streamWrite: redactUrlsInText },
   };
   const isPretty = options.pretty ?? process.stderr.isTTY === true;
   if (isPretty) {
-    return pino(base, pretty({ destination: 2, sync: true, ignore: 'pid,hostname,name' }));
+    // One line per event: a terminal shows the summary and the error after the logs, and a
+    // field per line pushed them out of sight. Only `err` (an Error, with its stack) gets
+    // lines of its own; `error` is a message.
+    return pino(
+      base,
+      pretty({
+        destination: 2,
+        sync: true,
+        ignore: 'pid,hostname,name',
+        singleLine: true,
+        errorLikeObjectKeys: ['err'],
+      }),
+    );
   }
   return pino(base, options.destination ?? pino.destination({ dest: 2, sync: true }));
 }

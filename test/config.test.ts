@@ -81,6 +81,25 @@ describe('loadConfig', () => {
     expect((error as Error).message).not.toContain('secret');
   });
 
+  it('shows a malformed URL setting with its password masked', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        env: {
+          DATABASE_URL: 'http://admin:s3cret@db.example/x',
+          WEBLATE_URL: 'https://wlu_t0ken:s3cret@weblate.example/',
+        },
+        ...noFile,
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect((error as ConfigError).problems).toEqual([
+      'WEBLATE_URL="https://***@weblate.example/": must not contain credentials; use WEBLATE_TOKEN',
+      'DATABASE_URL="http://admin:***@db.example/x": must be a postgres:// or postgresql:// URL',
+    ]);
+  });
+
   it('requires what the command needs', () => {
     expect(() => loadConfig({ env: {}, required: ['WEBLATE_URL'], ...noFile })).toThrow(
       /WEBLATE_URL is required/,

@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 import type { ConfigSource } from '../config.ts';
 import { UsageError } from '../errors.ts';
+import { closestMatch } from '../lib/closest.ts';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -9,6 +10,9 @@ export type OptionValues = Record<string, string | boolean | Array<string | bool
 
 export interface Command {
   name: string;
+  /** One whole sentence, on one line, for the list of commands. */
+  description: string;
+  /** What --help of the command says about it (lines may be wrapped). */
   summary: string;
   usage: string;
   options: OptionSpec;
@@ -39,18 +43,41 @@ export const COMMON_HELP = [
   '-h, --help             show this help',
 ];
 
-/** Parses a command's arguments; unknown options are usage errors (exit code 2). */
+/**
+ * Parses a command's arguments; unknown options are usage errors (exit code 2), with the
+ * nearest known option as a suggestion.
+ */
 export function parseCommandArgs(command: Command, argv: string[]) {
+  const options = { ...COMMON_OPTIONS, ...command.options };
+  const unknown = findUnknownOption(options, argv);
+  if (unknown !== null) {
+    const names = Object.keys(options);
+    const near = unknown.startsWith('--') ? closestMatch(unknown.slice(2), names) : null;
+    throw new UsageError(
+      `unknown option ${unknown}${near === null ? '' : `; did you mean --${near}?`}\n\n${commandHelp(command)}`,
+    );
+  }
   try {
-    return parseArgs({
-      args: argv,
-      options: { ...COMMON_OPTIONS, ...command.options },
-      allowPositionals: true,
-      strict: true,
-    });
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n\n${commandHelp(command)}`);
   }
+}
+
+/** The first option that `options` does not know, as written (without any `=value`). */
+function findUnknownOption(options: OptionSpec, argv: string[]): string | null {
+  const { tokens } = parseArgs({
+    args: argv,
+    options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const known = new Set(
+    Object.entries(options).flatMap(([name, spec]) => [name, ...(spec.short ?? [])]),
+  );
+  const token = tokens.find((t) => t.kind === 'option' && !known.has(t.name));
+  return token?.kind === 'option' ? token.rawName : null;
 }
 
 export function commandHelp(command: Command): string {

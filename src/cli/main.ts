@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 
-import { ConfigError, UsageError } from '../errors.ts';
+import { ConfigError, ExplainedError, UsageError } from '../errors.ts';
+import { closestMatch } from '../lib/closest.ts';
 import { packagePath } from '../lib/package-path.ts';
+import { redactUrlsInText } from '../lib/redact.ts';
 import { type Command, commandHelp, parseCommandArgs } from './args.ts';
 
 /**
@@ -23,7 +25,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   simulate: async () => (await import('./commands/simulate.ts')).simulateCommand,
 };
 
-async function globalHelp(): Promise<string> {
+/** The usage and the list of commands, each with its one-sentence description. */
+export async function globalHelp(): Promise<string> {
   const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
@@ -32,10 +35,11 @@ async function globalHelp(): Promise<string> {
     'Keeps a PostgreSQL warehouse in step with a Weblate instance.',
     '',
     'Commands:',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary.split('\n')[0]}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.description}`),
     '',
     "Run `weblate-mirror <command> --help` for a command's options. Configuration comes from environment",
-    'variables (and a .env file); see the README. Exit codes: 0 success, 1 failed sync, 2 bad usage or configuration.',
+    'variables (and a .env file); see the README.',
+    'Exit codes: 0 success, 1 a failure (a failed sync, no mirror to read), 2 bad usage or configuration.',
   ].join('\n');
 }
 
@@ -71,8 +75,12 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-    if (load === undefined)
-      throw new UsageError(`unknown command "${name}"\n\n${await globalHelp()}`);
+    if (load === undefined) {
+      const near = closestMatch(name, Object.keys(COMMANDS));
+      throw new UsageError(
+        `unknown command "${name}"${near === null ? '' : `; did you mean "${near}"?`}\n\n${await globalHelp()}`,
+      );
+    }
     const command = await load();
     const { values, positionals } = parseCommandArgs(command, rest);
     if (values.help === true) {
@@ -85,29 +93,36 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Writes the error to stderr and returns the exit code. Every line goes through
+ * redactUrlsInText: a URL with a password must not reach the terminal whatever quoted it.
+ */
 function reportError(err: unknown): number {
+  const write = (line: string) => process.stderr.write(`${redactUrlsInText(line)}\n`);
   if (err instanceof ConfigError) {
-    process.stderr.write(
-      `weblate-mirror: configuration problem${err.problems.length > 1 ? 's' : ''}:\n`,
-    );
-    for (const problem of err.problems) process.stderr.write(`  - ${problem}\n`);
+    write(`weblate-mirror: configuration problem${err.problems.length > 1 ? 's' : ''}:`);
+    for (const problem of err.problems) write(`  - ${problem}`);
     return 2;
   }
   if (err instanceof UsageError) {
-    process.stderr.write(`weblate-mirror: ${err.message}\n`);
+    write(`weblate-mirror: ${err.message}`);
     return 2;
   }
-  process.stderr.write(`weblate-mirror: ${describeChain(err)}\n`);
+  write(`weblate-mirror: ${describeChain(err)}`);
   return 1;
 }
 
-/** The message and its causes, without stack traces. */
+/**
+ * The message and its causes, without stack traces. An ExplainedError already says what its
+ * causes mean, so the chain ends there.
+ */
 function describeChain(err: unknown): string {
   const parts: string[] = [];
   let current: unknown = err;
   while (current instanceof Error && parts.length < 4) {
     if (!parts.some((p) => p.includes(current instanceof Error ? current.message : '')))
       parts.push(current.message);
+    if (current instanceof ExplainedError) break;
     current = current.cause;
   }
   if (parts.length === 0) parts.push(typeof err === 'string' ? err : 'unknown error');

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { createDb, type DbHandle } from '../db/client.ts';
+import { createDb, type DbHandle, openMirror } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import type { Logger } from '../logger.ts';
 
@@ -8,24 +8,30 @@ export function print(text = ''): void {
   if (!process.stdout.destroyed) process.stdout.write(`${text}\n`);
 }
 
-/** Opens the configured database, optionally migrates it, runs `fn`, and always closes it. */
+/**
+ * Opens the configured database, runs `fn`, and always closes it. `migrate` creates the
+ * database where it is missing and migrates it; `read` opens an existing mirror only, and
+ * read-only (see openMirror).
+ */
 export async function withDatabase<T>(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'memoryLimitMb'>,
   log: Logger,
-  options: { migrate: boolean; lockWaitMs?: number },
+  options: { mode: 'migrate' | 'read'; lockWaitMs?: number },
   fn: (handle: DbHandle) => Promise<T>,
 ): Promise<T> {
-  const handle = await createDb({
+  const dbOptions = {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     lockWaitMs: options.lockWaitMs,
     memoryLimitMb: config.memoryLimitMb,
-  });
+  };
+  const handle = options.mode === 'read' ? await openMirror(dbOptions) : await createDb(dbOptions);
   try {
-    if (options.migrate) {
+    if (options.mode === 'migrate') {
       const { applied } = await migrateToLatest(handle);
+      // One string: on a terminal, an array would take a line per migration.
       if (applied.length > 0)
-        log.info({ applied, database: handle.location }, 'migrations applied');
+        log.info({ applied: applied.join(' '), database: handle.location }, 'migrations applied');
     }
     return await fn(handle);
   } finally {

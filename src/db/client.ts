@@ -2,10 +2,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 
+import { MissingDatabaseError, NoMirrorError } from '../errors.ts';
+import { explainConnectError, type PostgresTarget } from './connect-errors.ts';
 import { type CopyCapability, copyCapability, guardedPool } from './copy.ts';
 import type { Database } from './database.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
@@ -23,6 +25,12 @@ export interface DbHandle {
   copy: CopyCapability | null;
   /** Where a sync stops before the embedded database runs out of memory; null on PostgreSQL. */
   memoryLimit: MemoryLimit | null;
+  /**
+   * Runs one statement in a read-only transaction that is then rolled back, and returns its
+   * rows. The statement goes over the extended protocol on both databases, so the server
+   * refuses a text of several statements (42601) instead of running them all.
+   */
+  readOnlyStatement(text: string): Promise<Array<Record<string, unknown>>>;
   close(): Promise<void>;
 }
 
@@ -48,19 +56,82 @@ const TEXT_OIDS = [20, 1700, 1082, 1114, 1184] as const;
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
-/** Opens PostgreSQL when a URL is configured, else the embedded PGlite database in dataDir. */
+/**
+ * Opens PostgreSQL when a URL is configured, else the embedded PGlite database in dataDir;
+ * an embedded database that does not exist yet is created.
+ */
 export async function createDb(options: DbOptions): Promise<DbHandle> {
   return options.databaseUrl === null
-    ? openPglite(options)
-    : openPostgres(options.databaseUrl, options.poolSize);
+    ? openPglite(options, { readOnly: false })
+    : openPostgres(options.databaseUrl, { readOnly: false, poolSize: options.poolSize });
 }
 
-function openPostgres(databaseUrl: string, poolSize = 10): DbHandle {
+/**
+ * Opens an existing mirror for the commands that only read. It creates nothing: no folder,
+ * no cluster, no database, and no lock file where there is no database. Where there is no
+ * mirror it fails with NoMirrorError, naming the place and what to do. Every transaction
+ * of the handle is read-only.
+ */
+export async function openMirror(options: DbOptions): Promise<DbHandle> {
+  if (options.databaseUrl === null && !hasCluster(options.dataDir))
+    throw new NoMirrorError(noEmbeddedMirror(options.dataDir));
+  const handle =
+    options.databaseUrl === null
+      ? await openPglite(options, { readOnly: true })
+      : openPostgres(options.databaseUrl, { readOnly: true, poolSize: options.poolSize });
+  try {
+    const found = await sql<{
+      ok: boolean;
+    }>`select to_regclass('weblate.sync_runs') is not null as ok`.execute(handle.db);
+    if (found.rows[0]?.ok !== true)
+      throw new NoMirrorError(
+        handle.kind === 'pglite'
+          ? noEmbeddedMirror(options.dataDir)
+          : `no mirror in ${handle.location}: the database has no weblate schema; run \`weblate-mirror sync\` first, or check DATABASE_URL (--database-url)`,
+      );
+    return handle;
+  } catch (err) {
+    await handle.close();
+    if (err instanceof MissingDatabaseError && options.databaseUrl !== null) {
+      const { server, database } = postgresTarget(options.databaseUrl);
+      throw new NoMirrorError(
+        `no mirror at ${server}: there is no database "${database}"; create it and run \`weblate-mirror sync\`, or check DATABASE_URL (--database-url)`,
+        { cause: err },
+      );
+    }
+    throw err;
+  }
+}
+
+function noEmbeddedMirror(dataDir: string): string {
+  return `no mirror in ${dataDir}: run \`weblate-mirror sync\` first, or check --data-dir (WEBLATE_MIRROR_DATA_DIR)`;
+}
+
+function hasCluster(dataDir: string): boolean {
+  return existsSync(join(dataDir, 'pgdata', 'PG_VERSION'));
+}
+
+interface OpenOptions {
+  /** Every transaction read-only (openMirror). */
+  readOnly: boolean;
+  poolSize?: number;
+}
+
+/** host:port and database of a postgres:// URL; the credentials are left out. */
+function postgresTarget(databaseUrl: string): PostgresTarget {
+  const url = new URL(databaseUrl);
+  return {
+    server: `${url.hostname}:${url.port || 5432}`,
+    database: decodeURIComponent(url.pathname.slice(1)),
+  };
+}
+
+function openPostgres(databaseUrl: string, options: OpenOptions): DbHandle {
   const typeParsers = pg.types;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: poolSize,
-    options: '-c TimeZone=UTC',
+    max: options.poolSize ?? 10,
+    options: `-c TimeZone=UTC${options.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
     application_name: 'weblate-mirror',
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
@@ -73,15 +144,31 @@ function openPostgres(databaseUrl: string, poolSize = 10): DbHandle {
   });
   // An idle client losing its server (restart, failover) must not crash the process.
   pool.on('error', () => undefined);
-  const guarded = guardedPool(pool);
+  const target = postgresTarget(databaseUrl);
+  const guarded = guardedPool(pool, (err) => explainConnectError(err, target));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
-  const url = new URL(databaseUrl);
   return {
     db,
     kind: 'postgres',
-    location: `${url.hostname}:${url.port || 5432}${url.pathname}`,
+    location: `${target.server}/${target.database}`,
     copy: copyCapability(guarded),
     memoryLimit: null,
+    async readOnlyStatement(text) {
+      const client = await guarded.connect();
+      try {
+        await client.query('begin read only');
+        try {
+          // node-postgres sends a text without parameters over the simple protocol, which
+          // runs every statement in it; the extended protocol takes one.
+          const result = await client.query({ text, queryMode: 'extended' } as pg.QueryConfig);
+          return result.rows as Array<Record<string, unknown>>;
+        } finally {
+          await client.query('rollback');
+        }
+      } finally {
+        client.release();
+      }
+    },
     // Kysely ends the pool only if it ever queried; COPY transactions use the pool directly.
     close: async () => {
       await db.destroy();
@@ -90,8 +177,9 @@ function openPostgres(databaseUrl: string, poolSize = 10): DbHandle {
   };
 }
 
-async function openPglite(options: DbOptions): Promise<DbHandle> {
-  mkdirSync(options.dataDir, { recursive: true });
+async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHandle> {
+  // openMirror checked that the cluster exists: only a database being created needs a folder.
+  if (!open.readOnly) mkdirSync(options.dataDir, { recursive: true });
   const lock: DirectoryLock = await acquireDirectoryLock(
     options.dataDir,
     options.lockWaitMs ?? 60_000,
@@ -100,13 +188,15 @@ async function openPglite(options: DbOptions): Promise<DbHandle> {
     const identity = (value: string) => value;
     const parsers = Object.fromEntries(TEXT_OIDS.map((oid) => [oid, identity]));
     const pgdata = join(options.dataDir, 'pgdata');
-    const isNew = !existsSync(join(pgdata, 'PG_VERSION'));
+    const isNew = !open.readOnly && !hasCluster(options.dataDir);
     const client = await PGlite.create(pgdata, {
       loadDataDir: (isNew && storedCluster()) || undefined,
       postgresqlconf: [`shared_buffers=${PGLITE_SHARED_BUFFERS}`],
       parsers: { ...parsers, [pgliteTypes.JSONB]: (value: string) => JSON.parse(value) as unknown },
     });
-    await client.exec(`set TimeZone = 'UTC'`);
+    await client.exec(
+      `set TimeZone = 'UTC'${open.readOnly ? '; set default_transaction_read_only = on' : ''}`,
+    );
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
     return {
       db,
@@ -114,6 +204,14 @@ async function openPglite(options: DbOptions): Promise<DbHandle> {
       location: options.dataDir,
       copy: null,
       memoryLimit: new MemoryLimit(options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB),
+      // PGlite's query() always uses the extended protocol.
+      readOnlyStatement: (text) =>
+        client.transaction(async (tx) => {
+          await tx.exec('set transaction read only');
+          const result = await tx.query<Record<string, unknown>>(text);
+          await tx.rollback();
+          return result.rows;
+        }),
       close: async () => {
         try {
           // Kysely closes the client only if a query went through it.

@@ -28,13 +28,19 @@ const guarded = new WeakSet<pg.PoolClient>();
  * pg_terminate_backend) emits `error`, and the pool listens only to idle clients: unheard,
  * that event would crash the process. The failure reaches whoever uses the client through
  * its query anyway, and the pool drops the client when it comes back (it is no longer
- * queryable). Lock sessions hold one client for a whole job, so this is not rare.
+ * queryable). Lock sessions hold one client for a whole job, so this is not rare. A
+ * connection that cannot be opened fails with `explainConnectError`'s error.
  */
-export function guardedPool(pool: pg.Pool) {
+export function guardedPool(pool: pg.Pool, explainConnectError: (err: unknown) => Error) {
   let ended: Promise<void> | null = null;
   return {
     async connect(): Promise<pg.PoolClient> {
-      const client = await pool.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw explainConnectError(err);
+      }
       if (!guarded.has(client)) {
         guarded.add(client);
         client.on('error', () => undefined);

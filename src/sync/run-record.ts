@@ -1,5 +1,12 @@
 import { finishSyncRun, startSyncRun } from '../db/queries/sync-runs.ts';
-import { HttpError, ResponseError, SyncError, toError, TransformError } from '../errors.ts';
+import {
+  ExplainedError,
+  HttpError,
+  ResponseError,
+  SyncError,
+  toError,
+  TransformError,
+} from '../errors.ts';
 import type { SyncContext, SyncDeps, SyncMode } from './context.ts';
 import { emptyLookup } from './refs.ts';
 import { buildSummary, type SyncSummary } from './summary.ts';
@@ -138,7 +145,7 @@ async function finish(
  * logged by message; anything else is a bug and keeps its stack for the report.
  */
 function describeFailure(error: Error): Record<string, unknown> {
-  const expected = [HttpError, ResponseError, TransformError, SyncError].some(
+  const expected = [HttpError, ResponseError, TransformError, SyncError, ExplainedError].some(
     (type) => error instanceof type,
   );
   return expected ? { error: error.message } : { err: error };

@@ -79,6 +79,23 @@ export function formatSummary(summary: SyncSummary): string {
   return formatTable(header, [...body, total]);
 }
 
+/** Whether the run read any record or wrote any row (else its table is all zeros). */
+export function hasReadAnything(summary: SyncSummary): boolean {
+  return summary.resources.some((r) => r.records > 0 || r.rows > 0);
+}
+
+/**
+ * Why records read exceed rows written, for a run where some resource read more than it
+ * wrote and rejected; null otherwise.
+ */
+export function readBeyondWrittenNote(summary: SyncSummary): string | null {
+  if (!summary.resources.some((r) => r.records > r.rows + r.rejected)) return null;
+  return (
+    'records read can exceed rows written: records read twice where pages or windows overlap,\n' +
+    'and records already current in the mirror, are not written again.'
+  );
+}
+
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;

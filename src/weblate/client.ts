@@ -1,7 +1,15 @@
 import { Pool } from 'undici';
 
-import { AuthError, HttpError, isRetryable, ResponseError, toError } from '../errors.ts';
+import {
+  AuthError,
+  HttpError,
+  isRetryable,
+  ResponseError,
+  toError,
+  UnreachableError,
+} from '../errors.ts';
 import { JsonSyntaxError, parseJsonLossless } from '../lib/json.ts';
+import { connectFailureOf } from '../lib/network-errors.ts';
 import { sleep } from '../lib/sleep.ts';
 import type { Logger } from '../logger.ts';
 import { parseErrorBody } from './errors.ts';
@@ -176,6 +184,7 @@ export class WeblateClient {
     const first = this.resolve(target);
     let url = first;
     const { maxAttempts } = this.#options;
+    let previous: string | null = null;
     for (let attempt = 1; ; attempt++) {
       try {
         const current = url;
@@ -190,13 +199,18 @@ export class WeblateClient {
         const delayMs = this.#retryDelay(err, attempt);
         const next = options.nextAttemptUrl?.({ url, error: toError(err) }) ?? null;
         this.stats.recordRetry(resource);
-        this.#options.log.warn(
+        // A request failing the same way again (a server that is down) says nothing new:
+        // one warning per request, its repeats at debug.
+        const failure = `${url.href} ${toError(err).message}`;
+        const level = failure === previous ? 'debug' : 'warn';
+        previous = failure;
+        this.#options.log[level](
           {
             resource,
             url: url.href,
             attempt,
             delayMs,
-            err: toError(err).message,
+            error: toError(err).message,
             ...(next === null ? {} : { nextUrl: next.href }),
           },
           'request failed, retrying',
@@ -383,6 +397,14 @@ export class WeblateClient {
     attempt: number,
   ): Error {
     const cause = toError(err);
+    const unreachable = connectFailureOf(cause);
+    if (unreachable !== null) {
+      return new UnreachableError(
+        `cannot reach Weblate at ${this.#options.baseUrl.href} (${unreachable}` +
+          `${attempt > 1 ? `, ${attempt} attempts` : ''}): is it running, and is WEBLATE_URL right?`,
+        { cause },
+      );
+    }
     const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
     const last =
       urls.last.href === urls.first.href ? '' : ` (the last attempt asked ${urls.last.href})`;

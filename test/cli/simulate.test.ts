@@ -5,6 +5,7 @@ import { UsageError } from '../../src/errors.ts';
 import { churnTicker } from '../../src/simulator/churn.ts';
 import { scaledCosts, WEBLATE_5_14_COSTS } from '../../src/simulator/cost.ts';
 import { generateInstance } from '../../src/simulator/generate.ts';
+import { startSimulator } from '../../src/simulator/index.ts';
 import { createMutator } from '../../src/simulator/mutations.ts';
 import { type RunningCli, startCli } from '../helpers/cli.ts';
 
@@ -144,6 +145,35 @@ describe('simulate flags', () => {
     } finally {
       expect((await stop(cli)).code).toBe(0);
       expect((await stop(restricted)).code).toBe(0);
+    }
+  });
+
+  it('refuses any other token with --token, as Weblate does', async () => {
+    expect(() => parseServerFlags({ token: 'two words' })).toThrow(UsageError);
+    const flags = parseServerFlags({ token: 'wlu_right' });
+    expect(flags).toEqual({ token: 'wlu_right' });
+    // What the command starts: the size flags and these.
+    const sim = await startSimulator({
+      seed: 1,
+      projects: 1,
+      components: 1,
+      languages: 1,
+      units: 10,
+      changes: 5,
+      users: 1,
+      ...flags,
+    });
+    try {
+      const get = (token?: string) =>
+        fetch(`${sim.url}api/projects/`, {
+          headers: token === undefined ? {} : { authorization: `Token ${token}` },
+        });
+      const wrong = await get('wlu_wrong');
+      expect(wrong.status).toBe(401);
+      expect(JSON.stringify(await wrong.json())).toContain('Invalid token.');
+      expect([(await get('wlu_right')).status, (await get()).status]).toEqual([200, 200]);
+    } finally {
+      await sim.close();
     }
   });
 

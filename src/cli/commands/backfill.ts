@@ -14,6 +14,7 @@ import { print, withDatabase } from '../runtime.ts';
 
 export const backfillCommand: Command = {
   name: 'backfill',
+  description: "Estimate each translation's daily progress before its first statistics snapshot.",
   summary:
     "Estimate each translation's daily progress before its first statistics snapshot from the change log\n" +
     '(weblate.translation_progress_estimated, origin "estimated" in the daily views; docs/history.md).\n' +
@@ -24,7 +25,7 @@ export const backfillCommand: Command = {
   async run(values) {
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
-    return withDatabase(config, log, { migrate: true }, (handle) =>
+    return withDatabase(config, log, { mode: 'migrate' }, (handle) =>
       withLockSession(handle, async (session) => {
         await session.waitLock(WRITER_LOCK, {
           onWait: () => log.info('waiting for a worker job that writes the mirror'),

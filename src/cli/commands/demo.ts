@@ -48,6 +48,7 @@ from weblate.contributors group by 1 order by words desc, changes desc, 1 limit 
 
 export const demoCommand: Command = {
   name: 'demo',
+  description: 'Mirror a simulated Weblate into the embedded database and show what landed.',
   summary:
     'Start a simulated Weblate (a few projects, ~10 components, ~10 languages, ~20,000 strings) on a free\n' +
     'loopback port, mirror it into the embedded database (in <data-dir>/demo), and show what landed.',

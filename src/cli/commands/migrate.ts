@@ -11,6 +11,7 @@ import { print, withDatabase } from '../runtime.ts';
 
 export const migrateCommand: Command = {
   name: 'migrate',
+  description: 'Create or update the weblate schema.',
   summary:
     'Create or update the weblate schema. Safe to run twice and from several processes at once.',
   usage: 'migrate [options]',
@@ -19,7 +20,7 @@ export const migrateCommand: Command = {
   async run(values) {
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
-    return withDatabase(config, log, { migrate: true }, (handle) => {
+    return withDatabase(config, log, { mode: 'migrate' }, (handle) => {
       print(`database ${handle.location} (${handle.kind}) is up to date`);
       return Promise.resolve(0);
     });

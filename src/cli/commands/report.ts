@@ -40,6 +40,8 @@ const DEFAULT_LIMIT = 10;
 
 export const reportCommand: Command = {
   name: 'report',
+  description:
+    'Print progress, movers, contributors and stalled translations, or write an HTML page.',
   summary:
     'Print progress by project, language and component, the biggest movers over 7 and 30 days, the top\n' +
     'contributors and stalled translations, from the reporting views; or write them as one\n' +
@@ -68,7 +70,7 @@ export const reportCommand: Command = {
     const flags = parseReportFlags(values);
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
-    return withDatabase(config, log, { migrate: false }, async ({ db }) => {
+    return withDatabase(config, log, { mode: 'read' }, async ({ db }) => {
       await checkScope(db, flags.options);
       const report = await buildReport(db, flags.options);
       if (flags.html !== null) {

@@ -18,6 +18,7 @@ import { printResult } from './sync.ts';
 
 export const runJobCommand: Command = {
   name: 'run',
+  description: 'Run one job of the worker once and exit, for cron, CronJobs and CI.',
   summary:
     'Run one job of the worker once and exit, for system cron, Kubernetes CronJobs and CI (migrates first\n' +
     'when needed). Jobs:\n' +
@@ -43,7 +44,7 @@ export const runJobCommand: Command = {
     return withInterruption(
       log,
       (signal) =>
-        withDatabase(config, log, { migrate: true }, async (handle) => {
+        withDatabase(config, log, { mode: 'migrate' }, async (handle) => {
           const report = await new JobRunner({ handle, config, log, signal }).run(job);
           if (report.status === 'skipped') {
             print(

@@ -77,10 +77,13 @@ function numberFlag(
 
 type ServerFlags = Pick<
   SimulatorOptions,
-  'faults' | 'rateLimit' | 'latencyMs' | 'costModel' | 'compat'
+  'faults' | 'rateLimit' | 'latencyMs' | 'costModel' | 'compat' | 'token'
 >;
 
-/** Reads the fault, rate-limit, latency, cost-model and token-user flags into simulator options. */
+/**
+ * Reads the fault, rate-limit, latency, cost-model, token and token-user flags into
+ * simulator options.
+ */
 export function parseServerFlags(values: OptionValues): ServerFlags {
   const out: ServerFlags = {};
   const retryAfter = numberFlag(values, 'retry-after', { allowZero: true });
@@ -112,6 +115,11 @@ export function parseServerFlags(values: OptionValues): ServerFlags {
   if (latency !== undefined) out.latencyMs = latency;
   const costScale = numberFlag(values, 'cost-model');
   if (costScale !== undefined) out.costModel = scaledCosts(WEBLATE_5_14_COSTS, costScale);
+  if (typeof values.token === 'string') {
+    if (!/^\S+$/.test(values.token))
+      throw new UsageError('--token needs a key without spaces (what WEBLATE_TOKEN will send)');
+    out.token = values.token;
+  }
   if (typeof values['token-user'] === 'string') {
     if (values['token-user'].trim() === '') throw new UsageError('--token-user needs a username');
     out.compat = { tokenUser: values['token-user'] };
@@ -138,6 +146,7 @@ export function parseWebhookFlags(values: OptionValues): Pick<SimulatorOptions, 
 
 export const simulateCommand: Command = {
   name: 'simulate',
+  description: 'Serve a simulated, Weblate-compatible instance on 127.0.0.1.',
   summary:
     'Serve a generated, Weblate-compatible instance on 127.0.0.1 for trying the mirror without a Weblate.\n' +
     'Prints its base URL and runs until interrupted (Ctrl-C). It can misbehave on purpose (faults, a rate\n' +
@@ -153,6 +162,7 @@ export const simulateCommand: Command = {
     'rate-limit-silent': { type: 'boolean' },
     latency: { type: 'string' },
     'cost-model': { type: 'string' },
+    token: { type: 'string' },
     'token-user': { type: 'string' },
     churn: { type: 'string' },
     'churn-seconds': { type: 'string' },
@@ -168,6 +178,8 @@ export const simulateCommand: Command = {
     '--rate-limit-silent    enforce the budget without advertising it (429 and Retry-After only)',
     '--latency <ms>         delay before every answer',
     '--cost-model <scale>   take as long as Weblate 5.14 to answer (what it counts, skips and serializes), times scale (1: as measured)',
+    '--token <key>          accept only this API token: a request with another answers 401 as Weblate does',
+    '                       (a request without one is served as anonymous)',
     "--token-user <name>    answer as Weblate 5.15+ for this user's token: other users' notification subscriptions are 403",
     '--churn <n>            every --churn-seconds, edit n translated strings and add one string',
     '--churn-seconds <s>    seconds between churn ticks (default 60)',
@@ -189,8 +201,10 @@ export const simulateCommand: Command = {
       port,
     });
     print(simulator.url);
+    // The key is the user's own (--token): it is not printed back.
+    const token = typeof values.token === 'string' ? ' WEBLATE_TOKEN=<the --token key>' : '';
     process.stderr.write(
-      `Weblate simulator listening. Try:\n  WEBLATE_URL=${simulator.url} npx weblate-mirror sync\nPress Ctrl-C to stop.\n`,
+      `Weblate simulator listening. Try:\n  WEBLATE_URL=${simulator.url}${token} npx weblate-mirror sync\nPress Ctrl-C to stop.\n`,
     );
     const churn =
       edits === undefined

@@ -1,5 +1,3 @@
-import { sql } from 'kysely';
-
 import { loadConfig } from '../../config.ts';
 import { countRows } from '../../db/queries/status.ts';
 import { listSyncRuns } from '../../db/queries/sync-runs.ts';
@@ -17,6 +15,7 @@ import { print, withDatabase } from '../runtime.ts';
 
 export const statusCommand: Command = {
   name: 'status',
+  description: 'Show the last sync runs and the number of rows in each table.',
   summary: 'Show the last sync runs and the number of rows in each table.',
   usage: 'status [options]',
   options: { ...DATABASE_OPTIONS, runs: { type: 'string' } },
@@ -30,16 +29,7 @@ export const statusCommand: Command = {
       throw new UsageError('--runs must be a positive whole number');
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
-    return withDatabase(config, log, { migrate: false }, async ({ db, location }) => {
-      const schema = await sql<{
-        ok: boolean;
-      }>`select to_regclass('weblate.sync_runs') is not null as ok`.execute(db);
-      if (!schema.rows[0]?.ok) {
-        print(
-          `${location} holds no mirror yet: run \`weblate-mirror migrate\` or \`weblate-mirror sync\` first.`,
-        );
-        return 0;
-      }
+    return withDatabase(config, log, { mode: 'read' }, async ({ db, location }) => {
       print(`database: ${location}`);
       print();
       const rows = (await listSyncRuns(db, runs)).map((r) => [

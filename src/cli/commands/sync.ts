@@ -5,7 +5,7 @@ import type { Logger } from '../../logger.ts';
 import { createLogger } from '../../logger.ts';
 import type { RunResult } from '../../sync/run-record.ts';
 import { runSync, type SyncResult } from '../../sync/run-sync.ts';
-import { formatSummary } from '../../sync/summary.ts';
+import { formatSummary, hasReadAnything, readBeyondWrittenNote } from '../../sync/summary.ts';
 import { configuredRun, withWriter } from '../../sync/write-session.ts';
 import {
   type Command,
@@ -22,6 +22,7 @@ import { print, withDatabase } from '../runtime.ts';
 
 export const syncCommand: Command = {
   name: 'sync',
+  description: 'Mirror Weblate into the database: everything the first time, then what changed.',
   summary:
     'Mirror everything in scope from Weblate into the database (migrates first when needed), then print what\n' +
     'was read and written per resource. The first sync reads everything; later ones read what changed.\n' +
@@ -52,7 +53,7 @@ export async function syncOnce(
   log: Logger,
   options: { signal?: AbortSignal; full?: boolean } = {},
 ): Promise<SyncResult> {
-  return withDatabase(config, log, { migrate: true }, async (handle) => {
+  return withDatabase(config, log, { mode: 'migrate' }, async (handle) => {
     const progress = ProgressLine.isSupported(process.stdout)
       ? new ProgressLine(process.stdout)
       : null;
@@ -86,25 +87,36 @@ export async function syncOnce(
   });
 }
 
-/** The outcome of a run and its summary table, on stdout. */
+/**
+ * The outcome of a run on stdout: its table when it read anything, and, for a run that
+ * failed, the error as the last line.
+ */
 export function printResult(result: RunResult, config: Config, database: string): void {
   const what = result.kind === 'statistics' ? 'statistics snapshot' : `${result.kind} sync`;
+  const { summary } = result;
   print(
     `${what} run ${result.runId} of ${config.weblateUrl?.href ?? '?'} into ${database}: ${result.status}` +
-      (result.summary.rejected > 0
-        ? ` (${result.summary.rejected} records rejected, see weblate.rejected_records)`
+      (summary.rejected > 0
+        ? ` (${summary.rejected} records rejected, see weblate.rejected_records)`
         : ''),
   );
-  print();
-  print(formatSummary(result.summary));
-  for (const warning of result.summary.warnings.slice(0, 10)) print(`warning: ${warning}`);
-  if (result.summary.warnings.length > 10)
-    print(`(${result.summary.warnings.length - 10} more warnings in weblate.sync_runs.summary)`);
+  if (hasReadAnything(summary)) {
+    print();
+    print(formatSummary(summary));
+    const note = readBeyondWrittenNote(summary);
+    if (note !== null) print(note);
+  } else if (result.error === null) {
+    print(`nothing to read (${summary.requests} request${summary.requests === 1 ? '' : 's'})`);
+  }
+  for (const warning of summary.warnings.slice(0, 10)) print(`warning: ${warning}`);
+  if (summary.warnings.length > 10)
+    print(`(${summary.warnings.length - 10} more warnings in weblate.sync_runs.summary)`);
   if (result.error !== null) {
     print();
+    if (summary.rowsWritten > 0)
+      print(
+        `What was committed before the ${result.status === 'interrupted' ? 'interruption' : 'failure'} stays; the next run picks it up again.`,
+      );
     print(`error: ${result.error.message}`);
-    print(
-      `What was committed before the ${result.status === 'interrupted' ? 'interruption' : 'failure'} stays; the next run picks it up again.`,
-    );
   }
 }

@@ -29,6 +29,7 @@ const WORKER_FLAGS = {
 
 export const workerCommand: Command = {
   name: 'worker',
+  description: 'Run the scheduled jobs until stopped, optionally serving /healthz and /metrics.',
   summary:
     'Run the scheduled jobs until SIGTERM or SIGINT (migrates first when needed):\n' +
     JOBS.map((j) => `  ${j.name.padEnd(10)} ${j.defaultCron.padEnd(13)} ${j.description}`).join(
@@ -63,8 +64,11 @@ export const workerCommand: Command = {
     await withInterruption(
       log,
       (signal) =>
-        withDatabase(config, log, { migrate: true, lockWaitMs: EMBEDDED_LOCK_WAIT_MS }, (handle) =>
-          runWorker({ handle, config, log, signal, jobs: JOBS }),
+        withDatabase(
+          config,
+          log,
+          { mode: 'migrate', lockWaitMs: EMBEDDED_LOCK_WAIT_MS },
+          (handle) => runWorker({ handle, config, log, signal, jobs: JOBS }),
         ),
       { deadlineMs: config.shutdownTimeoutMs },
     );
