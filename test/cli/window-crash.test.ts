@@ -10,9 +10,9 @@ import { databaseEnv, runCli, startCli } from '../helpers/cli.ts';
 import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 
 /** Units per window (WEBLATE_MAX_PAGE_SIZE): the walk takes about 24 windows, 4 at a time. */
-const PAGE = 250;
+const PAGE = 125;
 const UNIT_WALK = /^\/api\/units\/\?(?!.*[?&]page_size=1(&|$))/;
-/** Changes per page (WEBLATE_MAX_PAGE_SIZE) for the change walk: about 20 windows a project. */
+/** Changes per page (WEBLATE_MAX_PAGE_SIZE) for the change walk: about 15 windows a project. */
 const CHANGE_PAGE = 100;
 /** A little latency, so that windows really are in flight side by side when a run dies. */
 const LATENCY_MS = 15;
@@ -41,7 +41,7 @@ beforeAll(async () => {
     components: 3,
     languages: 2,
     units: 300,
-    changes: 4000,
+    changes: 3000,
     users: 1,
     latencyMs: LATENCY_MS,
     historyEndsAt: NOW - 3_600_000,
@@ -51,7 +51,7 @@ beforeAll(async () => {
     projects: 2,
     components: 4,
     languages: 3,
-    units: 6_000,
+    units: 3_000,
     changes: 300,
     users: 1,
     latencyMs: LATENCY_MS,
