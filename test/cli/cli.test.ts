@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { databaseEnv, runCli, runCliAndSignal } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { TINY_INSTANCE } from '../helpers/simulator-mirror.ts';
 
 const COMMANDS = [
   'sync',
@@ -115,13 +116,7 @@ describe('weblate-mirror CLI', () => {
 
   it('exits 1 with a clear message when the server cannot be reached', async () => {
     const closed = await startSimulator({
-      seed: 1,
-      projects: 1,
-      components: 1,
-      languages: 1,
-      units: 10,
-      changes: 5,
-      users: 1,
+      ...TINY_INSTANCE,
     });
     const url = closed.url;
     await closed.close();

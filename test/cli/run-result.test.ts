@@ -92,7 +92,7 @@ describe('the outcome of a run', () => {
     expect(exact).not.toContain(NOTE[0]);
   });
 
-  it('of a run with nothing to read is one line under the header, without a table', () => {
-    expect(printed(run({}))).toEqual([`${HEADER}: succeeded`, 'nothing to read (9 requests)']);
+  it('of a run that read nothing is one line under the header, without a table', () => {
+    expect(printed(run({}))).toEqual([`${HEADER}: succeeded`, 'nothing new upstream (9 requests)']);
   });
 });

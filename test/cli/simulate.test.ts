@@ -8,6 +8,7 @@ import { generateInstance } from '../../src/simulator/generate.ts';
 import { startSimulator } from '../../src/simulator/index.ts';
 import { createMutator } from '../../src/simulator/mutations.ts';
 import { type RunningCli, startCli } from '../helpers/cli.ts';
+import { TINY_INSTANCE } from '../helpers/simulator-mirror.ts';
 
 const SMALL = ['--projects', '1', '--components', '1', '--languages', '2', '--units', '60'];
 
@@ -154,13 +155,7 @@ describe('simulate flags', () => {
     expect(flags).toEqual({ token: 'wlu_right' });
     // What the command starts: the size flags and these.
     const sim = await startSimulator({
-      seed: 1,
-      projects: 1,
-      components: 1,
-      languages: 1,
-      units: 10,
-      changes: 5,
-      users: 1,
+      ...TINY_INSTANCE,
       ...flags,
     });
     try {

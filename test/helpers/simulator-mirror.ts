@@ -18,6 +18,17 @@ export const SMALL_INSTANCE = {
   changes: 100,
 } as const satisfies SimulatorOptions;
 
+/** The smallest instance: for tests that need a server, not its data. */
+export const TINY_INSTANCE = {
+  seed: 1,
+  projects: 1,
+  components: 1,
+  languages: 1,
+  units: 10,
+  changes: 5,
+  users: 1,
+} as const satisfies SimulatorOptions;
+
 /** A file's simulator and the migrated database it is mirrored into. */
 export interface SimulatorMirror {
   readonly sim: RunningSimulator;

@@ -106,7 +106,7 @@ export function printResult(result: RunResult, config: Config, database: string)
     const note = readBeyondWrittenNote(summary);
     if (note !== null) print(note);
   } else if (result.error === null) {
-    print(`nothing to read (${summary.requests} request${summary.requests === 1 ? '' : 's'})`);
+    print(`nothing new upstream (${summary.requests} request${summary.requests === 1 ? '' : 's'})`);
   }
   for (const warning of summary.warnings.slice(0, 10)) print(`warning: ${warning}`);
   if (summary.warnings.length > 10)
