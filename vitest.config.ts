@@ -10,9 +10,9 @@ export default defineConfig({
     // The migrated database every file clones (test/helpers/database-template.ts).
     globalSetup: ['test/setup/databases.ts'],
     // A timeout catches a test that hangs; it is not a measure of speed. The longest tests
-    // (processes killed and started again, whole instances synced) take up to 25 s on two
-    // quiet cores and eight times as long when other work keeps both busy (npm run
-    // test:busy, docs/testing.md): the timeout leaves them room to spare.
+    // (processes killed and started again, whole instances synced) took up to 24 s on two
+    // quiet cores and 55 s beside eight busy processes (docs/testing.md): the timeout leaves
+    // room for a machine busier still.
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',

@@ -4,6 +4,7 @@ import {
   AuthError,
   HttpError,
   isRetryable,
+  isTimeoutOrGatewayError,
   ResponseError,
   toError,
   UnreachableError,
@@ -313,11 +314,13 @@ export class WeblateClient {
       return { url: url.href, value, resultTexts, text, elapsedMs };
     } catch (err) {
       const type = headerText(headers['content-type']) ?? 'no content type';
-      const what = text.trimStart().startsWith('<')
+      const isHtml = text.trimStart().startsWith('<');
+      const what = isHtml
         ? `an HTML page (${type})`
         : `a body that is not valid JSON (${type}, ${text.length} characters; truncated?)`;
+      const check = isHtml ? '; is WEBLATE_URL the address of Weblate, not of a login page?' : '';
       throw new ResponseError(
-        `answered ${what}: ${err instanceof JsonSyntaxError ? err.message : String(err)}`,
+        `answered ${what}: ${err instanceof JsonSyntaxError ? err.message : String(err)}${check}`,
         {
           retryable: true,
           cause: err,
@@ -408,7 +411,7 @@ export class WeblateClient {
     const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
     const last =
       urls.last.href === urls.first.href ? '' : ` (the last attempt asked ${urls.last.href})`;
-    const message = `${resource}: GET ${urls.first.href} failed${tries}: ${cause.message}${last}`;
+    const message = `${resource}: GET ${urls.first.href} failed${tries}: ${cause.message}${last}${whatToCheck(cause)}`;
     if (cause instanceof AuthError) return new AuthError(message, cause);
     if (cause instanceof HttpError) return new HttpError(message, cause);
     return new ResponseError(message, { retryable: false, cause });
@@ -429,4 +432,23 @@ function parseSeconds(value: unknown): number | null {
   if (Number.isFinite(seconds)) return Math.max(0, seconds);
   const date = Date.parse(text);
   return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
+}
+
+/**
+ * What to check after a request failed for good, for the failures whose message does not say
+ * it already (a refused token names WEBLATE_TOKEN, a redirect WEBLATE_URL).
+ */
+function whatToCheck(cause: Error): string {
+  if (cause instanceof AuthError) return '';
+  if (cause instanceof HttpError) {
+    if (cause.status === 429)
+      return '; Weblate kept rate limiting: lower WEBLATE_CONCURRENCY, or set WEBLATE_MAX_RPS';
+    if (cause.status >= 500)
+      return '; Weblate, or a proxy in front of it, kept failing: see its logs, then sync again (it resumes where this run stopped)';
+    if (cause.status === 404) return '; is WEBLATE_URL the address of Weblate?';
+    return '';
+  }
+  if (isTimeoutOrGatewayError(cause))
+    return '; no answer within WEBLATE_TIMEOUT_SECONDS: raise it, or lower WEBLATE_MAX_PAGE_SIZE for a slow server or proxy';
+  return '';
 }

@@ -108,7 +108,7 @@ describe('WeblateClient', () => {
     const error = await client.getJson('units/?q=x', 'units').catch((err: unknown) => err);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as Error).message).toMatch(
-      /^units: GET http:\/\/127\.0\.0\.1:\d+\/api\/units\/\?q=x failed after 3 attempts: answered 503 \(maintenance\)$/,
+      /^units: GET http:\/\/127\.0\.0\.1:\d+\/api\/units\/\?q=x failed after 3 attempts: answered 503 \(maintenance\); Weblate, or a proxy in front of it, kept failing: see its logs, then sync again \(it resumes where this run stopped\)$/,
     );
     expect(server.requests).toHaveLength(3);
     await client.close();
@@ -182,7 +182,7 @@ describe('WeblateClient', () => {
       .getJson('x/?size=800', 'things', undefined, { nextAttemptUrl: halve })
       .catch((err: unknown) => err)) as Error;
     expect(error.message).toMatch(
-      /^things: GET http:\/\/127\.0\.0\.1:\d+\/api\/x\/\?size=800 failed after 4 attempts: answered 504 .*\(the last attempt asked http:\/\/127\.0\.0\.1:\d+\/api\/x\/\?size=100\)$/,
+      /^things: GET http:\/\/127\.0\.0\.1:\d+\/api\/x\/\?size=800 failed after 4 attempts: answered 504 .*\(the last attempt asked http:\/\/127\.0\.0\.1:\d+\/api\/x\/\?size=100\); Weblate, or a proxy in front of it, kept failing: see its logs, then sync again \(it resumes where this run stopped\)$/,
     );
     await client.close();
   });
