@@ -7,6 +7,8 @@ import * as m0004 from './0004_allow_interrupted_runs.ts';
 import * as m0005 from './0005_add_progress_functions.ts';
 import * as m0006 from './0006_discover_from_changes.ts';
 import * as m0007 from './0007_add_estimated_history.ts';
+import * as m0008 from './0008_add_automatically_translated.ts';
+import * as m0009 from './0009_carry_deletions.ts';
 
 /**
  * Every migration, by name, in the order they apply. Imported statically rather than found
@@ -22,4 +24,6 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005_add_progress_functions': m0005,
   '0006_discover_from_changes': m0006,
   '0007_add_estimated_history': m0007,
+  '0008_add_automatically_translated': m0008,
+  '0009_carry_deletions': m0009,
 };

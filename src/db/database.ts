@@ -256,6 +256,7 @@ export interface UnitsTable extends Bookkeeping {
   pending: boolean | null;
   timestamp: Timestamp | null;
   last_updated: Timestamp | null;
+  automatically_translated: boolean | null;
   /** When the object disappeared upstream (set by a complete listing); null while it exists. */
   deleted_at: Timestamp | null;
   raw: Jsonb;

@@ -121,6 +121,7 @@ export const UNIT_SAVING_ACTIONS: ReadonlySet<number> = new Set([
 ]);
 
 export const FUTURE_ACTION = 150;
+export const AUTOMATICALLY_TRANSLATED = 6;
 
 export function actionName(action: number): string {
   return ACTION_NAMES.get(action) ?? `Action ${action}`;

@@ -6,6 +6,7 @@
  */
 import type { SimInstance } from './model.ts';
 import { tokenizeQuery } from './query-syntax.ts';
+import { DEFAULT_RELEASE, isAtLeast, type Release } from './release.ts';
 import type { RequestHandler } from './responses.ts';
 import {
   clientError,
@@ -18,6 +19,8 @@ import {
 import { currentCounts, type StatisticsCounts } from './statistics.ts';
 
 export interface CompatOptions {
+  /** The Weblate release whose records, links and authentication to answer with (release.ts). */
+  release?: Release;
   /**
    * false: a server before Weblate 5.14, whose search language has no `last_changed`: a unit
    * list (global or a translation's) whose `q` uses it answers 400 with attr "q".
@@ -59,6 +62,8 @@ export interface CompatControl {
   handle: RequestHandler;
   /** Replaces the options (those left out return to their defaults). */
   setCompat: (options: CompatOptions) => void;
+  /** The release answered as now. */
+  release: () => Release;
 }
 
 /** Translation lists and records, and translations' and components' statistics. */
@@ -79,13 +84,14 @@ const OBJECT_PATHS = [
   `translations/(?:${S}${S}${S})?`,
 ].map((path) => new RegExp(`^/api/${path}$`));
 
-/** DRF's PermissionDenied in drf-standardized-errors' shape (Weblate ≥ 5.10). */
-export function permissionDenied(): SimResponse {
-  return clientError(
-    403,
-    'permission_denied',
-    'You do not have permission to perform this action.',
-  );
+/**
+ * DRF's PermissionDenied in drf-standardized-errors' shape (Weblate ≥ 5.10), with the
+ * detail Weblate gives where it names one (another user's subscriptions, 2026).
+ */
+export function permissionDenied(
+  detail = 'You do not have permission to perform this action.',
+): SimResponse {
+  return clientError(403, 'permission_denied', detail);
 }
 
 function usesLastChanged(request: SimRequest): boolean {
@@ -120,7 +126,9 @@ function refusal(
   }
   const { tokenUser } = options;
   if (tokenUser !== undefined && tokenUser !== null && isOtherUser(instance, request, tokenUser))
-    return permissionDenied();
+    return isAtLeast(options.release ?? DEFAULT_RELEASE, '2026')
+      ? permissionDenied('Can not manage Users')
+      : permissionDenied();
   return null;
 }
 
@@ -151,7 +159,7 @@ function keptCounts(
 
 export function createCompatLayer(
   instance: SimInstance,
-  inner: RequestHandler,
+  dispatch: RequestHandler,
   initial: CompatOptions = {},
 ): CompatControl {
   let options: CompatOptions = { ...initial };
@@ -160,6 +168,8 @@ export function createCompatLayer(
   let turn = 0;
   /** Each translation's counts when staleTranslationStatistics was set. */
   let kept = keptCounts(instance, options);
+  const inner = (request: SimRequest) =>
+    dispatch({ ...request, release: options.release ?? DEFAULT_RELEASE });
   const handle: RequestHandler = (request) => {
     const refused = refusal(instance, request, options);
     if (refused !== null) return refused;
@@ -191,5 +201,6 @@ export function createCompatLayer(
       turn = 0;
       kept = keptCounts(instance, options);
     },
+    release: () => options.release ?? DEFAULT_RELEASE,
   };
 }

@@ -100,6 +100,7 @@ export {
   type RateLimiter,
   type RateLimitOptions,
 } from './rate-limit.ts';
+export { isAtLeast, parseRelease, type Release, RELEASES } from './release.ts';
 export * from './render.ts';
 export type { RequestHandler, SimRequest, SimResponse, Transport } from './responses.ts';
 export { dispatch } from './routes.ts';
@@ -154,8 +155,9 @@ export interface SimulatorOptions extends Partial<SimulatorSize> {
   /** Unit list pages with more results than a proxy waits for fail (default none). */
   slowUnitPages?: SlowUnitPagesOptions;
   /**
-   * Answer like an older Weblate, or for a token with fewer rights (compat.ts):
-   * `hasLastChangedSearch: false` (before 5.14), `hasGlobalUnitList: false` (no
+   * Answer like another Weblate, or for a token with fewer rights (compat.ts): `release`
+   * ('5.15': subscriptions link their project or component; '2026': records, authentication
+   * and webhooks of 2026.x, see release.ts), `hasLastChangedSearch: false` (before 5.14), `hasGlobalUnitList: false` (no
    * /api/units/), `hasObjectIds: false` (before 5.0.1), `tokenUser` (5.15+: other users'
    * notification subscriptions answer 403), `staleLanguageStatistics` (5.14.3's English
    * statistics, stale per process), `staleTranslationStatistics` (translations' counts in the
@@ -287,7 +289,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   });
   listeningUrl = `http://${hostForUrl(host)}:${await listen(server, host, port)}/`;
   const newSender = (webhook: SimWebhookOptions | null | undefined) =>
-    webhook === null || webhook === undefined ? null : new WebhookSender(instance, webhook, site);
+    webhook === null || webhook === undefined
+      ? null
+      : new WebhookSender(instance, webhook, site, pipeline.release);
   let sender = newSender(options.webhook);
   const senders = new Set<WebhookSender>(sender === null ? [] : [sender]);
   return {

@@ -2,6 +2,7 @@
  * Mutations of strings, as Weblate records them: edits (2/5), bulk state edits (32), new
  * strings (13/31) and removed strings (63). Each returns the ids it created or changed.
  */
+import { AUTOMATICALLY_TRANSLATED } from './actions.ts';
 import { PLURAL_SEPARATOR } from './generate-units.ts';
 import { loggedMove, NO_STRING, recordMoves, stateAction, stateDetails } from './history.ts';
 import { removeChanges, removeUnits } from './index-updates.ts';
@@ -25,6 +26,11 @@ export interface EditUnitsOptions {
   user?: string | null;
   /** Author (default the acting user). */
   author?: string | null;
+  /**
+   * As Weblate's automatic translation does it (the add-on, or the bulk action): every change
+   * is 6, "Automatically translated", whatever the states.
+   */
+  automatic?: boolean;
 }
 
 export interface EditUnitsResult {
@@ -69,12 +75,12 @@ function editDraft(
   instance: SimInstance,
   unit: SimUnit,
   target: readonly string[],
-  edit: { state: number; user: string | null; author: string | null },
+  edit: { state: number; user: string | null; author: string | null; automatic: boolean },
 ): ChangeDraft {
   const isEmpty = unit.state === 0;
   return {
     ...translationScope(instance, requireTranslation(instance, unit.translationId)),
-    action: stateAction(unit.state, edit.state),
+    action: edit.automatic ? AUTOMATICALLY_TRANSLATED : stateAction(unit.state, edit.state),
     unitId: unit.id,
     user: edit.user,
     author: edit.author,
@@ -119,7 +125,7 @@ export function editUnits(
     }
     return editedTarget(unit, options, state, nextEdit(instance));
   });
-  const edit = { state, user, author };
+  const edit = { state, user, author, automatic: options.automatic === true };
   const drafts = units.map((unit, i) => editDraft(instance, unit, targets[i] ?? [], edit));
   const changes = recordChanges(context, drafts);
   recordLogged(instance, changes, units);

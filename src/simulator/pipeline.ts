@@ -54,7 +54,7 @@ export function createPipeline(instance: SimInstance, options: PipelineOptions =
   const base = compat.handle;
   const triggers = createTriggerLayer(base);
   const rate = createRateLimitLayer(triggers.handle, options.rateLimit ?? null, options.rateClock);
-  const auth = createAuthLayer(rate.handle, options.token ?? null);
+  const auth = createAuthLayer(rate.handle, options.token ?? null, compat.release);
   const slow = createSlowPagesLayer(auth, options.slowUnitPages ?? null);
   // A truncated answer cuts what the server alone says: no trigger fires, no budget is used.
   const faults = createFaultLayer(slow.handle, base, options.faults ?? null);
@@ -65,6 +65,7 @@ export function createPipeline(instance: SimInstance, options: PipelineOptions =
     setRateLimit: rate.setRateLimit,
     setSlowUnitPages: slow.setSlowUnitPages,
     setCompat: compat.setCompat,
+    release: compat.release,
     at: triggers.at,
   };
 }

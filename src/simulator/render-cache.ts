@@ -27,7 +27,7 @@ export function bumpRenderGeneration(instance: SimInstance): void {
 
 function cacheOf(instance: SimInstance, base: LinkBase): Map<string, string> {
   const generation = generations.get(instance) ?? 0;
-  const key = `${base.site} ${base.format ?? ''}`;
+  const key = `${base.site} ${base.format ?? ''} ${base.release}`;
   let cache = caches.get(instance);
   if (cache === undefined || cache.generation !== generation || cache.base !== key) {
     cache = { generation, base: key, texts: new Map() };

@@ -5,6 +5,7 @@ import type {
   SimProject,
   SimTranslation,
 } from './model.ts';
+import { isAtLeast } from './release.ts';
 import { countTranslation, translationPercent } from './statistics.ts';
 import {
   apiUrl,
@@ -48,14 +49,17 @@ export function renderLanguage(
   };
 }
 
-/** ProjectSerializer's fields in Weblate 5.14.3 (weblate/api/serializers.py). */
+/**
+ * ProjectSerializer's fields in Weblate 5.14.3 (weblate/api/serializers.py); 2026 drops
+ * `credits_url` and `set_language_team` (see projectIn2026).
+ */
 export function renderProject(
   _instance: SimInstance,
   base: LinkBase,
   project: SimProject,
 ): Record<string, unknown> {
   const api = (suffix: string): string => apiUrl(base, `projects/${projectPath(project)}${suffix}`);
-  return {
+  const record = {
     name: project.name,
     slug: project.slug,
     id: project.id,
@@ -83,6 +87,31 @@ export function renderProject(
     enforced_2fa: false,
     machinery_settings: api('machinery_settings/'),
     locked: false,
+  };
+  return isAtLeast(base.release, '2026') ? projectIn2026(record, api) : record;
+}
+
+/**
+ * A project record as Weblate 2026 sends it: without `credits_url` (reports replaced
+ * credits) and `set_language_team` (now a file format parameter of components), with some of
+ * the links and settings it added (it adds some 45; these stand for them).
+ */
+function projectIn2026(
+  record: Record<string, unknown>,
+  api: (suffix: string) => string,
+): Record<string, unknown> {
+  const kept = { ...record };
+  delete kept.credits_url;
+  delete kept.set_language_team;
+  return {
+    ...kept,
+    workspace: null,
+    metrics_url: api('metrics/'),
+    reports_url: api('reports/'),
+    announcements_url: api('announcements/'),
+    access_control: 0,
+    use_shared_tm: true,
+    contribute_shared_tm: true,
   };
 }
 
@@ -138,7 +167,7 @@ function componentUrls(
     links_url: api('links/'),
     changes_list_url: api('changes/'),
     task_url: component.taskId === null ? null : apiUrl(base, `tasks/${component.taskId}/`),
-    credits_url: api('credits/'),
+    ...(isAtLeast(base.release, '2026') ? {} : { credits_url: api('credits/') }),
   };
 }
 
@@ -197,6 +226,10 @@ export function renderComponent(
     ...componentSettings(base, component),
     linked_component: linked,
     locked: false,
+    // 2026 replaced credits by reports and added announcements.
+    ...(isAtLeast(base.release, '2026')
+      ? { reports_url: apiUrl(base, `components/${componentPath(instance, component)}reports/`) }
+      : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { AUTOMATICALLY_TRANSLATED, UNIT_SAVING_ACTIONS } from './actions.ts';
 import type {
   SimChange,
   SimInstance,
@@ -9,6 +10,7 @@ import type {
   SimUser,
 } from './model.ts';
 import { isFuzzyState } from './model.ts';
+import { isAtLeast } from './release.ts';
 import { renderComponent, renderProject } from './render-catalog.ts';
 import { hashToChecksum } from './siphash.ts';
 import {
@@ -68,6 +70,7 @@ export function renderUnit(
     pending: unit.pending,
     timestamp: unit.timestamp,
     last_updated: unit.lastUpdated,
+    ...(isAtLeast(base.release, '2026') ? unitFields2026(instance, base, unit) : {}),
   };
 }
 
@@ -98,7 +101,36 @@ export function renderChange(
     id: change.id,
     action_name: change.actionName,
     url: apiUrl(base, `changes/${change.id}/`),
+    // 2026: the add-on that made the change and the alert it is about; none here.
+    ...(isAtLeast(base.release, '2026') ? { addon: null, alert: null } : {}),
   };
+}
+
+/** The fields Weblate 2026 added to UnitSerializer (no parent languages, TBX or screenshots here). */
+function unitFields2026(
+  instance: SimInstance,
+  base: LinkBase,
+  unit: SimUnit,
+): Record<string, unknown> {
+  const translation = instance.index.translationById.get(unit.translationId);
+  const component = instance.index.componentById.get(translation?.componentId ?? 0);
+  const sourceLanguage = instance.index.languageById.get(component?.sourceLanguageId ?? 0);
+  return {
+    tbx_terms: {},
+    screenshots_url: apiUrl(base, `units/${unit.id}/screenshots/`),
+    translation_parent: null,
+    effective_source: [...unit.source],
+    effective_previous_source: [unit.previousSource],
+    effective_source_language: sourceLanguage?.code,
+    automatically_translated: isAutomaticallyTranslated(instance, unit),
+  };
+}
+
+/** Whether the newest change that saved the unit was an automatic translation. */
+function isAutomaticallyTranslated(instance: SimInstance, unit: SimUnit): boolean {
+  const changes = instance.index.changesByTranslation.get(unit.translationId) ?? [];
+  const saved = changes.find((c) => c.unitId === unit.id && UNIT_SAVING_ACTIONS.has(c.action));
+  return saved?.action === AUTOMATICALLY_TRANSLATED;
 }
 
 function completedMetric(instance: SimInstance, translation: SimTranslation): CompletedMetric {
@@ -174,13 +206,23 @@ export function renderSubscription(
     subscription.componentId === null
       ? undefined
       : instance.index.componentById.get(subscription.componentId);
+  // 5.15 and later link the project or component, and only for a subscription of that scope.
+  const links = isAtLeast(base.release, '5.15');
   return {
     notification: subscription.notification,
     id: subscription.id,
     scope: subscription.scope,
     frequency: subscription.frequency,
-    project: project ? renderProject(instance, base, project) : null,
-    component: component ? renderComponent(instance, base, component) : null,
+    project: !project
+      ? null
+      : links
+        ? apiUrl(base, `projects/${projectPath(project)}`)
+        : renderProject(instance, base, project),
+    component: !component
+      ? null
+      : links
+        ? apiUrl(base, `components/${componentPath(instance, component)}`)
+        : renderComponent(instance, base, component),
   };
 }
 

@@ -4,6 +4,7 @@
  * latency or rate limiting can be layered around `dispatch` without changing handlers.
  */
 import type { ServerWork } from './cost.ts';
+import type { Release } from './release.ts';
 
 export interface SimRequest {
   method: string;
@@ -15,6 +16,8 @@ export interface SimRequest {
    */
   baseUrl: string;
   headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The release the server answers as (set by the compat layer); absent: the default. */
+  release?: Release;
 }
 
 /**

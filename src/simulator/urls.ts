@@ -5,6 +5,7 @@ import type {
   SimProject,
   SimTranslation,
 } from './model.ts';
+import { DEFAULT_RELEASE, type Release } from './release.ts';
 import { lastParam, type SimRequest } from './responses.ts';
 
 /**
@@ -17,15 +18,24 @@ import { lastParam, type SimRequest } from './responses.ts';
 export interface LinkBase {
   site: string;
   format: string | null;
+  /** The release whose record shapes to render (release.ts). */
+  release: Release;
 }
 
-/** Links of a request without `format` (as the mirror sends them) to the site `site`. */
-export function siteLinks(site: string): LinkBase {
-  return { site, format: null };
+/**
+ * Links of a request without `format` (as the mirror sends them) to the site `site`, in the
+ * records of `release`.
+ */
+export function siteLinks(site: string, release: Release = DEFAULT_RELEASE): LinkBase {
+  return { site, format: null, release };
 }
 
 export function linkBaseOf(request: SimRequest): LinkBase {
-  return { site: request.baseUrl, format: lastParam(request.url, 'format') };
+  return {
+    site: request.baseUrl,
+    format: lastParam(request.url, 'format'),
+    release: request.release ?? DEFAULT_RELEASE,
+  };
 }
 
 /** Python's `quote_plus`: only letters, digits and `_.-~` stay; space becomes `+`. */

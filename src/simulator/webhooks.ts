@@ -2,7 +2,8 @@
  * Webhooks as Weblate's webhook add-on (`weblate.webhook.webhook`, 5.11+) sends them: one
  * POST per change it records, following the Standard Webhooks specification. What 5.14
  * sends, and how, is kept here: the body is Python's `json.dumps` of the payload (", " and
- * ": " separators, non-ASCII escaped), `webhook-id` is the change's UUID in hex,
+ * ": " separators, non-ASCII escaped; 2026 sends it compact, as UTF-8, and adds the unit's
+ * `context` beside its `source`), `webhook-id` is the change's UUID in hex,
  * `webhook-timestamp` is Python's `str(time.time())` (seconds with a fraction) and the
  * signature is `v1,` + base64 HMAC-SHA256 over "<id>.<whole seconds>.<body>" with the
  * add-on's secret (base64, an optional `whsec_` prefix), computed by the same Standard
@@ -13,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 import type { SimChange, SimInstance } from './model.ts';
+import { DEFAULT_RELEASE, isAtLeast, type Release } from './release.ts';
 import { formatInstant } from './time.ts';
 import { componentPath, projectPath } from './urls.ts';
 
@@ -50,19 +52,26 @@ export class WebhookSender {
   readonly #options: SimWebhookOptions;
   readonly #signer: Webhook;
   readonly #site: () => string;
+  readonly #release: () => Release;
   readonly #events: ReadonlySet<number> | null;
   readonly #waiting: Array<{ id: string; body: string }> = [];
   #inFlight = 0;
   #idle: Array<() => void> = [];
   readonly deliveries: WebhookDeliveries = { delivered: 0, failed: 0, dropped: 0, answerMs: [] };
 
-  constructor(instance: SimInstance, options: SimWebhookOptions, site: () => string) {
+  constructor(
+    instance: SimInstance,
+    options: SimWebhookOptions,
+    site: () => string,
+    release: () => Release = () => DEFAULT_RELEASE,
+  ) {
     if (!/^https?:\/\//.test(options.url))
       throw new Error(`the webhook URL must be http(s), not "${options.url}"`);
     this.#instance = instance;
     this.#options = options;
     this.#signer = new Webhook(options.secret);
     this.#site = site;
+    this.#release = release;
     this.#events = options.events === undefined ? null : new Set(options.events);
   }
 
@@ -74,7 +83,12 @@ export class WebhookSender {
         this.deliveries.dropped += 1;
         continue;
       }
-      this.#waiting.push({ id: changeUuid(change), body: pythonJson(this.payload(change)) });
+      const payload = this.payload(change);
+      // The body is signed as it is sent; a receiver must verify these bytes, not a re-encoding.
+      const body = isAtLeast(this.#release(), '2026')
+        ? JSON.stringify(payload)
+        : pythonJson(payload);
+      this.#waiting.push({ id: changeUuid(change), body });
     }
     this.#pump();
   }
@@ -96,7 +110,10 @@ export class WebhookSender {
     if (change.target !== '') data.target = splitPlural(change.target);
     if (change.old !== '') data.old = splitPlural(change.old);
     const unit = change.unitId === null ? undefined : index.unitById.get(change.unitId);
-    if (unit !== undefined) data.source = unit.source;
+    if (unit !== undefined) {
+      data.source = unit.source;
+      if (isAtLeast(this.#release(), '2026')) data.context = unit.context;
+    }
     const url = this.#pageUrl(change);
     if (url !== null) data.url = url;
     if (change.author !== null) data.author = change.author;

@@ -1,5 +1,4 @@
 import type { DatabaseKind } from '../db/client.ts';
-import { cascadeDeletions } from '../db/queries/deletions.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
 import { pending } from '../db/queries/sync-state.ts';
 import { SyncError } from '../errors.ts';
@@ -162,6 +161,5 @@ async function discoverByLists(ctx: SyncContext) {
   const projects = await syncProjects(ctx);
   const components = await syncComponents(ctx, projects);
   await syncTranslations(ctx, components);
-  await cascadeDeletions(ctx.db);
   return { projects, languageUrls };
 }

@@ -244,6 +244,8 @@ export const weblateUnit = z.object({
   pending: flag,
   timestamp: timestamp.nullish(),
   last_updated: timestamp.nullish(),
+  /** Weblate 2026 and later: whether the target came from automatic translation. */
+  automatically_translated: flag,
 });
 export type WeblateUnit = z.infer<typeof weblateUnit>;
 
@@ -305,7 +307,18 @@ export const weblateStatistics = z.object({
 });
 export type WeblateStatistics = z.infer<typeof weblateStatistics>;
 
-const slugRef = z.union([z.object({ id: int.nullish(), slug: z.string() }), z.string()]);
+/**
+ * A subscription's project or component: nested as an object before Weblate 5.15 (a
+ * component with its project), its API URL since.
+ */
+const slugRef = z.union([
+  z.object({
+    id: int.nullish(),
+    slug: z.string(),
+    project: z.object({ slug: z.string() }).nullish().catch(null),
+  }),
+  z.string(),
+]);
 
 export const weblateSubscription = z.object({
   id: int,

@@ -41,6 +41,13 @@ export function usernameFromUrl(url: string | null | undefined): string | null {
   return match?.[1] === undefined ? null : decode(match[1]);
 }
 
+/** `…/api/projects/<project>/` → the project slug. */
+export function projectSlugFromUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  const match = /\/api\/projects\/([^/]+)\/?$/.exec(pathOf(url) ?? '');
+  return match?.[1] === undefined ? null : decode(match[1]);
+}
+
 export interface TranslationPath {
   project: string;
   component: string;

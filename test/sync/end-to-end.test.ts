@@ -5,25 +5,17 @@ import type { DbHandle } from '../../src/db/client.ts';
 import { type Database, MIRRORED_TABLES } from '../../src/db/database.ts';
 import { countRows } from '../../src/db/queries/status.ts';
 import {
-  renderChange,
-  renderComponent,
-  renderLanguage,
-  renderLanguageStatistics,
-  renderProject,
-  renderSubscription,
   renderTranslation,
-  renderTranslationStatistics,
-  renderUnit,
   type RunningSimulator,
   siteLinks,
   startSimulator,
-  toJsonText,
 } from '../../src/simulator/index.ts';
 import type { SyncResult } from '../../src/sync/run-sync.ts';
 import { createTestClient } from '../helpers/client.ts';
 import { firstMismatch } from '../helpers/compare.ts';
 import { createTestDatabase, handleOf, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
+import { rawMismatchesByTable } from '../helpers/raw-compare.ts';
 import {
   expectServedRequests,
   requestsAsked,
@@ -46,21 +38,6 @@ async function syncAll(): Promise<SyncResult> {
     scope: { projects: null, users: usernames },
     client: () => createTestClient(sim.url, { token: 'wlu_e2e', concurrency: 4, log }),
   });
-}
-
-/** Rows of `table` whose `raw` differs from what the simulator renders for that key (or that exist on one side only). */
-async function rawMismatches(
-  table: string,
-  keyExpr: string,
-  expected: Array<[string, unknown]>,
-): Promise<unknown[]> {
-  const json = `[${expected.map(([key, value]) => `{"k":${JSON.stringify(key)},"v":${toJsonText(value)}}`).join(',')}]`;
-  const result = await sql<{ key: string }>`
-    select coalesce(t.key, e.k) as key from
-      (select ${sql.raw(keyExpr)} as key, raw from ${sql.table(`weblate.${table}`)}) t
-      full join (select x->>'k' as k, x->'v' as v from jsonb_array_elements(${json}::jsonb) x) e on e.k = t.key
-    where t.raw is distinct from e.v`.execute(db);
-  return result.rows.map((r) => r.key);
 }
 
 beforeAll(async () => {
@@ -108,64 +85,7 @@ describe('a full sync of the simulated instance', () => {
   });
 
   it('keeps each record in raw exactly as the server sent it', async () => {
-    const { instance } = sim;
-    const base = siteLinks(sim.url);
-    const mismatches = {
-      languages: await rawMismatches(
-        'languages',
-        'code',
-        instance.languages.map((l) => [l.code, renderLanguage(instance, base, l)]),
-      ),
-      projects: await rawMismatches(
-        'projects',
-        'id::text',
-        instance.projects.map((p) => [String(p.id), renderProject(instance, base, p)]),
-      ),
-      components: await rawMismatches(
-        'components',
-        'id::text',
-        instance.components.map((c) => [String(c.id), renderComponent(instance, base, c)]),
-      ),
-      translations: await rawMismatches(
-        'translations',
-        'id::text',
-        instance.translations.map((t) => [String(t.id), renderTranslation(instance, base, t)]),
-      ),
-      units: await rawMismatches(
-        'units',
-        'id::text',
-        instance.units.map((u) => [String(u.id), renderUnit(instance, base, u)]),
-      ),
-      changes: await rawMismatches(
-        'changes',
-        'id::text',
-        instance.changes.map((c) => [String(c.id), renderChange(instance, base, c)]),
-      ),
-      notification_subscriptions: await rawMismatches(
-        'notification_subscriptions',
-        'id::text',
-        instance.users.flatMap((u) =>
-          u.subscriptions.map(
-            (s) => [String(s.id), renderSubscription(instance, base, s)] as [string, unknown],
-          ),
-        ),
-      ),
-      translation_statistics: await rawMismatches(
-        'translation_statistics',
-        'translation_id::text',
-        instance.translations.map((t) => [
-          String(t.id),
-          renderTranslationStatistics(instance, base, t),
-        ]),
-      ),
-      language_statistics: await rawMismatches(
-        'language_statistics',
-        'language_code',
-        instance.languages
-          .filter((l) => (instance.index.translationsByLanguage.get(l.id) ?? []).length > 0)
-          .map((l) => [l.code, renderLanguageStatistics(instance, base, l)]),
-      ),
-    };
+    const mismatches = await rawMismatchesByTable(db, sim, siteLinks(sim.url));
     expect(mismatches).toEqual(Object.fromEntries(Object.keys(mismatches).map((k) => [k, []])));
   });
 
@@ -303,10 +223,14 @@ describe('a full sync of the simulated instance', () => {
             notification: s.notification,
             scope: s.scope,
             frequency: s.frequency,
+            // A component-scope subscription names its component's project too.
             project:
-              s.projectId === null
-                ? null
-                : (instance.index.projectById.get(s.projectId)?.slug ?? null),
+              instance.index.projectById.get(
+                s.projectId ??
+                  (s.componentId === null
+                    ? 0
+                    : (instance.index.componentById.get(s.componentId)?.projectId ?? 0)),
+              )?.slug ?? null,
             component:
               s.componentId === null
                 ? null

@@ -121,6 +121,19 @@ describe('POST /webhooks/weblate', () => {
     ]);
   });
 
+  it('verifies the bytes sent: a compact UTF-8 body (Weblate 2026) is accepted, a re-encoding is not', async () => {
+    const { deliver, accepted } = await serve();
+    const change = { ...weblateChange(4712), target: ['Öffnen — „Menü“ 🚪'], context: 'menu.open' };
+    const compact = JSON.stringify(change);
+    expect((await deliver(4712, { body: compact })).status).toBe(202);
+    expect(accepted).toMatchObject([{ changeId: 4712, isRecognised: true }]);
+    // The same payload as 5.14 writes it, under the signature of the compact bytes.
+    const { post } = await serve();
+    const timestamp = START / 1000 + 0.5;
+    const headers = webhookHeaders({ id: idOf(4712), timestamp, body: compact });
+    expect((await post(pythonJsonDumps(change), headers)).status).toBe(401);
+  });
+
   it('accepts a signed body of another shape as an event that names nothing, with a warning', async () => {
     const { deliver, accepted, lines, metric } = await serve();
     const body = pythonJsonDumps({ change_id: 'x', project: 'demo' });

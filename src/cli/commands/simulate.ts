@@ -4,7 +4,10 @@ import { UsageError } from '../../errors.ts';
 import { startChurn } from '../../simulator/churn.ts';
 import { FAULT_KINDS, parseFaultSpec } from '../../simulator/faults.ts';
 import {
+  type CompatOptions,
   DEFAULT_SIZE,
+  parseRelease,
+  RELEASES,
   scaledCosts,
   type SimulatorOptions,
   type SimulatorSize,
@@ -120,10 +123,20 @@ export function parseServerFlags(values: OptionValues): ServerFlags {
       throw new UsageError('--token needs a key without spaces (what WEBLATE_TOKEN will send)');
     out.token = values.token;
   }
+  const compat: CompatOptions = {};
+  if (typeof values.weblate === 'string') {
+    const release = parseRelease(values.weblate);
+    if (release === null)
+      throw new UsageError(
+        `--weblate must be one of ${RELEASES.join(', ')} (or a release of one, e.g. 2026.10.1), got "${values.weblate}"`,
+      );
+    compat.release = release;
+  }
   if (typeof values['token-user'] === 'string') {
     if (values['token-user'].trim() === '') throw new UsageError('--token-user needs a username');
-    out.compat = { tokenUser: values['token-user'] };
+    compat.tokenUser = values['token-user'];
   }
+  if (Object.keys(compat).length > 0) out.compat = compat;
   return out;
 }
 
@@ -164,6 +177,7 @@ export const simulateCommand: Command = {
     'cost-model': { type: 'string' },
     token: { type: 'string' },
     'token-user': { type: 'string' },
+    weblate: { type: 'string' },
     churn: { type: 'string' },
     'churn-seconds': { type: 'string' },
     'webhook-url': { type: 'string' },
@@ -180,6 +194,7 @@ export const simulateCommand: Command = {
     '--cost-model <scale>   take as long as Weblate 5.14 to answer (what it counts, skips and serializes), times scale (1: as measured)',
     '--token <key>          accept only this API token: a request with another answers 401 as Weblate does',
     '                       (a request without one is served as anonymous)',
+    `--weblate <release>    answer as this Weblate: ${RELEASES.join(', ')} (default 5.14; see docs/weblate-compatibility.md)`,
     "--token-user <name>    answer as Weblate 5.15+ for this user's token: other users' notification subscriptions are 403",
     '--churn <n>            every --churn-seconds, edit n translated strings and add one string',
     '--churn-seconds <s>    seconds between churn ticks (default 60)',

@@ -8,8 +8,8 @@ export type SoftDeletedTable =
 
 /**
  * After a complete listing: sets deleted_at on live rows of `table` within `scope` (a
- * column equal to a value, or everything) whose id the listing did not contain, in one
- * transaction with the pending statistics of the languages of translations deleted so.
+ * column equal to a value, or everything) whose id the listing did not contain, and on
+ * what they contain, in one transaction (see carryDeletion).
  */
 export async function markMissingDeleted(
   db: Kysely<Database>,
@@ -24,8 +24,7 @@ export async function markMissingDeleted(
       where t.deleted_at is null and ${where} and ${notAmong(sql.ref('t.id'), seenIds)}
       returning t.id`.execute(trx);
     const gone = result.rows.map((r) => Number(r.id));
-    if (table === 'translations')
-      await pending.staleLanguages.note(trx, await languagesOfTranslations(trx, gone));
+    if (table !== 'notification_subscriptions') await carryDeletion(trx, table, gone);
     return gone;
   });
 }
@@ -83,10 +82,7 @@ export async function retireReplaced(
       and not exists (select from i as same where same.id = t.id)
     returning t.id`.execute(trx);
   const replaced = result.rows.map((r) => Number(r.id));
-  if (replaced.length === 0) return replaced;
-  if (table === 'translations')
-    await pending.staleLanguages.note(trx, await languagesOfTranslations(trx, replaced));
-  await cascade(trx);
+  await carryDeletion(trx, table, replaced);
   return replaced;
 }
 
@@ -103,29 +99,10 @@ export async function languagesOfTranslations(
   return result.rows.map((r) => r.id);
 }
 
-/** Marks one object deleted (a listed object that now answers 404). */
-export async function markDeleted(
-  db: Kysely<Database>,
-  table: SoftDeletedTable,
-  id: number,
-): Promise<void> {
-  await sql`update ${sql.table(`weblate.${table}`)} set deleted_at = now() where id = ${id} and deleted_at is null`.execute(
-    db,
-  );
-}
-
 /**
- * Carries deletion down the containment chain (components of deleted projects, their
- * translations, their units), in one transaction; the languages of translations deleted
- * this way are noted as pending (their statistics changed).
- */
-export async function cascadeDeletions(db: Kysely<Database>): Promise<void> {
-  await db.transaction().execute((trx) => cascade(trx));
-}
-
-/**
- * A listed object that now answers 404 is gone: marks it deleted and carries that down,
- * in one transaction.
+ * An object that is gone (a listed object that now answers 404, a configured project that
+ * does): marks it deleted, with what it contains, in one transaction. Nothing when it was
+ * deleted already.
  */
 export async function markGone(
   db: Kysely<Database>,
@@ -133,26 +110,60 @@ export async function markGone(
   id: number,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await markDeleted(trx, table, id);
-    if (table === 'translations')
-      await pending.staleLanguages.note(trx, await languagesOfTranslations(trx, [id]));
-    await cascade(trx);
+    const result = await sql<{ id: number }>`
+      update ${sql.table(`weblate.${table}`)} set deleted_at = now()
+      where id = ${id} and deleted_at is null returning id`.execute(trx);
+    await carryDeletion(
+      trx,
+      table,
+      result.rows.map((r) => Number(r.id)),
+    );
   });
 }
 
-async function cascade(trx: Kysely<Database>): Promise<void> {
-  await sql`update weblate.components c set deleted_at = p.deleted_at from weblate.projects p
-    where c.project_id = p.id and p.deleted_at is not null and c.deleted_at is null`.execute(trx);
-  const translations = await sql<{ id: number }>`
-    update weblate.translations t set deleted_at = c.deleted_at from weblate.components c
-    where t.component_id = c.id and c.deleted_at is not null and t.deleted_at is null
+/**
+ * Carries the deletion of these just-deleted objects down the containment chain, in the
+ * transaction that marked them: the components of projects, the translations of components,
+ * the units of translations, each with its container's deleted_at. No state of the mirror
+ * then shows a live child under a deleted object. The languages of the translations deleted
+ * are noted as pending (their statistics changed).
+ */
+async function carryDeletion(
+  trx: Kysely<Database>,
+  table: 'projects' | 'components' | 'translations',
+  ids: readonly number[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  const components =
+    table === 'projects'
+      ? await deleteContained(trx, 'components', 'project_id', 'projects', ids)
+      : table === 'components'
+        ? ids
+        : [];
+  const translations =
+    table === 'translations'
+      ? ids
+      : await deleteContained(trx, 'translations', 'component_id', 'components', components);
+  await deleteContained(trx, 'units', 'translation_id', 'translations', translations);
+  await pending.staleLanguages.note(trx, await languagesOfTranslations(trx, translations));
+}
+
+/** Marks the live rows of `table` in the given containers deleted as they are; their ids. */
+async function deleteContained(
+  trx: Kysely<Database>,
+  table: 'components' | 'translations' | 'units',
+  column: string,
+  container: 'projects' | 'components' | 'translations',
+  containerIds: readonly number[],
+): Promise<number[]> {
+  if (containerIds.length === 0) return [];
+  const result = await sql<{ id: string }>`
+    update ${sql.table(`weblate.${table}`)} as t set deleted_at = c.deleted_at
+    from ${sql.table(`weblate.${container}`)} as c
+    where t.${sql.ref(column)} = c.id and c.id = any(${`{${containerIds.join(',')}}`}::bigint[])
+      and c.deleted_at is not null and t.deleted_at is null
     returning t.id`.execute(trx);
-  await sql`update weblate.units u set deleted_at = t.deleted_at from weblate.translations t
-    where u.translation_id = t.id and t.deleted_at is not null and u.deleted_at is null`.execute(
-    trx,
-  );
-  const gone = translations.rows.map((r) => Number(r.id));
-  await pending.staleLanguages.note(trx, await languagesOfTranslations(trx, gone));
+  return table === 'units' ? [] : result.rows.map((r) => Number(r.id));
 }
 
 /** Units a walk covers: everything, one project's, or one translation's. */

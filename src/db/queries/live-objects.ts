@@ -52,3 +52,36 @@ export async function listLiveComponents(
     order by c.id`.execute(db);
   return result.rows;
 }
+
+/** Ids of live mirrored objects named by slug: projects by slug, components by `<project>/<slug>`. */
+export interface LiveIds {
+  projects: Map<string, number>;
+  components: Map<string, number>;
+}
+
+/** The ids of the live projects and components with these slugs that the mirror holds. */
+export async function liveIdsBySlug(
+  db: Kysely<Database>,
+  projectSlugs: readonly string[],
+  components: ReadonlyArray<{ project: string; component: string }>,
+): Promise<LiveIds> {
+  const ids: LiveIds = { projects: new Map(), components: new Map() };
+  if (projectSlugs.length > 0) {
+    const rows = await db
+      .selectFrom('weblate.projects')
+      .select(['id', 'slug'])
+      .where('deleted_at', 'is', null)
+      .where('slug', 'in', projectSlugs)
+      .execute();
+    for (const row of rows) ids.projects.set(row.slug, row.id);
+  }
+  if (components.length > 0) {
+    const result = await sql<{ id: number; path: string }>`
+      select c.id, c.project_slug || '/' || c.slug as path from weblate.components c
+      where c.deleted_at is null and (c.project_slug, c.slug) in (${sql.join(
+        components.map((c) => sql`(${c.project}, ${c.component})`),
+      )})`.execute(db);
+    for (const row of result.rows) ids.components.set(row.path, row.id);
+  }
+  return ids;
+}

@@ -1,7 +1,11 @@
-import type { RawJson } from '../../db/database.ts';
+import type { Kysely } from 'kysely';
+
+import type { Database, RawJson } from '../../db/database.ts';
+import { liveIdsBySlug } from '../../db/queries/live-objects.ts';
 import { type SubscriptionRow, upsertSubscriptions } from '../../db/queries/records.ts';
 import { HttpError } from '../../errors.ts';
 import { type WeblateSubscription, weblateSubscription } from '../../weblate/schemas.ts';
+import { componentPathFromUrl, projectSlugFromUrl } from '../../weblate/urls.ts';
 import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
@@ -10,34 +14,85 @@ import { listSource, PAGE_SIZE } from '../sources.ts';
 
 type Ref = WeblateSubscription['project'];
 
-function slugOf(ref: Ref): string | null {
-  if (ref === null || ref === undefined) return null;
-  return typeof ref === 'string' ? ref : ref.slug;
+/** What a subscription's `project` or `component` names: slugs, and an id where it has one. */
+interface Target {
+  project: string | null;
+  component: string | null;
+  id: number | null;
 }
 
-function idOf(ref: Ref): number | null {
-  return ref !== null && typeof ref === 'object' ? (ref.id ?? null) : null;
+const NONE: Target = { project: null, component: null, id: null };
+
+/**
+ * Weblate before 5.15 nests the project or component as an object (with its id); 5.15 and
+ * later send its API URL. A string that is not a URL is taken as the slug itself.
+ */
+function targetOf(ref: Ref, kind: 'project' | 'component'): Target {
+  if (ref === null || ref === undefined) return NONE;
+  if (typeof ref !== 'string') {
+    const project = kind === 'project' ? ref.slug : (ref.project?.slug ?? null);
+    const component = kind === 'component' ? ref.slug : null;
+    return { project, component, id: ref.id ?? null };
+  }
+  if (!URL.canParse(ref)) {
+    return kind === 'project' ? { ...NONE, project: ref } : { ...NONE, component: ref };
+  }
+  if (kind === 'project') return { ...NONE, project: projectSlugFromUrl(ref) };
+  const path = componentPathFromUrl(ref);
+  return { ...NONE, project: path?.project ?? null, component: path?.component ?? null };
 }
 
-/** Transforms one notification subscription of `username` into its row (pure). */
+/**
+ * Transforms one notification subscription of `username` into its row (pure). The project
+ * is that of a project-scope subscription, or the component's for a component-scope one.
+ * Ids come from the record where it nests the object; resolveTargetIds fills in the others.
+ */
 export function toSubscriptionRow(
   record: WeblateSubscription,
   raw: RawJson,
   username: string,
 ): SubscriptionRow {
+  const project = targetOf(record.project, 'project');
+  const component = targetOf(record.component, 'component');
   return {
     id: record.id,
     username,
     notification: record.notification,
     scope: record.scope,
     frequency: record.frequency,
-    project: slugOf(record.project),
-    component: slugOf(record.component),
-    project_id: idOf(record.project),
-    component_id: idOf(record.component),
+    project: project.project ?? component.project,
+    component: component.component,
+    project_id: project.id,
+    component_id: component.id,
     deleted_at: null,
     raw,
   };
+}
+
+/**
+ * The ids of the projects and components that subscriptions name by link only (Weblate 5.15
+ * and later), from the live objects the mirror holds; null where it holds none.
+ */
+async function resolveTargetIds(
+  db: Kysely<Database>,
+  rows: SubscriptionRow[],
+): Promise<SubscriptionRow[]> {
+  const projects = rows.flatMap((r) =>
+    r.project_id === null && r.component === null && r.project !== null ? [r.project] : [],
+  );
+  const components = rows.flatMap((r) =>
+    r.component_id === null && r.component !== null && r.project !== null
+      ? [{ project: r.project, component: r.component }]
+      : [],
+  );
+  if (projects.length === 0 && components.length === 0) return rows;
+  const ids = await liveIdsBySlug(db, projects, components);
+  return rows.map((r) => ({
+    ...r,
+    project_id:
+      r.project_id ?? (r.component === null ? (ids.projects.get(r.project ?? '') ?? null) : null),
+    component_id: r.component_id ?? ids.components.get(`${r.project}/${r.component}`) ?? null,
+  }));
 }
 
 /**
@@ -55,8 +110,8 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
       schema: weblateSubscription,
       listing,
       prepare: ({ items }) => items.map((i) => toSubscriptionRow(i.record, i.raw, username)),
-      write: (trx, rows, { page }) =>
-        upsertIsolating(trx, rows, upsertSubscriptions, () => ({
+      write: async (trx, rows, { page }) =>
+        upsertIsolating(trx, await resolveTargetIds(trx, rows), upsertSubscriptions, () => ({
           resource: 'notification_subscriptions',
           url: page.url,
         })),

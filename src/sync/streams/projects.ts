@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 
 import type { RawJson } from '../../db/database.ts';
-import { markDeleted, retireReplaced } from '../../db/queries/deletions.ts';
+import { markGone, retireReplaced } from '../../db/queries/deletions.ts';
 import { type ProjectRow, upsertProjects } from '../../db/queries/records.ts';
 import { type WeblateProject, weblateProject } from '../../weblate/schemas.ts';
 import { upsertIsolating } from '../commit.ts';
@@ -124,7 +124,7 @@ async function markProjectGone(ctx: SyncContext, slug: string): Promise<string |
   if (id === undefined) {
     return `WEBLATE_PROJECTS names "${slug}", but ${ctx.client.apiRoot.href} has no such project visible to this token`;
   }
-  await markDeleted(ctx.db, 'projects', id);
+  await markGone(ctx.db, 'projects', id);
   ctx.warn(
     'listed object gone: marked deleted',
     `project ${slug} answers 404: marked deleted (its history stays in the mirror)`,

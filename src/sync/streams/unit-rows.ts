@@ -47,6 +47,7 @@ export function toUnitRow(record: WeblateUnit, raw: RawJson, translationId: numb
     pending: record.pending ?? null,
     timestamp: record.timestamp ?? null,
     last_updated: record.last_updated ?? null,
+    automatically_translated: record.automatically_translated ?? null,
     deleted_at: null,
     raw,
   };
