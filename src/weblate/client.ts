@@ -383,6 +383,9 @@ export class WeblateClient {
     const reset = parseSeconds(headers['x-ratelimit-reset']);
     if (remaining !== null && reset !== null)
       this.gate.noteBudget(status === 429 ? 0 : remaining, reset, ticket);
+    // A success without a budget: the server stopped counting this token (Weblate 2026's
+    // per-user override of None), and a budget noted before no longer holds.
+    else if (status >= 200 && status < 300) this.gate.forgetBudget();
   }
 
   #retryDelay(err: unknown, attempt: number): number {

@@ -126,6 +126,11 @@ export class RateGate {
     }
   }
 
+  /** The server advertises no budget any more: requests go as concurrency and rate allow. */
+  forgetBudget(): void {
+    this.#budget = null;
+  }
+
   async #waitTurn(signal?: AbortSignal): Promise<void> {
     for (;;) {
       const now = this.#now();
