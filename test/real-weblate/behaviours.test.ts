@@ -10,6 +10,7 @@ import { createLoopbackCertificate, startTlsProxy, type TlsProxy } from '../help
 import { compareWithWeblate } from './harness/compare.ts';
 import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
+import { TIER_RELEASE, tierIsAtLeast } from './harness/release.ts';
 import { SEED, STATE, unitsOf } from './harness/seed.ts';
 import { freePort } from './harness/weblate.ts';
 
@@ -21,7 +22,7 @@ const proxyPort = await freePort();
 const weblate = useWeblate('behaviours', { siteDomain: `127.0.0.1:${proxyPort}` });
 const USERS = [...SEED.users];
 
-describe('real Weblate 5.14.3 as deployments serve it', () => {
+describe(`real Weblate ${TIER_RELEASE} as deployments serve it`, () => {
   let proxy: TlsProxy;
   let certificate: string;
   const databases = useTestDatabases();
@@ -52,7 +53,7 @@ describe('real Weblate 5.14.3 as deployments serve it', () => {
     ).toEqual([]);
   });
 
-  it("lets a contributor's token read another user's subscriptions (5.15 answers 403)", async () => {
+  it("reads another user's subscriptions with a contributor's token up to 5.14; since 5.15 warns of the 403", async () => {
     const db = await migrated();
     const result = await syncWeblate(weblate.current, db, {
       ...viaProxy(),
@@ -63,7 +64,15 @@ describe('real Weblate 5.14.3 as deployments serve it', () => {
       select username, count(*) as n from weblate.notification_subscriptions group by 1 order by 1`.execute(
       db,
     );
-    expect(owners.rows.map((r) => r.username)).toEqual(['alice', 'bob']);
+    const denied = result.summary.warnings.filter((w) => /denies this token/.test(w));
+    if (tierIsAtLeast('5.15')) {
+      expect(owners.rows.map((r) => r.username)).toEqual(['alice']);
+      expect(denied).toHaveLength(1);
+      expect(denied[0]).toMatch(/"bob".*403/);
+    } else {
+      expect(owners.rows.map((r) => r.username)).toEqual(['alice', 'bob']);
+      expect(denied).toEqual([]);
+    }
   });
 
   it('misses a state Weblate changes without a trace until the reconcile job reads everything again', async () => {
@@ -121,5 +130,52 @@ describe('real Weblate 5.14.3 as deployments serve it', () => {
     expect(
       await compareWithWeblate(db, weblate.current.admin, { projects: null, users: USERS }),
     ).toEqual([]);
+  });
+
+  // Last: it restricts a component for the rest of this file's instance.
+  it('leaves out a restricted component the token cannot access; before 2026 a scoped sync still gets its changes', async () => {
+    await weblate.current.manage([
+      'shell',
+      '-c',
+      "from weblate.trans.models import Component; Component.objects.filter(project__slug='cirrus', slug='docs').update(restricted=True)",
+    ]);
+    const fr = await unitsOf(weblate.current.admin, 'cirrus/docs/fr');
+    const unit = fr.find((u) => u.state === STATE.translated)!;
+    await weblate.current.admin.patch(`units/${unit.id}/`, {
+      target: ['Restreint — édité'],
+      state: STATE.translated,
+    });
+    // A full and an incremental sync with a contributor's token, into a database of their own.
+    const mirrored = async (projects: string[] | null) => {
+      const db = await migrated();
+      const alice = { ...viaProxy(), token: weblate.current.tokens.alice!, projects };
+      for (const mode of ['full', 'incremental']) {
+        const result = await syncWeblate(weblate.current, db, alice);
+        expect([result.mode, result.status, result.error]).toEqual([mode, 'succeeded', null]);
+      }
+      const docs = await sql<{ components: string; changes: string; units: string }>`
+        select
+          (select count(*) from weblate.components
+            where project_slug = 'cirrus' and slug = 'docs') as components,
+          (select count(*) from weblate.changes
+            where project_slug = 'cirrus' and component_slug = 'docs') as changes,
+          (select count(*) from weblate.units u join weblate.translations t on t.id = u.translation_id
+            where t.project_slug = 'cirrus' and t.component_slug = 'docs') as units`.execute(db);
+      const row = docs.rows[0]!;
+      return {
+        components: Number(row.components),
+        changes: Number(row.changes),
+        units: Number(row.units),
+      };
+    };
+    const scoped = await mirrored(['cirrus']);
+    const everything = await mirrored(null);
+    expect(everything).toEqual({ components: 0, changes: 0, units: 0 });
+    // The project's change list filters them out since 2026, as the global list always did.
+    if (tierIsAtLeast('2026')) expect(scoped).toEqual(everything);
+    else {
+      expect({ ...scoped, changes: 0 }).toEqual(everything);
+      expect(scoped.changes).toBeGreaterThan(0);
+    }
   });
 });

@@ -8,13 +8,14 @@ import { captureLogger } from '../helpers/logs.ts';
 import { compareWithWeblate, typedColumnMismatches } from './harness/compare.ts';
 import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
+import { TIER_RELEASE } from './harness/release.ts';
 import { SEED } from './harness/seed.ts';
 import { APP_ENTRIES, LONG_SOURCE } from './harness/seed-files.ts';
 
 const weblate = useWeblate('full-sync');
 const USERS = [...SEED.users];
 
-describe('a full sync of a real Weblate 5.14.3', () => {
+describe(`a full sync of a real Weblate ${TIER_RELEASE}`, () => {
   let testDb: TestDatabase;
   let handle: DbHandle;
   let db: Kysely<Database>;

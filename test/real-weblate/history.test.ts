@@ -5,6 +5,7 @@ import type { Database } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
+import { TIER_RELEASE } from './harness/release.ts';
 import { findUnit, STATE, unitsOf } from './harness/seed.ts';
 import { APP_ENTRIES, uploadAppFile } from './harness/seed-files.ts';
 
@@ -33,13 +34,13 @@ const FIGURES = ['translated', 'fuzzy', 'approved'] as const;
 const percent = (part: number, whole: number) => (whole === 0 ? 100 : (100 * part) / whole);
 
 /**
- * The history estimate against a real Weblate 5.14.3. Edits in phases, each through
+ * The history estimate against a real Weblate (test/real-weblate/versions). Edits in phases, each through
  * Weblate's own paths (API edits, bulk edit, suggestions accepted, strings added and removed,
  * an uploaded file); after each phase its changes are moved to a UTC day of their own and the
  * statistics are recorded. The first sync then estimates those days from the change log: each
  * phase's day is compared with what Weblate said at its end (docs/history.md).
  */
-describe('history estimated from the change log of a real Weblate 5.14.3', () => {
+describe(`history estimated from the change log of a real Weblate ${TIER_RELEASE}`, () => {
   let database: TestDatabase;
   let db: Kysely<Database>;
   const recorded: Array<{ phase: string; day: string; stats: Recorded }> = [];
@@ -183,7 +184,7 @@ describe('history estimated from the change log of a real Weblate 5.14.3', () =>
     const largest = (figure: string) =>
       Math.max(...gaps.filter((g) => g.figure === figure).map((g) => g.gap));
     process.stdout.write(
-      `backfill accuracy (real Weblate 5.14.3): ${translated.length} translation-days at the ends of ${recorded.length} phases ` +
+      `backfill accuracy (real Weblate ${TIER_RELEASE}): ${translated.length} translation-days at the ends of ${recorded.length} phases ` +
         `(${recorded.map((r) => r.phase).join(', ')}); translated % within 1 point on ${(within1 * 100).toFixed(1)}%; ` +
         `largest gaps: translated ${largest('translated').toFixed(2)}, needing editing ${largest('fuzzy').toFixed(2)}, ` +
         `approved ${largest('approved').toFixed(2)} points\n`,

@@ -10,6 +10,7 @@ import type { TierApi } from './harness/api.ts';
 import { compareWithWeblate } from './harness/compare.ts';
 import { useWeblate } from './harness/instance.ts';
 import { requestsOf, syncWeblate } from './harness/mirror.ts';
+import { TIER_RELEASE } from './harness/release.ts';
 import { findUnit, SEED, STATE, unitsOf } from './harness/seed.ts';
 import { uploadAppFile } from './harness/seed-files.ts';
 
@@ -20,7 +21,7 @@ const USERS = [...SEED.users];
  * A mirror kept up to date by incremental syncs through rounds of edits made with Weblate's
  * API (and its bulk edit), compared after each round with a fresh full sync of the same state.
  */
-describe('incremental syncs of a real Weblate 5.14.3', () => {
+describe(`incremental syncs of a real Weblate ${TIER_RELEASE}`, () => {
   let kept: TestDatabase;
   let db: Kysely<Database>;
 

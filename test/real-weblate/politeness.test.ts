@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseEnv, runCli } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { useWeblate } from './harness/instance.ts';
+import { TIER_RELEASE } from './harness/release.ts';
 import { SEED } from './harness/seed.ts';
 
 const weblate = useWeblate('politeness');
 
-describe('the token against a real Weblate 5.14.3', () => {
+describe(`the token against a real Weblate ${TIER_RELEASE}`, () => {
   let database: TestDatabase;
 
   beforeAll(async () => {

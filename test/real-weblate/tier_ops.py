@@ -146,7 +146,26 @@ def synthesize_changes(project, component, count):
     return len(Change.objects.bulk_create(changes, batch_size=1000))
 
 
+def subscribe(username, notification, scope, frequency, project, component=None):
+    """A project- or component-scope subscription, which Weblate 2026's API no longer creates."""
+    from weblate.accounts.models import Subscription
+    from weblate.auth.models import User
+    from weblate.trans.models import Component, Project
+
+    target = (
+        {"component": Component.objects.get(project__slug=project, slug=component)}
+        if component
+        else {"project": Project.objects.get(slug=project)}
+    )
+    user = User.objects.get(username=username)
+    created = Subscription.objects.create(
+        user=user, notification=notification, scope=scope, frequency=frequency, **target
+    )
+    return created.pk
+
+
 OPERATIONS = {
+    "subscribe": subscribe,
     "synthesize_changes": synthesize_changes,
     "bulk_edit": bulk_edit,
     "tokens": tokens,

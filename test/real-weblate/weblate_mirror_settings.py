@@ -1,6 +1,8 @@
-# Settings of the Weblate 5.14.3 that the real-Weblate test tier runs (test/real-weblate/).
-# Weblate's example settings, with what a local API server on 127.0.0.1 needs; every value that
-# differs between instances comes from the environment the harness (harness/server.ts) sets.
+# Settings of the Weblate releases that the real-Weblate test tier runs (test/real-weblate/
+# versions). Weblate's example settings, with what a local API server on 127.0.0.1 needs; every
+# value that differs between instances comes from the environment the harness (harness/weblate.ts)
+# sets.
+import inspect
 import os
 
 from weblate.api.spectacular import get_drf_settings
@@ -60,11 +62,18 @@ CELERY_BROKER_URL = "memory://"
 CELERY_RESULT_BACKEND = None
 
 # The API throttle (DRF; 5000/hour for a token by default). The politeness test lowers it.
-REST_FRAMEWORK = get_drf_settings(
-    require_login=False,
-    anon_throttle=_env.get("WEBLATE_TIER_ANON_THROTTLE", "100/day"),
-    user_throttle=_env.get("WEBLATE_TIER_USER_THROTTLE", "5000/hour"),
-)
+# Up to 5.14 it is an argument of get_drf_settings; since 2026 these two settings.
+API_RATELIMIT_ANON = _env.get("WEBLATE_TIER_ANON_THROTTLE", "100/day")
+API_RATELIMIT_USER = _env.get("WEBLATE_TIER_USER_THROTTLE", "5000/hour")
+if "anon_throttle" in inspect.signature(get_drf_settings).parameters:
+    REST_FRAMEWORK = get_drf_settings(
+        require_login=False, anon_throttle=API_RATELIMIT_ANON, user_throttle=API_RATELIMIT_USER
+    )
+else:
+    REST_FRAMEWORK = get_drf_settings(require_login=False)
+
+# The webhooks test's receiver listens on 127.0.0.1, which Weblate 2026 refuses by default.
+WEBHOOK_RESTRICT_PRIVATE = False
 
 # Only what an API server with uploaded (local) components needs: no machine translation
 # services, no VCS hosting integrations, no outgoing mail.

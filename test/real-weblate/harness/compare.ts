@@ -150,15 +150,58 @@ export async function compareWithWeblate(
   );
 
   for (const user of scope.users) {
+    const pages = await api.listPages(`users/${user}/notifications/`);
     await check(
       `subscriptions of ${user}`,
-      compareList(db, await api.listPages(`users/${user}/notifications/`), {
+      compareList(db, pages, {
         table: 'notification_subscriptions',
         live: sql`deleted_at is null and username = ${user}`,
       }),
     );
+    await check(`subscription targets of ${user}`, compareSubscriptionTargets(db, pages));
   }
   return differences;
+}
+
+/**
+ * The typed target of each subscription: the slugs its record names (a nested object up to
+ * 5.14, an API link since 5.15), and the ids the nested object gives or else those of the live
+ * mirrored objects with those slugs.
+ */
+async function compareSubscriptionTargets(
+  db: Kysely<Database>,
+  pages: string[],
+): Promise<Difference[]> {
+  const rows = await sql<{ id: number; expected: unknown; mirrored: unknown }>`
+    with f as (
+      select (r->>'id')::int as id,
+        coalesce(r->'project'->>'slug', substring(r->>'project' from '/api/projects/([^/]+)/$'),
+          r->'component'->'project'->>'slug',
+          substring(r->>'component' from '/api/components/([^/]+)/[^/]+/$')) as project,
+        coalesce(r->'component'->>'slug',
+          substring(r->>'component' from '/api/components/[^/]+/([^/]+)/$')) as component,
+        (r->'project'->>'id')::int as project_id, (r->'component'->>'id')::int as component_id
+      from jsonb_array_elements(${`[${pages.join(',')}]`}::jsonb) page,
+        jsonb_array_elements(page->'results') r
+    ), expected as (
+      select f.id, jsonb_build_object('project', f.project, 'component', f.component,
+        'project_id', coalesce(f.project_id, case when f.component is null then p.id end),
+        'component_id', coalesce(f.component_id, c.id)) as e
+      from f
+      left join weblate.projects p on p.slug = f.project and p.deleted_at is null
+      left join weblate.components c
+        on c.project_slug = f.project and c.slug = f.component and c.deleted_at is null
+    )
+    select e.id, e.e as expected, jsonb_build_object('project', s.project,
+      'component', s.component, 'project_id', s.project_id, 'component_id', s.component_id) as mirrored
+    from expected e left join weblate.notification_subscriptions s on s.id = e.id
+    where s.id is null or e.e is distinct from jsonb_build_object('project', s.project,
+      'component', s.component, 'project_id', s.project_id, 'component_id', s.component_id)
+    order by e.id`.execute(db);
+  return rows.rows.map((r) => ({
+    what: `subscription ${r.id}`,
+    detail: { expected: r.expected, mirrored: r.mirrored },
+  }));
 }
 
 /** Single objects (details, statistics) as one page, so that they compare like a list. */
@@ -251,10 +294,13 @@ export async function typedColumnMismatches(
   db: Kysely<Database>,
   table: string,
 ): Promise<Difference[]> {
+  // A subscription's target is a slug of the nested object or link: compareSubscriptionTargets.
+  const derived = table === 'notification_subscriptions' ? ['project', 'component'] : [];
   const columns = await sql<{ column_name: string; data_type: string }>`
     select column_name, data_type from information_schema.columns
     where table_schema = 'weblate' and table_name = ${table}
-      and column_name not in ('raw', 'first_seen_at', 'updated_at', 'deleted_at', 'captured_at', 'last_seen_at', 'run_id')
+      and column_name not in ('raw', 'first_seen_at', 'updated_at', 'deleted_at', 'captured_at',
+        'last_seen_at', 'run_id', ${sql.join(['', ...derived])})
     order by ordinal_position`.execute(db);
   const differences: Difference[] = [];
   for (const { column_name: column, data_type: type } of columns.rows) {

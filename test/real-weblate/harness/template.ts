@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 import { TierApi } from './api.ts';
-import { seedWeblate } from './seed.ts';
+import { SCOPED_SUBSCRIPTIONS, seedWeblate } from './seed.ts';
 import {
   freePort,
   type InstanceConfig,
@@ -132,6 +132,7 @@ async function buildTemplate(root: string, key: string, venv: string): Promise<W
     const adminTokens = await tokensOf(['admin']);
     const admin = new TierApi(server.url, adminTokens.admin!);
     const tokens = { ...adminTokens, ...(await seedWeblate(admin, tokensOf)) };
+    await tierOps(config, SCOPED_SUBSCRIPTIONS);
     // A day old, whenever the template was built: older than any sync's lookback, so what a
     // test's sync reads does not depend on how recently the template was seeded.
     await tierOps(config, [{ op: 'age', args: { seconds: 86_400 } }]);

@@ -97,7 +97,18 @@ export type TierOp =
   | { op: 'max_change_id'; args: Record<string, never> }
   | { op: 'backdate_after'; args: { after_id: number; timestamp: string } }
   | { op: 'accept_suggestions'; args: { username: string; translation: string } }
-  | { op: 'action_codes'; args: Record<string, never> };
+  | { op: 'action_codes'; args: Record<string, never> }
+  | {
+      op: 'subscribe';
+      args: {
+        username: string;
+        notification: string;
+        scope: 30 | 40;
+        frequency: number;
+        project: string;
+        component?: string;
+      };
+    };
 
 /** Runs operations in one `weblate shell` (one Django start-up for all of them). */
 export async function tierOps(config: InstanceConfig, ops: TierOp[]): Promise<unknown[]> {

@@ -27,9 +27,10 @@ import {
   walkPages,
 } from '../harness/conformance-sides.ts';
 import { useWeblate } from '../harness/instance.ts';
+import { TIER_RELEASE } from '../harness/release.ts';
 
 /**
- * The simulator against a real Weblate 5.14.3, side by side, on every endpoint the mirror
+ * The simulator against a real Weblate (test/real-weblate/versions), side by side, on every endpoint the mirror
  * reads: the same shapes (fields and their JSON types, recursively), the same link forms,
  * the same paging (default and largest page sizes, order, next links), the same headers
  * and the same error answers. The data differs; what the server does with it must not.
@@ -133,7 +134,7 @@ async function shapesOf(side: Side, path: string) {
   return { shape, links, answers };
 }
 
-describe('the simulator beside a real Weblate 5.14.3', () => {
+describe(`the simulator beside a real Weblate ${TIER_RELEASE}`, () => {
   it('answers every endpoint the mirror reads with the same fields, types and link forms', async () => {
     const differences: string[] = [];
     const unverified: string[] = [];
