@@ -3,10 +3,10 @@
  * authentication are those of Weblate's own serializers (see docs/weblate-compatibility.md):
  * - 5.14: the default;
  * - 5.15: a subscription's `project` and `component` are API links, not nested objects;
- * - 2026: 5.15's, plus the fields 2026.x added to units (`automatically_translated`, …),
- *   changes (`addon`, `alert`) and projects (without `set_language_team` and `credits_url`),
- *   an Authorization header of another scheme refused with 401, and webhook bodies sent
- *   compact, as UTF-8, with the unit's `context`.
+ * - 2026: 5.15's, with the records of Weblate 2026.10.1 (fields-2026.ts: projects, components,
+ *   translations, units and changes with the fields it added and without those it dropped,
+ *   in its order), an Authorization header of another scheme refused with 401, and webhook
+ *   bodies sent compact, as UTF-8, with the unit's `context`.
  */
 export const RELEASES = ['5.14', '5.15', '2026'] as const;
 export type Release = (typeof RELEASES)[number];

@@ -1,3 +1,11 @@
+import {
+  COMPONENT_FIELDS_2026,
+  INHERITABLE_SETTINGS,
+  type InheritableSetting,
+  pickFields,
+  PROJECT_FIELDS_2026,
+  TRANSLATION_FIELDS_2026,
+} from './fields-2026.ts';
 import type {
   SimComponent,
   SimInstance,
@@ -29,6 +37,55 @@ const MESSAGES = {
     'Translations update from {{ site_title }}\n\nTranslations update from [{{ site_title }}]({{ site_url }}) for [{{ project_name }}/{{ component_name }}]({{url}}).\n\n{% if component_linked_childs %}It also includes following components:\n{% for linked in component_linked_childs %}\n* [{{ linked.project.name }}/{{ linked.name }}]({{ linked|object_url }})\n{% endfor %}{% endif %}\n\nCurrent translation status:\n\n![Weblate translation status]({{ widget_url }})\n',
 };
 
+/** Weblate 2026's default message templates (weblate/trans/defaults.py). */
+const MESSAGES_2026 = {
+  commit_message:
+    'chore(l10n): update {{ language_name }} translation\n\nTranslation: {{ project_name }}/{{ component_name }}\nLanguage: {{ language_name }}\nProgress: {{ stats.translated_percent }}% ({{ stats.translated }} of {{ stats.all }} strings)\nTranslate-URL: {{ url }}',
+  add_message:
+    'chore(l10n): add {{ language_name }} translation\n\nTranslation: {{ project_name }}/{{ component_name }}\nLanguage: {{ language_name }}\nTranslate-URL: {{ url }}',
+  delete_message:
+    'chore(l10n): remove {{ language_name }} translation\n\nTranslation: {{ project_name }}/{{ component_name }}\nLanguage: {{ language_name }}\nTranslate-URL: {{ url }}',
+  merge_message:
+    'chore(l10n): merge remote changes\n\nTranslation: {{ project_name }}/{{ component_name }}\nRemote-Branch: {{ component_remote_branch }}\nTranslate-URL: {{ url }}',
+  addon_message:
+    'chore(l10n): update translation files\n\nAdd-on: {{ addon_name }}\nTranslation: {{ project_name }}/{{ component_name }}\nTranslate-URL: {{ url }}',
+  pull_message:
+    'chore(l10n): update translations\n\nTranslations updated in [{{ site_title }}]({{ site_url }}) for [{{ project_name }}/{{ component_name }}]({{ url }}).\n\n{% if component_linked_children %}\nIncluded components:\n{% for linked in component_linked_children %}\n* [{{ linked.project_name }}/{{ linked.name }}]({{ linked.url }})\n{% endfor %}\n{% endif %}\n\nTranslation status:\n\n![Weblate translation status]({{widget_url}})\n',
+};
+
+type Settings2026 = Record<InheritableSetting, unknown>;
+
+/**
+ * The settings a 2026 project holds for its components, as a project without a workspace has
+ * them: Weblate's defaults (no license, no agreement, no enforced checks).
+ */
+const PROJECT_SETTINGS_2026: Settings2026 = {
+  license: '',
+  agreement: '',
+  new_lang: 'add',
+  language_code_style: '',
+  secondary_language: null,
+  ...MESSAGES_2026,
+  enforced_checks: [],
+};
+
+/**
+ * Each setting with `inherit_<setting>` and `effective_<setting>`. An object inherits what it
+ * does not set itself (`inherits`), so the effective value is its own either way.
+ */
+function withInheritance(
+  settings: Settings2026,
+  inherits: (name: InheritableSetting) => boolean,
+): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const name of INHERITABLE_SETTINGS) {
+    fields[name] = settings[name];
+    fields[`inherit_${name}`] = inherits(name);
+    fields[`effective_${name}`] = settings[name];
+  }
+  return fields;
+}
+
 export function renderLanguage(
   _instance: SimInstance,
   base: LinkBase,
@@ -50,8 +107,8 @@ export function renderLanguage(
 }
 
 /**
- * ProjectSerializer's fields in Weblate 5.14.3 (weblate/api/serializers.py); 2026 drops
- * `credits_url` and `set_language_team` (see projectIn2026).
+ * ProjectSerializer's fields in Weblate 5.14.3 (weblate/api/serializers.py); 2026's are
+ * PROJECT_FIELDS_2026 (see projectIn2026).
  */
 export function renderProject(
   _instance: SimInstance,
@@ -92,27 +149,33 @@ export function renderProject(
 }
 
 /**
- * A project record as Weblate 2026 sends it: without `credits_url` (reports replaced
- * credits) and `set_language_team` (now a file format parameter of components), with some of
- * the links and settings it added (it adds some 45; these stand for them).
+ * A project record as Weblate 2026 sends it (PROJECT_FIELDS_2026): without `credits_url`
+ * (reports replaced credits) and `set_language_team` (now a file format parameter of
+ * components), with links to its metrics, reports and announcements, translation memory and
+ * access settings (Weblate's defaults), no workspace, and the settings its components
+ * inherit, which a project without a workspace holds itself.
  */
 function projectIn2026(
   record: Record<string, unknown>,
   api: (suffix: string) => string,
 ): Record<string, unknown> {
-  const kept = { ...record };
-  delete kept.credits_url;
-  delete kept.set_language_team;
-  return {
-    ...kept,
-    workspace: null,
+  const values = {
+    ...record,
+    effective_check_flags: record.check_flags,
     metrics_url: api('metrics/'),
     reports_url: api('reports/'),
     announcements_url: api('announcements/'),
+    workspace: null,
     access_control: 0,
+    public_sharing: false,
     use_shared_tm: true,
     contribute_shared_tm: true,
+    use_workspace_tm: false,
+    contribute_workspace_tm: false,
+    autoclean_tm: false,
+    ...withInheritance(PROJECT_SETTINGS_2026, () => true),
   };
+  return pickFields(values, PROJECT_FIELDS_2026);
 }
 
 export type ComponentShape = 'full' | 'without-project';
@@ -167,8 +230,16 @@ function componentUrls(
     links_url: api('links/'),
     changes_list_url: api('changes/'),
     task_url: component.taskId === null ? null : apiUrl(base, `tasks/${component.taskId}/`),
-    ...(isAtLeast(base.release, '2026') ? {} : { credits_url: api('credits/') }),
+    credits_url: api('credits/'),
   };
+}
+
+/**
+ * Links to a component's installed add-ons (api:addon-detail); which add-ons is beyond what
+ * the mirror reads, so every fourth component shows one, numbered after it.
+ */
+export function componentAddons(base: LinkBase, componentId: number): string[] {
+  return componentId % 4 === 0 ? [apiUrl(base, `addons/${componentId}/`)] : [];
 }
 
 /** Workflow settings; Weblate's defaults except where the component says otherwise. */
@@ -186,9 +257,7 @@ function componentSettings(base: LinkBase, component: SimComponent): Record<stri
     key_filter: '',
     secondary_language: null,
     variant_regex: '',
-    // Links to installed add-ons (api:addon-detail); which add-ons is beyond what the mirror
-    // reads, so every fourth component shows one, numbered after it.
-    addons: component.id % 4 === 0 ? [apiUrl(base, `addons/${component.id}/`)] : [],
+    addons: componentAddons(base, component.id),
     is_glossary: component.isGlossary,
     glossary_color: 'silver',
     category: null,
@@ -204,7 +273,7 @@ export function renderComponent(
   const sourceLanguage = instance.index.languageById.get(component.sourceLanguageId);
   const project = instance.index.projectById.get(component.projectId);
   const { linked, push, repoweb, ...repository } = componentRepository(instance, base, component);
-  return {
+  const record = {
     name: component.name,
     slug: component.slug,
     id: component.id,
@@ -226,10 +295,50 @@ export function renderComponent(
     ...componentSettings(base, component),
     linked_component: linked,
     locked: false,
-    // 2026 replaced credits by reports and added announcements.
-    ...(isAtLeast(base.release, '2026')
-      ? { reports_url: apiUrl(base, `components/${componentPath(instance, component)}reports/`) }
-      : {}),
+  };
+  if (!isAtLeast(base.release, '2026')) return record;
+  return pickFields(
+    componentValues2026(instance, base, component, record),
+    COMPONENT_FIELDS_2026,
+    'project' in record ? undefined : 'project',
+  );
+}
+
+/**
+ * The values of a 2026 component record (COMPONENT_FIELDS_2026): reports replaced credits;
+ * announcements, VCS parameters and more workflow settings (Weblate's defaults) came; each
+ * setting a project holds comes with whether the component inherits it, which it does where
+ * it sets nothing of its own.
+ */
+function componentValues2026(
+  instance: SimInstance,
+  base: LinkBase,
+  component: SimComponent,
+  record: Record<string, unknown>,
+): Record<string, unknown> {
+  const api = (suffix: string): string =>
+    apiUrl(base, `components/${componentPath(instance, component)}${suffix}`);
+  const settings: Settings2026 = {
+    ...PROJECT_SETTINGS_2026,
+    license: component.license,
+    agreement: component.agreement,
+    enforced_checks: [...component.enforcedChecks],
+  };
+  const own = (name: InheritableSetting): string => JSON.stringify(settings[name]);
+  return {
+    ...record,
+    vcs_params: {},
+    announcements_url: api('announcements/'),
+    reports_url: api('reports/'),
+    effective_check_flags: component.checkFlags,
+    repoweb_translations: '',
+    hide_glossary_matches: false,
+    contribute_project_tm: true,
+    push_on_update: true,
+    ...withInheritance(
+      settings,
+      (name) => own(name) === JSON.stringify(PROJECT_SETTINGS_2026[name]),
+    ),
   };
 }
 
@@ -281,7 +390,7 @@ export function renderTranslation(
   const { url, ...links } = translationLinks(instance, base, translation);
   const nested =
     shape === 'full' && component ? { component: renderComponent(instance, base, component) } : {};
-  return {
+  const record = {
     language: language && renderLanguage(instance, base, language),
     ...nested,
     language_code: language?.code,
@@ -298,6 +407,13 @@ export function renderTranslation(
     ...translationCounts(instance, translation),
     ...links,
   };
+  if (!isAtLeast(base.release, '2026')) return record;
+  const announcements = apiUrl(base, `translations/${path}announcements/`);
+  return pickFields(
+    { ...record, announcements_url: announcements },
+    TRANSLATION_FIELDS_2026,
+    'component' in record ? undefined : 'component',
+  );
 }
 
 function translationLinks(

@@ -1,4 +1,10 @@
 import { AUTOMATICALLY_TRANSLATED, UNIT_SAVING_ACTIONS } from './actions.ts';
+import {
+  ALERT_FIELDS_2026,
+  CHANGE_FIELDS_2026,
+  pickFields,
+  UNIT_FIELDS_2026,
+} from './fields-2026.ts';
 import type {
   SimChange,
   SimInstance,
@@ -11,7 +17,7 @@ import type {
 } from './model.ts';
 import { isFuzzyState } from './model.ts';
 import { isAtLeast } from './release.ts';
-import { renderComponent, renderProject } from './render-catalog.ts';
+import { componentAddons, renderComponent, renderProject } from './render-catalog.ts';
 import { hashToChecksum } from './siphash.ts';
 import {
   type CompletedMetric,
@@ -29,7 +35,7 @@ import {
   userApiUrl,
 } from './urls.ts';
 
-/** UnitSerializer's fields in Weblate 5.14.3 (weblate/api/serializers.py). */
+/** UnitSerializer's fields in Weblate 5.14.3 (weblate/api/serializers.py); 2026's: UNIT_FIELDS_2026. */
 export function renderUnit(
   instance: SimInstance,
   base: LinkBase,
@@ -38,7 +44,7 @@ export function renderUnit(
   const translation = instance.index.translationById.get(unit.translationId);
   const path = translation === undefined ? '' : translationPath(instance, translation);
   const language = instance.index.languageById.get(translation?.languageId ?? 0);
-  return {
+  const record = {
     translation: apiUrl(base, `translations/${path}`),
     language_code: language?.code,
     source: [...unit.source],
@@ -70,11 +76,12 @@ export function renderUnit(
     pending: unit.pending,
     timestamp: unit.timestamp,
     last_updated: unit.lastUpdated,
-    ...(isAtLeast(base.release, '2026') ? unitFields2026(instance, base, unit) : {}),
   };
+  if (!isAtLeast(base.release, '2026')) return record;
+  return pickFields({ ...record, ...unitFields2026(instance, base, unit) }, UNIT_FIELDS_2026);
 }
 
-/** ChangeSerializer's fields in Weblate 5.14.3: no `alert` link. */
+/** ChangeSerializer's fields in Weblate 5.14.3; 2026's: CHANGE_FIELDS_2026. */
 export function renderChange(
   instance: SimInstance,
   base: LinkBase,
@@ -85,7 +92,7 @@ export function renderChange(
     change.componentId === null ? undefined : index.componentById.get(change.componentId);
   const translation =
     change.translationId === null ? undefined : index.translationById.get(change.translationId);
-  return {
+  const record = {
     unit: change.unitId === null ? null : apiUrl(base, `units/${change.unitId}/`),
     component: component ? apiUrl(base, `components/${componentPath(instance, component)}`) : null,
     translation: translation
@@ -101,9 +108,52 @@ export function renderChange(
     id: change.id,
     action_name: change.actionName,
     url: apiUrl(base, `changes/${change.id}/`),
-    // 2026: the add-on that made the change and the alert it is about; none here.
-    ...(isAtLeast(base.release, '2026') ? { addon: null, alert: null } : {}),
   };
+  if (!isAtLeast(base.release, '2026')) return record;
+  // The component's one add-on stands for the one that made the change, if it has one.
+  const addon =
+    component && ADDON_ACTIONS.has(change.action)
+      ? (componentAddons(base, component.id)[0] ?? null)
+      : null;
+  return pickFields({ ...record, addon, alert: changeAlert(base, change) }, CHANGE_FIELDS_2026);
+}
+
+/**
+ * Add-on installed, configuration changed (two of Weblate's ACTIONS_ADDON): such a change
+ * links the add-on while it is installed; the third, uninstalled, finds it gone (null).
+ */
+const ADDON_ACTIONS: ReadonlySet<number> = new Set([60, 61]);
+
+/** Alert triggered, dismissed, reopened: the changes that carry their alert. */
+const ALERT_ACTIONS: ReadonlySet<number> = new Set([47, 103, 104]);
+const ALERT_DISMISSED = 103;
+
+/**
+ * A change's alert as AlertSerializer sends it (ALERT_FIELDS_2026), for an alert change that
+ * names it in its details (`alert`), as Weblate logs them; else null. A dismissal carries the
+ * alert as it was (`alert_snapshot`), who dismissed it, when, and why (`reason`). Severity and
+ * category are those of Weblate's BaseAlert where no snapshot says.
+ */
+function changeAlert(base: LinkBase, change: SimChange): Record<string, unknown> | null {
+  const { details } = change;
+  if (!ALERT_ACTIONS.has(change.action) || typeof details.alert !== 'string') return null;
+  const snapshot = (details.alert_snapshot ?? {}) as Record<string, unknown>;
+  const dismissed = change.action === ALERT_DISMISSED;
+  return pickFields(
+    {
+      name: details.alert,
+      timestamp: change.timestamp,
+      updated: change.timestamp,
+      severity: 100,
+      details: {},
+      category: 'configuration',
+      ...snapshot,
+      dismissed_at: dismissed ? change.timestamp : null,
+      dismissed_by: dismissed ? userApiUrl(base, change.user) : null,
+      dismissal_reason: dismissed && typeof details.reason === 'string' ? details.reason : '',
+    },
+    ALERT_FIELDS_2026,
+  );
 }
 
 /** The fields Weblate 2026 added to UnitSerializer (no parent languages, TBX or screenshots here). */
