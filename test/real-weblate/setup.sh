@@ -121,18 +121,16 @@ build_python() {
     fail "$orig: SHA-256 ${actual} is not the ${expected:-(missing)} that $dsc lists"
   tar -xJf "$work/$orig" -C "$work"
   rm -rf "$prefix"
+  # Each step says its own failure: errexit does not reach into a subshell left of `||`.
   (
-    cd "$work/Python-${upstream}"
-    ./configure --prefix="$prefix" --quiet >&2
-    make -j"$(nproc)" --quiet >"$work/make.log" 2>&1 || {
-      tail -n 40 "$work/make.log" >&2
-      exit 1
-    }
-    make install --quiet >"$work/install.log" 2>&1 || {
-      tail -n 40 "$work/install.log" >&2
-      exit 1
-    }
-  ) || fail "building Python ${upstream} failed (sources kept in $work)"
+    cd "$work/Python-${upstream}" &&
+      ./configure --prefix="$prefix" >"$work/configure.log" 2>&1 &&
+      make -j"$(nproc)" >"$work/make.log" 2>&1 &&
+      make install >"$work/install.log" 2>&1
+  ) || {
+    tail -n 40 "$(ls -t "$work"/*.log | head -n 1)" >&2
+    fail "building Python ${upstream} failed (sources and logs kept in $work)"
+  }
   "$binary" -c 'import ssl, sqlite3, ctypes, lzma, bz2, zlib, uuid, _decimal' ||
     fail "Python ${upstream} built without a module Weblate needs (sources kept in $work)"
   touch "$prefix/.complete"
@@ -186,9 +184,9 @@ rm -rf "$venv"
 # pip warns about every package missing from a machine's local extra indexes: noise, not news.
 pip_install() {
   local status=0
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@" >"$cache/pip.log" 2>&1 ||
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@" >"$venv.pip.log" 2>&1 ||
     status=$?
-  grep -v "^WARNING: Location 'file://.*' is ignored" "$cache/pip.log" >&2 || true
+  grep -v "^WARNING: Location 'file://.*' is ignored" "$venv.pip.log" >&2 || true
   return "$status"
 }
 pip_install "pip==${PIP_VERSION}"
@@ -199,7 +197,7 @@ if ! is_complete; then
   fail "the install finished but Weblate ${release} does not import; see the output above"
 fi
 # Older installs of this release (other constraints, another Python) are dead weight.
-find "$cache" -mindepth 1 -maxdepth 1 -type d -name "weblate-${release}-*" ! -path "$venv" \
-  -exec rm -rf {} +
+find "$cache" -mindepth 1 -maxdepth 1 -name "weblate-${release}-*" ! -path "$venv" \
+  ! -path "$venv.pip.log" -exec rm -rf {} +
 log "Weblate ${release} installed in $venv"
 echo "$venv"

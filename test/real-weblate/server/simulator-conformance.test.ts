@@ -27,7 +27,7 @@ import {
   walkPages,
 } from '../harness/conformance-sides.ts';
 import { useWeblate } from '../harness/instance.ts';
-import { TIER_RELEASE } from '../harness/release.ts';
+import { TIER_RELEASE, TIER_SIM_RELEASE } from '../harness/release.ts';
 
 /**
  * The simulator against a real Weblate (test/real-weblate/versions), side by side, on every endpoint the mirror
@@ -54,6 +54,7 @@ beforeAll(async () => {
     users: 3,
     rateLimit: { limit: 5000, windowSeconds: 3600, headers: true },
     token: SIM_TOKEN,
+    compat: { release: TIER_SIM_RELEASE },
   });
   real = await prepareWeblate(weblate.current);
   simulated = simulatorSide(sim, SIM_TOKEN);
@@ -82,6 +83,9 @@ const SHAPE_RULES: ShapeRules = {
     project: 'set only for project-scope subscriptions',
     user: 'null for a change Weblate made itself',
     author: 'null for a change Weblate made itself',
+    addon: 'a link only for a change of an add-on the token may see (2026)',
+    alert: 'an object only for a change of an alert (2026)',
+    translation_parent: 'a link only for a translation from a parent language (2026)',
   },
   opaque: {
     details: 'a change’s details: free-form, keys depend on the action',
