@@ -98,6 +98,8 @@ export interface AddChangesOptions {
   action?: number;
   /** Acting user and author (default the first real user). */
   user?: string | null;
+  /** The changes' details (default none), e.g. `{ alert: 'BrokenProjectURL' }` of an alert. */
+  details?: Record<string, unknown>;
 }
 
 export interface AddChangesResult {
@@ -132,6 +134,7 @@ export function addChanges(
       user,
       author: user,
       target: COMMENT_TEXTS[edit % COMMENT_TEXTS.length] ?? '',
+      details: { ...options.details },
     };
   });
   const changes = recordChanges(context, drafts, options.backdate ?? 0);

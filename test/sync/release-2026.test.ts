@@ -77,6 +77,20 @@ describe('a mirror of Weblate 2026', () => {
     );
   });
 
+  it('mirrors changes of the action codes 2026 added (85 to 104), with their addon and alert fields', async () => {
+    const translation = sim.instance.translations.find((t) => !t.isSource)!;
+    const codes = Array.from({ length: 20 }, (_, i) => 85 + i);
+    for (const action of codes) sim.mutate.addChanges(translation.id, 1, { action });
+    const handle = await databases.migrated();
+    expect((await syncSimulator(sim, handle, asMirror)).status).toBe('succeeded');
+    const mirrored = await sql<{ action: number; name: string | null; fields: boolean }>`
+      select c.action, a.name, bool_and(c.raw ? 'addon' and c.raw ? 'alert') as fields
+      from weblate.changes c left join weblate.change_actions a on a.action = c.action
+      where c.action between 85 and 104 group by 1, 2 order by 1`.execute(handle.db);
+    expect(mirrored.rows.map((r) => r.action)).toEqual(codes);
+    expect(mirrored.rows.filter((r) => r.name === null || !r.fields)).toEqual([]);
+  });
+
   it('rewrites nothing when synced again', async () => {
     const handle = await databases.migrated();
     expect((await syncSimulator(sim, handle, asMirror)).status).toBe('succeeded');

@@ -123,7 +123,8 @@ export function simulatorSide(sim: RunningSimulator, token: string): Side {
  * more than its largest page; subscriptions of project and component scope, which the seed
  * cannot make through the API; an enforced check, which the seed has nowhere (a PATCH of
  * the component answers 500 "select_for_update cannot be used outside of a transaction" in
- * 5.14.3). One Django start-up for all of it.
+ * 5.14.3), the component's own since 2026 (not inherited from the project); and, where changes
+ * carry their alert (2026), an alert. One Django start-up for all of it.
  */
 const SHELL_SETUP = `
 from weblate.accounts.models import Subscription
@@ -136,7 +137,11 @@ alice = User.objects.get(username='alice')
 app = Component.objects.get(project__slug='aurora', slug='app')
 Subscription.objects.create(user=alice, notification='NewStringNotificaton', scope=30, frequency=1, project=app.project)
 Subscription.objects.create(user=alice, notification='NewTranslationNotificaton', scope=40, frequency=2, component=app)
-Component.objects.filter(pk=app.pk).update(enforced_checks=['same'])
+fields = {f.name for f in Component._meta.get_fields()}
+own = {'inherit_enforced_checks': False} if 'inherit_enforced_checks' in fields else {}
+Component.objects.filter(pk=app.pk).update(enforced_checks=['same'], **own)
+if 'alert' in {f.name for f in Change._meta.get_fields()}:
+    app.add_alert('BrokenProjectURL', error='Name or service not known')
 `;
 
 /**

@@ -58,6 +58,17 @@ beforeAll(async () => {
   });
   real = await prepareWeblate(weblate.current);
   simulated = simulatorSide(sim, SIM_TOKEN);
+  // An alert in the compared project, as prepareWeblate raises one (changes carry it since 2026).
+  const { index, projects } = sim.instance;
+  const project = projects.find((p) => p.slug === simulated.project)!;
+  const component = index.componentsByProject
+    .get(project.id)!
+    .find((c) => `${project.slug}/${c.slug}` === simulated.component)!;
+  sim.mutate.addChanges(index.translationsByComponent.get(component.id)![0]!.id, 1, {
+    action: 47,
+    user: null,
+    details: { alert: 'BrokenProjectURL' },
+  });
 });
 
 afterAll(async () => {
