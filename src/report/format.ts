@@ -14,8 +14,9 @@ export function formatChange(value: number | null, decimals = 1): string {
   return value > 0 ? `+${text}` : text;
 }
 
+/** A count with thousands separators: `12,345`. */
 export function formatCount(value: number | null): string {
-  return value === null ? '' : String(value);
+  return value === null ? '' : value.toLocaleString('en-US', { maximumFractionDigits: 0 });
 }
 
 /** `2026-11-22 17:18 UTC` from an ISO timestamp. */
@@ -46,6 +47,6 @@ export function moverTitle(window: MoverWindow): string {
 /** `showing 10 of 23` when a list was cut. */
 export function describeCut(list: { matching: number; rows: unknown[] }): string | null {
   return list.matching > list.rows.length
-    ? `showing ${list.rows.length} of ${list.matching}; --limit shows more`
+    ? `showing ${formatCount(list.rows.length)} of ${formatCount(list.matching)}`
     : null;
 }

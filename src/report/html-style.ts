@@ -10,13 +10,17 @@ p.meta, p.note, .empty-text { color: var(--muted); margin: 2px 0; }
 .card { border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px; min-width: 130px; }
 .card b { display: block; font-size: 20px; }
 .card span { color: var(--muted); font-size: 12px; }
-svg.chart { width: 100%; height: auto; display: block; font-size: 11px; }
+.chart-box, .table-box { max-width: 100%; overflow-x: auto; }
+svg.chart { width: 100%; height: auto; display: block; font-size: 14px; }
 svg.chart .axis line { stroke: #8c959f; }
 svg.chart .grid { stroke: var(--line); stroke-dasharray: 2 3; }
 svg.chart text { fill: var(--muted); }
 svg.chart text.empty { font-size: 14px; }
-svg.chart polyline { fill: none; stroke-width: 2; }
-svg.chart rect { fill: #4e79a7; }
+svg.chart path { fill: none; stroke-width: 2; }
+svg.chart circle.restart { fill: #fff; stroke-width: 2; }
+svg.chart .hover rect { fill: transparent; }
+svg.chart .hover rect:hover { fill: rgba(31, 35, 40, 0.08); }
+svg.chart .bars rect { fill: #4e79a7; }
 ul.legend { list-style: none; padding: 0; margin: 6px 0 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
 ul.legend li { display: flex; align-items: center; gap: 6px; }
 table { border-collapse: collapse; width: 100%; margin-top: 4px; }
@@ -29,5 +33,12 @@ td.bar { width: 30%; min-width: 160px; }
 .bar-label { display: inline-block; width: 48px; text-align: right; font-variant-numeric: tabular-nums; }
 .up { color: #1a7f37; } .down { color: #cf222e; }
 footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
+@media (max-width: 640px) {
+  body { padding: 12px; }
+  .card { min-width: 0; flex: 1 1 40%; }
+  svg.chart { min-width: 600px; }
+  td.bar, .bar-track { min-width: 0; }
+  th, td { padding: 4px 6px; }
+}
 @media print { body { padding: 0; } h2 { break-after: avoid; } }
 `;

@@ -9,6 +9,7 @@ import {
   formatRange,
   moverTitle,
 } from './format.ts';
+import { renderActivityChart, renderLanguageChart } from './html-charts.ts';
 import { REPORT_STYLE } from './html-style.ts';
 import type {
   ComponentProgress,
@@ -19,15 +20,7 @@ import type {
   Report,
   StalledTranslation,
 } from './model.ts';
-import {
-  type Bar,
-  escapeHtml,
-  type LineSeries,
-  renderBarChart,
-  renderLineChart,
-  renderSwatch,
-  seriesStyle,
-} from './svg-chart.ts';
+import { escapeHtml } from './svg-chart.ts';
 
 // One self-contained page: inline CSS and SVG, no script, no external resource (the
 // Content-Security-Policy forbids loading any). Every interpolated text goes through
@@ -66,7 +59,7 @@ function renderTable<Row>(
     })
     .join('\n');
   const cls = options.className === undefined ? '' : ` class="${options.className}"`;
-  return `<table${cls}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return `<div class="table-box"><table${cls}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 /** A horizontal bar of a translated percentage, with its figure. */
@@ -99,13 +92,14 @@ function change(value: number | null, decimals = 1): string {
 
 function cutNote(list: { matching: number; rows: unknown[] }): string {
   const cut = describeCut(list);
-  return cut === null ? '' : `<p class="note">${e(cut)}</p>`;
+  return cut === null ? '' : `<p class="note">(${e(cut)})</p>`;
 }
 
 function renderSummary(report: Report): string {
   const { progress, activity } = report.totals;
   const cards: Array<[string, string]> = [
-    [`${progress.translated} / ${progress.total}`, 'strings translated'],
+    [`${formatPercent(progress.translated_percent)}%`, 'of strings translated'],
+    [`${formatCount(progress.translated)} / ${formatCount(progress.total)}`, 'strings translated'],
     [formatCount(report.languages.length), 'languages'],
     [formatCount(report.components.length), 'components'],
     [formatCount(activity.changes), 'changes in the window'],
@@ -115,88 +109,41 @@ function renderSummary(report: Report): string {
   return `<div class="cards">${cards.map(([v, l]) => `<div class="card"><b>${e(v)}</b><span>${e(l)}</span></div>`).join('')}</div>`;
 }
 
-function renderLanguageChart(report: Report, days: string[]): string {
-  const names = new Map(report.languages.map((l) => [l.language_code, l.language_name]));
-  const codes = [...new Set(report.language_history.map((r) => r.language_code))];
-  const series: LineSeries[] = codes.map((code, i) => ({
-    key: code,
-    label: names.get(code) ? `${names.get(code)!} (${code})` : code,
-    style: seriesStyle(i),
-    points: report.language_history
-      .filter((r) => r.language_code === code && r.translated_percent !== null)
-      .map((r) => ({
-        day: r.day,
-        value: r.translated_percent!,
-        estimated: r.origin === 'estimated',
-      })),
-  }));
-  const legend = series
-    .map((s) => {
-      const last = s.points.at(-1);
-      const value = last === undefined ? '' : ` ${formatPercent(last.value)}%`;
-      return `<li data-series="${e(s.key)}">${renderSwatch(s.style)}${e(s.label)}${e(value)}</li>`;
-    })
-    .join('');
-  return [
-    '<section id="language-chart"><h2>Translated strings over time, by language</h2>',
-    renderLineChart(
-      'Translated strings (%) at the end of each day, by language',
-      days,
-      series,
-      'No statistics history in this window yet: each sync adds a day.',
-    ),
-    `<ul class="legend">${legend}</ul>`,
-    historyNote(report, days),
-    '</section>',
-  ].join('\n');
+/** Display names of projects, components and languages by slug or code; the slug when unknown. */
+interface Names {
+  project: (slug: string) => string;
+  component: (project: string, slug: string) => string;
+  language: (code: string) => string;
 }
 
-/**
- * Says which stretch of the lines is estimated, and why the lines start late when the
- * history is younger than the window.
- */
-function historyNote(report: Report, days: string[]): string {
-  const history = report.language_history;
-  const first = history.reduce<string | null>(
-    (min, r) => (min === null || r.day < min ? r.day : min),
-    null,
+function namesOf(report: Report): Names {
+  const projects = new Map(report.projects.map((p) => [p.project_slug, p.project_name]));
+  const components = new Map(
+    report.components.map((c) => [`${c.project_slug}/${c.component_slug}`, c.component_name]),
   );
-  const measured = history
-    .filter((r) => r.origin === 'measured')
-    .reduce<string | null>((min, r) => (min === null || r.day < min ? r.day : min), null);
-  const notes: string[] = [];
-  if (history.some((r) => r.origin === 'estimated')) {
-    const since = measured === null ? '' : ` Measured snapshots start on ${e(measured)}.`;
-    notes.push(
-      `<p class="note estimated-note">Dotted stretches and hollow points are estimated from the change log, for the days before the mirror's first statistics snapshot (see docs/history.md in weblate-mirror).${since}</p>`,
-    );
-  }
-  if (first !== null && first > days[0]!) {
-    notes.push(
-      `<p class="note">The mirror's statistics history starts on ${e(first)}: every day with a sync adds a point.</p>`,
-    );
-  }
-  return notes.join('\n');
+  const languages = new Map(report.languages.map((l) => [l.language_code, l.language_name]));
+  return {
+    project: (slug) => projects.get(slug) ?? slug,
+    component: (project, slug) => components.get(`${project}/${slug}`) ?? slug,
+    language: (code) => languages.get(code) ?? code,
+  };
 }
 
-function renderActivityChart(report: Report): string {
-  const bars: Bar[] = report.activity.map((d) => ({
-    day: d.day,
-    value: d.changes,
-    data: { words: d.words, authors: d.authors },
-    title: `${d.day}: ${d.changes} changes, ${d.words} words translated, ${d.authors} authors`,
-  }));
+/** The project, component and language columns of a translation, by name. */
+function translationColumns<
+  Row extends { project_slug: string; component_slug: string; language_code: string },
+>(names: Names): Column<Row>[] {
   return [
-    '<section id="activity-chart"><h2>Changes per day</h2>',
-    renderBarChart('Changes per day', bars, 'No changes in this window.'),
-    '</section>',
-  ].join('\n');
+    { header: 'project', cell: (r) => e(names.project(r.project_slug)) },
+    { header: 'component', cell: (r) => e(names.component(r.project_slug, r.component_slug)) },
+    { header: 'language', cell: (r) => e(names.language(r.language_code)) },
+  ];
 }
 
-function renderProgressTables(report: Report): string {
+function renderProgressTables(report: Report, names: Names): string {
   const components = renderTable<ComponentProgress>(
     [
-      { header: 'project', cell: (r) => e(r.project_slug) },
+      { header: 'project', cell: (r) => e(names.project(r.project_slug)) },
       { header: 'component', cell: (r) => e(r.component_name) },
       ...progressColumns<ComponentProgress>(),
     ],
@@ -229,19 +176,17 @@ function renderProgressTables(report: Report): string {
     { empty: 'No projects.', className: 'projects' },
   );
   return [
-    `<section id="components"><h2>Progress by component</h2>${components}</section>`,
-    `<section id="languages"><h2>Progress by language</h2>${languages}</section>`,
     `<section id="projects"><h2>Progress by project</h2>${projects}</section>`,
+    `<section id="languages"><h2>Progress by language</h2>${languages}</section>`,
+    `<section id="components"><h2>Progress by component</h2>${components}</section>`,
   ].join('\n');
 }
 
-function renderPeople(report: Report): string {
+function renderPeople(report: Report, names: Names): string {
   const movers = report.movers.map((w) => {
     const table = renderTable<Mover>(
       [
-        { header: 'project', cell: (r) => e(r.project_slug) },
-        { header: 'component', cell: (r) => e(r.component_slug) },
-        { header: 'language', cell: (r) => e(r.language_code) },
+        ...translationColumns<Mover>(names),
         {
           header: 'from end of',
           cell: (r) => e(r.from_origin === 'estimated' ? `${r.from_day} (estimated)` : r.from_day),
@@ -269,9 +214,7 @@ function renderPeople(report: Report): string {
   );
   const stalled = renderTable<StalledTranslation>(
     [
-      { header: 'project', cell: (r) => e(r.project_slug) },
-      { header: 'component', cell: (r) => e(r.component_slug) },
-      { header: 'language', cell: (r) => e(r.language_code) },
+      ...translationColumns<StalledTranslation>(names),
       num('strings left', (r) => formatCount(r.untranslated)),
       num('words left', (r) => formatCount(r.untranslated_words)),
       num('%', (r) => formatPercent(r.translated_percent)),
@@ -293,6 +236,7 @@ function renderPeople(report: Report): string {
 export function renderHtml(report: Report): string {
   const days = daysBetween(report.window);
   const title = `Translation report, ${report.window.to}`;
+  const names = namesOf(report);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -312,8 +256,8 @@ ${renderSummary(report)}
 <main>
 ${renderLanguageChart(report, days)}
 ${renderActivityChart(report)}
-${renderProgressTables(report)}
-${renderPeople(report)}
+${renderProgressTables(report, names)}
+${renderPeople(report, names)}
 </main>
 <footer>Percentages are truncated to one decimal and computed from summed counts, as Weblate does; source-language translations are left out. Days are UTC.</footer>
 </body>

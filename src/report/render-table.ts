@@ -75,7 +75,7 @@ function progressColumns<Row extends Progress>(): Column<Row>[] {
 
 function section(title: string, body: string, list?: RankedList<unknown>): string {
   const cut = list === undefined ? null : describeCut(list);
-  return [title, '', body, ...(cut === null ? [] : [`(${cut})`])].join('\n');
+  return [title, '', body, ...(cut === null ? [] : [`(${cut}; --limit shows more)`])].join('\n');
 }
 
 function progressSections(report: Report): string[] {

@@ -43,13 +43,20 @@ export function seriesStyle(index: number): SeriesStyle {
   };
 }
 
+export interface LinePoint {
+  day: string;
+  value: number;
+  /** Estimated from the change log rather than measured (docs/history.md). */
+  estimated?: boolean;
+}
+
 export interface LineSeries {
   /** Goes to `data-series`, e.g. a language code. */
   key: string;
   label: string;
   style: SeriesStyle;
-  /** `estimated`: a value estimated from the change log rather than measured (docs/history.md). */
-  points: Array<{ day: string; value: number; estimated?: boolean }>;
+  /** Runs of consecutive points; the line breaks between runs, and a ring marks where one starts. */
+  runs: LinePoint[][];
 }
 
 /** The dash of the stretch of a line that is estimated. */
@@ -74,16 +81,31 @@ function valueY(value: number, min: number, max: number): number {
   return MARGIN.top + PLOT_H - ((value - min) / (max - min)) * PLOT_H;
 }
 
-/** About `wanted` day labels as MM-DD: every `step`th day, and the last unless crowded. */
+/**
+ * The text of a day label: MM-DD, with the year on the first label and on each label whose
+ * year differs from the label before, when the days cross a year.
+ */
+function dayLabel(day: string, previous: string | undefined, hasYears: boolean): string {
+  if (!hasYears) return day.slice(5);
+  return previous === undefined || previous.slice(0, 4) !== day.slice(0, 4) ? day : day.slice(5);
+}
+
+/** About `wanted` day labels: every `step`th day, and the last unless crowded. */
 function dayAxis(days: string[], wanted = 8): string {
   const step = Math.max(1, Math.ceil(days.length / wanted));
   const last = days.length - 1;
+  const hasYears = days.length > 0 && days[0]!.slice(0, 4) !== days[last]!.slice(0, 4);
+  let previous: string | undefined;
   const labels = days.flatMap((day, i) => {
     const isLabelled = i % step === 0 || (i === last && last % step >= step / 2);
     if (!isLabelled) return [];
     const x = round(dayX(i, days.length));
+    const text = dayLabel(day, previous, hasYears);
+    previous = day;
+    // The labels at the ends stay inside the chart.
+    const anchor = i === 0 ? 'start' : i === last ? 'end' : 'middle';
     return [
-      `<text x="${x}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle">${escapeHtml(day.slice(5))}</text>`,
+      `<text x="${x}" y="${HEIGHT - MARGIN.bottom + 18}" text-anchor="${anchor}">${escapeHtml(text)}</text>`,
     ];
   });
   const y = HEIGHT - MARGIN.bottom;
@@ -125,56 +147,121 @@ function emptyNote(text: string): string {
   return `<text class="empty" x="${WIDTH / 2}" y="${MARGIN.top + PLOT_H / 2}" text-anchor="middle">${escapeHtml(text)}</text>`;
 }
 
-/** Lines of percentages over `days`; each point is a <circle> with data-day and data-value. */
+interface Placed extends LinePoint {
+  x: number;
+  y: number;
+}
+
+/** An SVG path through runs of points: a move to the first point of each, lines on. */
+function pathData(runs: Placed[][]): string {
+  return runs
+    .filter((run) => run.length > 1)
+    .map((run) => run.map((p, i) => `${i === 0 ? 'M' : 'L'}${round(p.x)} ${round(p.y)}`).join(''))
+    .join('');
+}
+
+/**
+ * A run's estimated stretch (up to and including the first measured point, which the solid
+ * stretch starts from) and its measured one: estimated points come before measured ones.
+ */
+function splitByOrigin(run: Placed[]): { estimated: Placed[]; measured: Placed[] } {
+  const cut = run.findIndex((p) => p.estimated !== true);
+  if (cut === -1) return { estimated: run, measured: [] };
+  return { estimated: run.slice(0, cut + 1), measured: run.slice(cut) };
+}
+
+function renderSeries(s: LineSeries, place: (p: LinePoint) => Placed | null): string {
+  const runs = s.runs
+    .map((run) => run.map(place).filter((p) => p !== null))
+    .filter((r) => r.length > 0);
+  const parts = runs.map(splitByOrigin);
+  const path = (points: Placed[][], dash: string, className: string) => {
+    const d = pathData(points);
+    return d === ''
+      ? ''
+      : `<path class="${className}" d="${d}" stroke="${s.style.color}"${dash === '' ? '' : ` stroke-dasharray="${dash}"`}/>`;
+  };
+  // A ring where a run starts after a break, and on a run of one day, which draws no line.
+  const rings = runs
+    .filter((run, i) => i > 0 || run.length === 1)
+    .map(
+      (run) =>
+        `<circle class="restart" cx="${round(run[0]!.x)}" cy="${round(run[0]!.y)}" r="3.5" stroke="${s.style.color}" data-day="${run[0]!.day}"/>`,
+    );
+  return (
+    `<g class="series" data-series="${escapeHtml(s.key)}">` +
+    path(
+      parts.map((p) => p.estimated),
+      ESTIMATED_DASH,
+      'estimated',
+    ) +
+    path(
+      parts.map((p) => p.measured),
+      s.style.dash,
+      'measured',
+    ) +
+    `${rings.join('')}</g>`
+  );
+}
+
+/**
+ * A transparent column per day with a line per series in its <title>: the figures on hover,
+ * without a mark per point.
+ */
+function hoverColumns(days: string[], series: LineSeries[]): string {
+  const byDay = new Map<string, Array<{ text: string; estimated: boolean }>>();
+  for (const s of series)
+    for (const p of s.runs.flat()) {
+      const lines = byDay.get(p.day) ?? [];
+      lines.push({ text: `${s.label}: ${p.value.toFixed(1)}%`, estimated: p.estimated === true });
+      byDay.set(p.day, lines);
+    }
+  const width = round(PLOT_W / Math.max(1, days.length));
+  const columns = days.flatMap((day, i) => {
+    const lines = byDay.get(day);
+    if (lines === undefined) return [];
+    // Says "estimated" once when the whole day is, else on each estimated line.
+    const isAllEstimated = lines.every((l) => l.estimated);
+    const head = isAllEstimated ? `${day} (estimated)` : day;
+    const texts = lines.map((l) =>
+      l.estimated && !isAllEstimated ? `${l.text} (estimated)` : l.text,
+    );
+    const x = round(MARGIN.left + (i * PLOT_W) / days.length);
+    return [
+      `<rect x="${x}" y="${MARGIN.top}" width="${width}" height="${PLOT_H}" data-day="${day}">` +
+        `<title>${escapeHtml([head, ...texts].join('\n'))}</title></rect>`,
+    ];
+  });
+  return `<g class="hover">${columns.join('')}</g>`;
+}
+
+/**
+ * Lines of percentages over `days`: a <path> per series and origin, and a hover column per
+ * day (with data-day) whose <title> gives every series' figure.
+ */
 export function renderLineChart(
   label: string,
   days: string[],
   series: LineSeries[],
   empty: string,
 ): string {
-  const { min, max } = percentRange(series.flatMap((s) => s.points.map((p) => p.value)));
+  const { min, max } = percentRange(series.flatMap((s) => s.runs.flat().map((p) => p.value)));
   const step = [2, 5, 10, 20].find((t) => (max - min) / t <= 6) ?? 20;
   const ticks = Array.from(
     { length: Math.floor((max - min) / step) + 1 },
     (_, i) => min + i * step,
   );
   const index = new Map(days.map((d, i) => [d, i]));
-  const groups = series.map((s) => {
-    const placed = s.points
-      .filter((p) => index.has(p.day))
-      .map((p) => ({
-        ...p,
-        x: dayX(index.get(p.day)!, days.length),
-        y: valueY(p.value, min, max),
-      }));
-    // Estimated points come before measured ones: the estimated stretch is dotted, up to
-    // and including the first measured point, which the solid stretch starts from.
-    const cut = placed.findIndex((p) => p.estimated !== true);
-    const estimated = cut === -1 ? placed : placed.slice(0, cut + 1);
-    const measured = cut === -1 ? [] : placed.slice(cut);
-    const polyline = (points: typeof placed, dash: string, className: string) =>
-      points.length > 1
-        ? `<polyline class="${className}" points="${points.map((p) => `${round(p.x)},${round(p.y)}`).join(' ')}" stroke="${s.style.color}"${dash === '' ? '' : ` stroke-dasharray="${dash}"`}/>`
-        : '';
-    const lines =
-      polyline(estimated, ESTIMATED_DASH, 'estimated') +
-      polyline(measured, s.style.dash, 'measured');
-    const dots = placed.map((p) => {
-      const origin = p.estimated === true ? 'estimated' : 'measured';
-      const fill = p.estimated === true ? 'white' : s.style.color;
-      const note = p.estimated === true ? ' (estimated)' : '';
-      return (
-        `<circle cx="${round(p.x)}" cy="${round(p.y)}" r="3" fill="${fill}" stroke="${s.style.color}" data-day="${p.day}" data-value="${p.value}" data-origin="${origin}">` +
-        `<title>${escapeHtml(`${s.label}, ${p.day}: ${p.value.toFixed(1)}%${note}`)}</title></circle>`
-      );
-    });
-    return `<g class="series" data-series="${escapeHtml(s.key)}">${lines}${dots.join('')}</g>`;
-  });
+  const place = (p: LinePoint): Placed | null => {
+    const i = index.get(p.day);
+    return i === undefined ? null : { ...p, x: dayX(i, days.length), y: valueY(p.value, min, max) };
+  };
   return [
     svgOpen(label, 'line-chart'),
     valueAxis(ticks, min, max, '%'),
     dayAxis(days),
-    series.length === 0 ? emptyNote(empty) : groups.join(''),
+    series.length === 0 ? emptyNote(empty) : series.map((s) => renderSeries(s, place)).join(''),
+    series.length === 0 ? '' : hoverColumns(days, series),
     '</svg>',
   ].join('');
 }

@@ -124,28 +124,60 @@ describe('renderHtml', () => {
     expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
   });
 
-  it('draws a point per day and a bar per day with their values', () => {
+  it('draws a line per language and a bar per day, with their values on hover', () => {
     const html = renderHtml(hostileReport());
-    expect(html.match(/<circle [^>]*data-day="2026-11-2\d" data-value="\d+"/g)).toHaveLength(3);
-    expect(html).toContain('data-day="2026-11-22" data-value="50"');
-    expect(html.match(/<rect [^>]*data-day=/g)).toHaveLength(3);
+    expect(html.match(/<rect [^>]*data-day="2026-11-2\d"><title>2026-11-2\d/g)).toHaveLength(3);
+    expect(html).toMatch(/data-day="2026-11-22"><title>2026-11-22\n[^<]*: 50\.0%<\/title>/);
+    expect(html).not.toContain('<circle');
+    expect(html.match(/<rect [^>]*data-day=[^>]*data-value=/g)).toHaveLength(3);
     expect(html).toContain('data-day="2026-11-21" data-value="3" data-words="4" data-authors="1"');
   });
 
-  it('draws estimated days dotted and hollow, with a note, and measured days solid', () => {
+  it('draws estimated days dotted, with a note, and measured days solid', () => {
     const html = renderHtml(hostileReport());
-    expect(html.match(/<circle [^>]*data-origin="estimated"/g)).toHaveLength(1);
-    expect(html).toMatch(
-      /<circle [^>]*fill="white"[^>]*data-day="2026-11-20"[^>]*data-origin="estimated"/,
-    );
-    expect(html.match(/<circle [^>]*data-origin="measured"/g)).toHaveLength(2);
+    expect(html).toContain('<title>2026-11-20 (estimated)\n');
     // The dotted stretch runs from the estimated day to the first measured one.
-    expect(html.match(/<polyline class="estimated" points="[^"]*"/)![0].split(' ')).toHaveLength(4);
-    expect(html).toMatch(/<polyline class="measured" /);
+    expect(html.match(/<path class="estimated" d="([^"]*)"/)![1]!.match(/[ML]/g)).toHaveLength(2);
+    expect(html.match(/<path class="measured" d="([^"]*)"/)![1]!.match(/[ML]/g)).toHaveLength(2);
     expect(html).toContain('estimated from the change log');
     expect(html).toContain('Measured snapshots start on 2026-11-21');
     // A mover compared with an estimated day says so.
     expect(html).toContain('2026-11-15 (estimated)');
+  });
+
+  it('breaks a line where its translations change, and leaves out the estimated lead-in', () => {
+    const report = hostileReport();
+    const [first, second, third] = report.language_history;
+    report.language_history = [
+      { ...first!, translations: 1, translated_percent: 80 },
+      { ...second!, origin: 'estimated', translations: 2 },
+      { ...third!, translations: 3 },
+    ];
+    const html = renderHtml(report);
+    // 2026-11-20 summed fewer translations than the last estimated day: left out.
+    expect(html).not.toContain('data-day="2026-11-20"><title>');
+    expect(html).toContain('are left out (1 language-days)');
+    // 2026-11-22 sums another set: a ring, and no line from the day before.
+    expect(html.match(/<circle class="restart"[^>]*data-day="2026-11-2[12]"/g)).toHaveLength(2);
+    expect(html).not.toContain('<path class="measured"');
+    expect(html).toContain('A ring marks a day on which translations joined or left');
+  });
+
+  it('names every project, component and language, and writes thousands with separators', () => {
+    const report = hostileReport();
+    report.totals.progress = { ...FIGURES, translated: 12345, total: 1234567 };
+    const html = renderHtml(report);
+    expect(html).toContain('<b>12,345 / 1,234,567</b>');
+    expect(html).toContain('<b>50.0%</b><span>of strings translated</span>');
+    const movers = html.slice(html.indexOf('class="movers movers-7d"'));
+    expect(movers.slice(0, movers.indexOf('</tr>', movers.indexOf('<tbody>')))).not.toMatch(
+      /<td>(p|c|de)<\/td>/,
+    );
+    expect(html).not.toContain('--limit');
+    // The tables in the README's order, after the charts.
+    const order = ['language-chart', 'activity-chart', 'projects', 'languages', 'components'];
+    const at = order.map((id) => html.indexOf(`<section id="${id}">`));
+    expect(at).toEqual([...at].sort((a, b) => a - b));
   });
 
   it('says so when there is nothing to draw', () => {

@@ -1,13 +1,14 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 
 import { sql } from 'kysely';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
 import { daysBetween } from '../../src/report/days.ts';
+import { ARTIFACTS, CHROMIUM, launchChromium, shouldRunInChromium } from '../helpers/chromium.ts';
 import { databaseEnv, runCli } from '../helpers/cli.ts';
 import {
   createReportFixture,
@@ -20,26 +21,15 @@ import {
  * offline (file:// only). The charts' data points must be the database's figures.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-// CI (.ci/run sets CI=true, as CI services do) installs Chromium: there, its absence fails the
-// test instead of skipping it, so that the check cannot silently stop running.
-const IS_CI = !['', '0', 'false'].includes((process.env.CI ?? '').toLowerCase());
-const INSTALL = 'apt-get install -y chromium; .ci/run does it';
-
-if (!HAS_CHROMIUM && !IS_CI) {
-  process.stderr.write(`report-html.test.ts: skipped, ${CHROMIUM} is not installed (${INSTALL})\n`);
-}
+const SHOULD_RUN = shouldRunInChromium('report-html.test.ts');
 
 interface PageData {
   title: string;
   scripts: number;
-  lines: Array<{
-    series: string;
-    hasPolyline: boolean;
-    points: Array<{ day: string; value: number }>;
-  }>;
+  lines: Array<{ series: string; hasPath: boolean }>;
+  /** The line chart's hover columns: a day and its <title>. */
+  hover: Array<{ day: string; title: string }>;
+  circles: number;
   legend: string[];
   bars: Array<{ day: string; value: number; words: number; height: number }>;
   components: Array<{
@@ -50,12 +40,12 @@ interface PageData {
     total: number;
     text: string;
   }>;
-  circlesInside: boolean;
+  hoverInside: boolean;
   chartHeights: number[];
   projectsText: string;
 }
 
-describe.skipIf(!HAS_CHROMIUM && !IS_CI)(`report --html in Chromium (needs ${CHROMIUM})`, () => {
+describe.skipIf(!SHOULD_RUN)(`report --html in Chromium (needs ${CHROMIUM})`, () => {
   let fixture: ReportFixture;
   let handle: DbHandle;
   let browser: Browser;
@@ -65,8 +55,6 @@ describe.skipIf(!HAS_CHROMIUM && !IS_CI)(`report --html in Chromium (needs ${CHR
   let data: PageData;
 
   beforeAll(async () => {
-    if (!HAS_CHROMIUM)
-      throw new Error(`${CHROMIUM} is not installed, and CI must run this test (${INSTALL})`);
     fixture = await createReportFixture();
     file = join(fixture.database.dataDir, 'out', 'report.html');
     const result = await runCli(['report', '--html', file], databaseEnv(fixture.database));
@@ -74,10 +62,7 @@ describe.skipIf(!HAS_CHROMIUM && !IS_CI)(`report --html in Chromium (needs ${CHR
     expect(result.code).toBe(0);
     stdout = result.stdout;
     handle = await fixture.database.open();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     page.on('request', (request) => requests.push(request.url()));
     await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
@@ -106,27 +91,48 @@ describe.skipIf(!HAS_CHROMIUM && !IS_CI)(`report --html in Chromium (needs ${CHR
 
   it('draws one line per language with the points of language_progress_daily', async () => {
     const window = reportWindow();
-    const rows = await sql<{ language_code: string; day: string; translated_percent: string }>`
-      select language_code, day::text as day, translated_percent
-      from weblate.language_progress_daily
-      where day between ${window.from}::date and ${window.to}::date
-      order by language_code, day`.execute(handle.db);
+    const rows = await sql<{
+      language_code: string;
+      language_name: string;
+      day: string;
+      translated_percent: string;
+    }>`
+      select d.language_code, l.name as language_name, d.day::text as day, d.translated_percent
+      from weblate.language_progress_daily d join weblate.languages l on l.code = d.language_code
+      where d.day between ${window.from}::date and ${window.to}::date
+      order by d.language_code, d.day`.execute(handle.db);
     const expected = new Map<string, Array<{ day: string; value: number }>>();
+    const codes = new Map<string, string>();
     for (const r of rows.rows) {
       const points = expected.get(r.language_code) ?? [];
       points.push({ day: r.day, value: Number(r.translated_percent) });
       expected.set(r.language_code, points);
+      codes.set(r.language_name, r.language_code);
     }
     expect(expected.size).toBeGreaterThan(1);
     expect(data.lines.map((l) => l.series)).toEqual([...expected.keys()]);
-    for (const line of data.lines) {
-      expect(line.points).toEqual(expected.get(line.series));
-      // History starts 40 days back, so every line crosses the whole 30-day window.
-      expect(line.points).toHaveLength(30);
-      expect(line.hasPolyline).toBe(true);
+    // Hover titles: the day, then `<language name>: <percent>%` per language.
+    const drawn = new Map<string, Array<{ day: string; value: number }>>();
+    for (const { day, title } of data.hover) {
+      const [head, ...lines] = title.split('\n');
+      expect(head).toBe(day);
+      for (const line of lines) {
+        const match = /^(.*): (\d+\.\d)%$/.exec(line);
+        expect(match, line).not.toBeNull();
+        const code = codes.get(match![1]!)!;
+        drawn.set(code, [...(drawn.get(code) ?? []), { day, value: Number(match![2]) }]);
+      }
     }
+    for (const line of data.lines) {
+      expect(drawn.get(line.series)).toEqual(expected.get(line.series));
+      // History starts 40 days back, so every line crosses the whole 30-day window.
+      expect(drawn.get(line.series)).toHaveLength(30);
+      expect(line.hasPath).toBe(true);
+    }
+    // The translations behind each language stay the same: no line breaks, no ring.
+    expect(data.circles).toBe(0);
     expect(data.legend).toEqual([...expected.keys()]);
-    expect(data.circlesInside).toBe(true);
+    expect(data.hoverInside).toBe(true);
   });
 
   it('draws one bar per day with the sums of activity_daily', async () => {
@@ -203,6 +209,7 @@ describe.skipIf(!HAS_CHROMIUM && !IS_CI)(`report --html in Chromium (needs ${CHR
 /** The little of the DOM that readPage uses (the test compiles without the DOM library). */
 interface PageElement {
   innerText: string;
+  textContent: string | null;
   getAttribute(name: string): string | null;
   querySelector(selector: string): PageElement | null;
   querySelectorAll(selector: string): Iterable<PageElement>;
@@ -227,13 +234,10 @@ function readPage(): PageData {
   const box = svg.getBoundingClientRect();
   const lines = all(svg, 'g.series').map((g) => ({
     series: g.getAttribute('data-series')!,
-    hasPolyline: g.querySelector('polyline') !== null,
-    points: all(g, 'circle').map((c) => ({
-      day: c.getAttribute('data-day')!,
-      value: Number(c.getAttribute('data-value')),
-    })),
+    hasPath: g.querySelector('path') !== null,
   }));
-  const circlesInside = all(svg, 'circle').every((c) => {
+  const columns = all(svg, 'g.hover rect');
+  const hoverInside = columns.every((c) => {
     const r = c.getBoundingClientRect();
     return r.top >= box.top && r.bottom <= box.bottom && r.left >= box.left && r.right <= box.right;
   });
@@ -255,10 +259,15 @@ function readPage(): PageData {
     title: doc.title,
     scripts: doc.scripts.length,
     lines,
+    hover: columns.map((c) => ({
+      day: c.getAttribute('data-day')!,
+      title: c.querySelector('title')!.textContent!,
+    })),
+    circles: all(svg, 'circle').length,
     legend: all(doc, 'ul.legend li').map((li) => li.getAttribute('data-series')!),
     bars,
     components,
-    circlesInside,
+    hoverInside,
     chartHeights: all(doc, 'svg.chart').map((s) => s.getBoundingClientRect().height),
     projectsText: doc.querySelector('table.projects')!.innerText,
   };

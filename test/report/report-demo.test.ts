@@ -1,0 +1,178 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { sql } from 'kysely';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { DbHandle } from '../../src/db/client.ts';
+import { firstEstimatedDay } from '../../src/db/queries/backfill.ts';
+import { buildReport } from '../../src/report/build-report.ts';
+import { languageLines } from '../../src/report/language-lines.ts';
+import type { Report } from '../../src/report/model.ts';
+import { renderHtml } from '../../src/report/render-html.ts';
+import {
+  DEFAULT_SIZE,
+  type RunningSimulator,
+  startSimulator,
+  trueDailyProgress,
+} from '../../src/simulator/index.ts';
+import { ARTIFACTS, launchChromium, shouldRunInChromium } from '../helpers/chromium.ts';
+import { useTestDatabases } from '../helpers/database.ts';
+import { syncSimulator } from '../helpers/sync.ts';
+
+/**
+ * The HTML report of an instance the size of `weblate-mirror demo` (its default size and
+ * seed, a history ending an hour ago, the window from the first estimated day), as the demo
+ * writes it: its size, the truth of its language lines against the simulator's own history,
+ * and its layout on a phone and on a wide screen.
+ */
+
+const SHOULD_RUN_BROWSER = shouldRunInChromium('report-demo.test.ts');
+const MAX_PAGE_BYTES = 400_000;
+
+describe('the demo-sized HTML report', () => {
+  const databases = useTestDatabases();
+  let sim: RunningSimulator;
+  let handle: DbHandle;
+  let report: Report;
+  let html: string;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ ...DEFAULT_SIZE, seed: 1, historyEndsAt: Date.now() - 3_600_000 });
+    handle = await databases.migrated();
+    const result = await syncSimulator(sim, handle);
+    expect(result.status).toBe('succeeded');
+    const since = await firstEstimatedDay(handle.db);
+    report = await buildReport(handle.db, { projects: [], language: null, since, limit: 10 });
+    html = renderHtml(report);
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it(`stays under ${MAX_PAGE_BYTES / 1000} KB`, () => {
+    const bytes = Buffer.byteLength(html);
+    process.stdout.write(`demo-sized report: ${bytes} bytes over ${report.activity.length} days\n`);
+    // Over a year: the window crosses one, and the axis says so.
+    expect(report.activity.length).toBeGreaterThan(365);
+    expect(bytes).toBeLessThan(MAX_PAGE_BYTES);
+    expect(html).toMatch(/<text [^>]*>\d{4}-\d{2}-\d{2}<\/text>/);
+  });
+
+  it('draws no stretch of a line over a changing set of translations', () => {
+    const counts = new Map(
+      report.language_history.map((d) => [`${d.language_code} ${d.day}`, d.translations]),
+    );
+    for (const line of languageLines(report))
+      for (const run of line.runs) {
+        const sets = new Set(run.map((p) => counts.get(`${line.code} ${p.day}`)));
+        expect(sets.size, `${line.code} from ${run[0]!.day}`).toBe(1);
+      }
+  });
+
+  it('draws language lines within 2 points of the true history on 95% of days, 5 on all', async () => {
+    const languageOf = new Map(
+      (
+        await sql<{ id: number; language_code: string }>`
+          select id, language_code from weblate.translations where not is_source`.execute(handle.db)
+      ).rows.map((r) => [r.id, r.language_code]),
+    );
+    // The truth of a language on a day: its translations' true counts summed.
+    const truth = new Map<string, { translated: number; total: number }>();
+    for (const [id, days] of trueDailyProgress(sim.instance, { until: report.window.to }))
+      for (const d of days) {
+        const key = `${languageOf.get(id)} ${d.day}`;
+        const sum = truth.get(key) ?? { translated: 0, total: 0 };
+        sum.translated += d.translated;
+        sum.total += d.total;
+        truth.set(key, sum);
+      }
+    const gaps: Array<{ key: string; gap: number }> = [];
+    for (const line of languageLines(report))
+      for (const p of line.runs.flat()) {
+        const key = `${line.code} ${p.day}`;
+        const real = truth.get(key);
+        expect(real, key).toBeDefined();
+        gaps.push({ key, gap: Math.abs(p.value - (100 * real!.translated) / real!.total) });
+      }
+    const within = gaps.filter((g) => g.gap <= 2).length / gaps.length;
+    const worst = [...gaps].sort((a, b) => b.gap - a.gap).slice(0, 10);
+    process.stdout.write(
+      `demo-sized report: language lines within 2 points of the truth on ${(100 * within).toFixed(1)}% ` +
+        `of ${gaps.length} language-days; largest gap ${worst[0]?.gap.toFixed(2)} points\n`,
+    );
+    expect(gaps.length).toBeGreaterThan(1000);
+    expect(within, JSON.stringify(worst)).toBeGreaterThanOrEqual(0.95);
+    // Translations joining a language's sum one by one moved it by up to 36 points on the
+    // first days of the estimate, on 3% of the days only: the bound on all days catches that.
+    expect(worst[0]!.gap, JSON.stringify(worst)).toBeLessThanOrEqual(5);
+  });
+
+  describe.skipIf(!SHOULD_RUN_BROWSER)('in Chromium', () => {
+    let browser: Browser;
+    let file: string;
+
+    beforeAll(async () => {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      file = join(ARTIFACTS, `report-demo-${handle.kind}.html`);
+      writeFileSync(file, html);
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    for (const width of [390, 1440])
+      it(`fits a ${width} px wide screen, tables scrolling inside their boxes`, async () => {
+        const page = await browser.newPage({ viewport: { width, height: 900 } });
+        await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+        const layout = await page.evaluate(readLayout);
+        await page.screenshot({
+          path: join(ARTIFACTS, `report-demo-${handle.kind}-${width}.png`),
+          fullPage: true,
+        });
+        await page.close();
+        expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
+        expect(layout.tables).toBeGreaterThan(5);
+        for (const box of layout.boxes) {
+          expect(box.left).toBeGreaterThanOrEqual(0);
+          expect(box.right).toBeLessThanOrEqual(layout.innerWidth);
+        }
+        // Axis labels stay legible: a chart scrolls rather than shrinking its text.
+        expect(layout.smallestChartText).toBeGreaterThanOrEqual(8);
+      });
+  });
+});
+
+interface LayoutElement {
+  getBoundingClientRect(): { left: number; right: number; height: number };
+}
+
+/** Runs in the page: its width, and the boxes of its tables and charts. */
+function readLayout(): {
+  scrollWidth: number;
+  innerWidth: number;
+  tables: number;
+  boxes: Array<{ left: number; right: number }>;
+  smallestChartText: number;
+} {
+  const page = globalThis as unknown as {
+    innerWidth: number;
+    document: {
+      scrollingElement: { scrollWidth: number };
+      querySelectorAll(selector: string): Iterable<LayoutElement>;
+    };
+  };
+  const rects = (selector: string) =>
+    [...page.document.querySelectorAll(selector)].map((e) => e.getBoundingClientRect());
+  const tables = rects('table');
+  return {
+    scrollWidth: page.document.scrollingElement.scrollWidth,
+    innerWidth: page.innerWidth,
+    tables: tables.length,
+    boxes: rects('.table-box, .chart-box').map(({ left, right }) => ({ left, right })),
+    smallestChartText: Math.min(...rects('svg.chart .axis text').map((r) => r.height)),
+  };
+}
