@@ -9,6 +9,7 @@ import * as m0006 from './0006_discover_from_changes.ts';
 import * as m0007 from './0007_add_estimated_history.ts';
 import * as m0008 from './0008_add_automatically_translated.ts';
 import * as m0009 from './0009_carry_deletions.ts';
+import * as m0010 from './0010_add_answer_views.ts';
 
 /**
  * Every migration, by name, in the order they apply. Imported statically rather than found
@@ -26,4 +27,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007_add_estimated_history': m0007,
   '0008_add_automatically_translated': m0008,
   '0009_carry_deletions': m0009,
+  '0010_add_answer_views': m0010,
 };

@@ -32,8 +32,11 @@ const VIEWS = [
   'translation_progress_daily',
 ];
 
-/** The functions of 0003_add_reporting_views and 0005_add_progress_functions. */
+/** The functions of 0003_add_reporting_views, 0005_add_progress_functions and 0010_add_answer_views. */
 const FUNCTIONS = [
+  'automatic_share()',
+  'contributions()',
+  'failing_checks()',
   'progress_by_component()',
   'progress_by_component_daily()',
   'progress_by_language()',
@@ -41,6 +44,11 @@ const FUNCTIONS = [
   'progress_by_project()',
   'progress_by_project_daily()',
   'progress_total()',
+  'release_readiness()',
+  'source_string_changes()',
+  'strings_awaiting_review()',
+  'time_to_approval()',
+  'translation_methods()',
   'truncated_percent()',
 ];
 

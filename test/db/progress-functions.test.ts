@@ -6,6 +6,7 @@ import {
   down as downEstimates,
   up as upEstimates,
 } from '../../migrations/0007_add_estimated_history.ts';
+import { down as downAnswers, up as upAnswers } from '../../migrations/0010_add_answer_views.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createReportFixture, type ReportFixture } from '../helpers/report-fixture.ts';
@@ -196,7 +197,9 @@ describe('progress functions', () => {
           select * from ${sql.table(`weblate.${view}`)} order by ${sql.raw(order)}`);
       return result;
     };
-    // 0007 changed the daily summaries' columns: first back to them as 0005 made them.
+    // 0010's functions go first; 0007 changed the daily summaries' columns: back to them as
+    // 0005 made them.
+    await downAnswers(db as Kysely<unknown>);
     await downEstimates(db as Kysely<unknown>);
     const before = await snapshot();
     expect(before.component_progress_daily!.length).toBeGreaterThan(30);
@@ -209,5 +212,6 @@ describe('progress functions', () => {
     await up(db as Kysely<unknown>);
     expect(await snapshot()).toEqual(before);
     await upEstimates(db as Kysely<unknown>);
+    await upAnswers(db as Kysely<unknown>);
   });
 });

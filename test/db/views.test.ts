@@ -26,6 +26,7 @@ import {
   type TestDatabase,
   useTestDatabases,
 } from '../helpers/database.ts';
+import { type DatabaseClock, readDatabaseClock } from '../helpers/database-clock.ts';
 
 /**
  * The reporting views of migration 0003 over a small hand-built mirror whose every
@@ -34,26 +35,14 @@ import {
  * before now.
  */
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
-
 let database: TestDatabase;
 let handle: DbHandle;
 let db: Kysely<Database>;
-let nowMs: number;
-let today: string;
+let clock: DatabaseClock;
 
-/** The UTC date n days before (negative: after) today, as YYYY-MM-DD. */
-function day(n: number): string {
-  return new Date(Date.parse(`${today}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
-}
-/** 10:00 UTC (or `time`) on day(n). */
-function at(n: number, time = '10:00'): string {
-  return `${day(n)}T${time}:00Z`;
-}
-function ago(days: number, hours = 0): string {
-  return new Date(nowMs - days * DAY_MS - hours * HOUR_MS).toISOString();
-}
+const day = (n: number) => clock.day(n);
+const at = (n: number, time?: string) => clock.at(n, time);
+const ago = (days: number, hours?: number) => clock.ago(days, hours);
 /** A timestamptz read back as text, in milliseconds. */
 function ms(text: string | null | undefined): number | null {
   return text == null ? null : Date.parse(text.replace(' ', 'T').replace(/\+00$/, 'Z'));
@@ -390,11 +379,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   handle = await database.migrated();
   db = handle.db;
-  const clock = await sql<{ now_ms: string; today: string }>`
-    select (extract(epoch from now()) * 1000)::bigint as now_ms,
-           (now() at time zone 'UTC')::date as today`.execute(db);
-  nowMs = Number(clock.rows[0]!.now_ms);
-  today = clock.rows[0]!.today;
+  clock = await readDatabaseClock(db);
   await insertFixture();
 });
 
