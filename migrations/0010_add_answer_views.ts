@@ -17,6 +17,13 @@ const STRING_REMOVED = '63';
 const TRANSLATED = '2, 5, 7, 9';
 
 /**
+ * Weblate's content actions (ACTIONS_CONTENT, 5.14 and 2026), which its credits report counts
+ * per author: the target-saving ones, 30 source changed, 31 new string, 32 explanation,
+ * 36 approved, 37 marked for edit, 66 flags, 76 bulk edit, 79 enforced check.
+ */
+const CONTENT = '2, 5, 6, 7, 8, 9, 27, 30, 31, 32, 36, 37, 66, 76, 77, 79, 94';
+
+/**
  * Actions that put a new target into a string, whoever or whatever wrote it: the
  * translated ones, 6 automatic, 8 reverted, 27 replaced, 59 repository, 72 upload,
  * 77 propagated, 94 user edit reverted.
@@ -103,27 +110,36 @@ const FUNCTIONS: readonly AnswerFunction[] = [
     returns: `period_start date, scope text, project_slug text, language_code text, username text,
       strings_translated bigint, words_translated bigint, strings_approved bigint,
       words_approved bigint, strings_suggested bigint, words_suggested bigint, comments bigint,
-      rank bigint`,
+      content_changes bigint, rank bigint`,
     body: `
       with events as (
         select distinct ${periodOf('ch.timestamp')} as period_start, ch.project_slug,
                ch.language_code, e.person, e.kind,
-               case when e.kind = 'comment' then -ch.id else coalesce(ch.unit_id, -ch.id) end
-                 as string,
+               case when e.kind in ('comment', 'content') then -ch.id
+                 else coalesce(ch.unit_id, -ch.id) end as string,
                coalesce(u.num_words, 0) as words
         from weblate.changes ch
         left join weblate.units u on u.id = ch.unit_id
         cross join lateral (
-          select case
-                   when ch.action in (${TRANSLATED}) then 'translated'
-                   when ch.action = 36 then 'approved'
-                   when ch.action = 4 then 'suggested'
-                   else 'comment'
-                 end as kind,
-                 case when ch.action in (3, 36) then coalesce(ch.user_name, ch.author_name)
+          -- A change counts once as what it did for the string, and once more as a content
+          -- change credited to its author (Weblate's credits: translation changes only).
+          select k.kind,
+                 case when k.kind = 'content' then ch.author_name
+                      when ch.action in (3, 36) then coalesce(ch.user_name, ch.author_name)
                       else coalesce(ch.author_name, ch.user_name) end as person
+          from (values
+            (case
+               when ch.action in (${TRANSLATED}) then 'translated'
+               when ch.action = 36 then 'approved'
+               when ch.action = 4 then 'suggested'
+               when ch.action = 3 then 'comment'
+             end),
+            (case when ch.action in (${CONTENT}) and ch.translation_id is not null
+               then 'content' end)
+          ) k(kind)
+          where k.kind is not null
         ) e
-        where ch.action in (${TRANSLATED}, 3, 4, 36) and ${changesInWindow()}
+        where ch.action in (${TRANSLATED}, 3, 4, 36, ${CONTENT}) and ${changesInWindow()}
       ), totals as (
         select e.period_start,
                case grouping(e.project_slug, e.language_code)
@@ -139,7 +155,8 @@ const FUNCTIONS: readonly AnswerFunction[] = [
                count(*) filter (where e.kind = 'suggested') as strings_suggested,
                coalesce(sum(e.words) filter (where e.kind = 'suggested'), 0)::bigint
                  as words_suggested,
-               count(*) filter (where e.kind = 'comment') as comments
+               count(*) filter (where e.kind = 'comment') as comments,
+               count(*) filter (where e.kind = 'content') as content_changes
         from events e
         where e.person is not null
         group by grouping sets (

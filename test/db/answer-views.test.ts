@@ -147,17 +147,20 @@ describe('weblate.source_string_changes', () => {
 describe('weblate.contributions', () => {
   it('counts strings and words translated, approved and suggested, and comments, per person', async () => {
     // ana translated hash 1 twice and hash 2 once: 2 strings, 8 words. rev approved both.
-    // cid suggested in docs and commented twice on one string.
+    // cid suggested in docs and commented twice on one string. Content changes, as Weblate's
+    // credits count them, go to the author: ana's three edits and the two approvals of her
+    // strings; src's new string (31). Suggestions and comments are not content.
     expect(
       await tuples(sql`select username, strings_translated, words_translated, strings_approved,
-          words_approved, strings_suggested, words_suggested, comments, rank
+          words_approved, strings_suggested, words_suggested, comments, content_changes, rank
         from weblate.contributions()
         where scope = 'project and language' and project_slug = 'alpha' and language_code = 'cs'
         order by rank, username`),
     ).toEqual([
-      ['ana', '2', '8', '0', '0', '0', '0', '0', '1'],
-      ['cid', '0', '0', '0', '0', '1', '4', '2', '2'],
-      ['rev', '0', '0', '2', '8', '0', '0', '0', '2'],
+      ['ana', '2', '8', '0', '0', '0', '0', '0', '5', '1'],
+      ['cid', '0', '0', '0', '0', '1', '4', '2', '0', '2'],
+      ['rev', '0', '0', '2', '8', '0', '0', '0', '0', '2'],
+      ['src', '0', '0', '0', '0', '0', '0', '0', '1', '2'],
     ]);
   });
 
@@ -172,6 +175,7 @@ describe('weblate.contributions', () => {
       ['alpha', null, 'bob', '3', '2'],
       ['alpha', null, 'cid', '0', '3'],
       ['alpha', null, 'rev', '0', '3'],
+      ['alpha', null, 'src', '0', '3'],
       ['beta', null, 'dan', '2', '1'],
     ]);
     expect(
@@ -182,6 +186,7 @@ describe('weblate.contributions', () => {
       ['dan', '2', '2'],
       ['cid', '0', '3'],
       ['rev', '0', '3'],
+      ['src', '0', '3'],
     ]);
   });
 
@@ -190,8 +195,11 @@ describe('weblate.contributions', () => {
       await tuples(sql`select username, strings_translated, comments
         from weblate.contributions('day', only_language => 'cs',
           since => '2026-01-06T00:00:00Z', until => '2026-01-07T00:00:00Z')
-        where scope = 'language'`),
-    ).toEqual([['ana', '2', '0']]);
+        where scope = 'language' order by username`),
+    ).toEqual([
+      ['ana', '2', '0'],
+      ['src', '0', '0'],
+    ]);
   });
 });
 
