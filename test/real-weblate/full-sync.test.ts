@@ -5,10 +5,11 @@ import type { DbHandle } from '../../src/db/client.ts';
 import { type Database, MIRRORED_TABLES } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
+import type { TierApi } from './harness/api.ts';
 import { compareWithWeblate, typedColumnMismatches } from './harness/compare.ts';
 import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
-import { TIER_RELEASE } from './harness/release.ts';
+import { TIER_RELEASE, tierIsAtLeast } from './harness/release.ts';
 import { SEED } from './harness/seed.ts';
 import { APP_ENTRIES, LONG_SOURCE } from './harness/seed-files.ts';
 
@@ -38,6 +39,23 @@ describe(`a full sync of a real Weblate ${TIER_RELEASE}`, () => {
     ).toEqual([]);
     const rejected = await db.selectFrom('weblate.rejected_records').select(['reason']).execute();
     expect(rejected).toEqual([]);
+  });
+
+  it("credits each person and language with the content changes of Weblate's own credits report", async () => {
+    const credits = await weblateCredits(weblate.current.admin, SEED.aurora.slug);
+    const mirrored = await sql<{ language: string; username: string; changes: string }>`
+      select l.name as language, c.username, sum(c.content_changes)::text as changes
+      from weblate.contributions('year', only_projects => array[${SEED.aurora.slug}]) c
+      join weblate.languages l on l.code = c.language_code
+      where c.scope = 'project and language' and c.content_changes > 0
+      group by 1, 2`.execute(db);
+    expect(credits.length).toBeGreaterThan(3);
+    const figures = mirrored.rows.map((r): [string, string, number] => [
+      r.language,
+      r.username,
+      Number(r.changes),
+    ]);
+    expect(figures.sort(byLanguageAndUser)).toEqual(credits);
   });
 
   it('holds in every typed column exactly the field it came from', async () => {
@@ -208,3 +226,38 @@ describe(`a full sync of a real Weblate ${TIER_RELEASE}`, () => {
     }
   });
 });
+
+/**
+ * Weblate's credits of a project over all time, as [language name, username, changes] sorted:
+ * `/api/projects/<p>/credits/` up to 5.x; since 2026 a `credits` report made through
+ * `/api/projects/<p>/reports/` (generated at once: the tier runs Celery's tasks eagerly).
+ */
+async function weblateCredits(api: TierApi, project: string): Promise<[string, string, number][]> {
+  const window = { start: '2000-01-01T00:00:00+00:00', end: '2100-01-01T00:00:00+00:00' };
+  let data: Array<Record<string, Array<{ username: string; change_count: number }>>>;
+  if (tierIsAtLeast('2026')) {
+    await api.post(`projects/${project}/reports/`, { kind: 'credits', ...window });
+    const reports = (
+      await api.get<{ results: Array<{ kind: string; url: string }> }>(
+        `projects/${project}/reports/`,
+      )
+    ).results.filter((r) => r.kind === 'credits');
+    expect(reports).toHaveLength(1);
+    data = (await api.get<{ data: typeof data }>(new URL(reports[0]!.url))).data;
+  } else {
+    data = await api.get<typeof data>(
+      `projects/${project}/credits/?${new URLSearchParams(window).toString()}`,
+    );
+  }
+  return data
+    .flatMap((entry) =>
+      Object.entries(entry).flatMap(([language, authors]) =>
+        authors.map((a): [string, string, number] => [language, a.username, a.change_count]),
+      ),
+    )
+    .sort(byLanguageAndUser);
+}
+
+function byLanguageAndUser([la, ua]: [string, string, number], [lb, ub]: [string, string, number]) {
+  return la === lb ? (ua < ub ? -1 : 1) : la < lb ? -1 : 1;
+}
