@@ -100,6 +100,8 @@ async function buildTemplate(root: string, key: string, venv: string): Promise<W
   mkdirSync(dataDir, { recursive: true });
   await adminQuery(`drop database if exists ${database} with (force)`);
   await adminQuery(`create database ${database}`);
+  // Whose it is: checkouts with other cache folders share the server (dropStaleTemplates).
+  await adminQuery(`comment on database ${database} is ${pg.escapeLiteral(root)}`);
   const port = await freePort();
   const config: InstanceConfig = {
     venv,
@@ -193,8 +195,9 @@ async function databaseExists(name: string): Promise<boolean> {
 
 /**
  * Templates of other versions of the tier's files, once unused for a day (another checkout on
- * this machine may still use a recent one), template databases without a folder, and the
- * databases of instances whose test process died.
+ * this machine may still use a recent one), this cache folder's template databases without a
+ * folder, and the databases of instances whose test process died. A template of another cache
+ * folder (another XDG_CACHE_HOME) is that folder's to drop.
  */
 async function dropStaleTemplates(root: string, key: string): Promise<void> {
   const dayAgo = Date.now() - 24 * 3600_000;
@@ -207,15 +210,17 @@ async function dropStaleTemplates(root: string, key: string): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
   await client.connect();
   try {
-    const databases = await client.query<{ datname: string }>(
-      "select datname from pg_database where datname like 'wm\\_tier\\_%'",
+    const databases = await client.query<{ datname: string; owner: string | null }>(
+      `select datname, shobj_description(oid, 'pg_database') as owner from pg_database
+       where datname like 'wm\\_tier\\_%'`,
     );
-    for (const { datname } of databases.rows) {
+    for (const { datname, owner } of databases.rows) {
       const template = /^wm_tier_template_([0-9a-f]+)$/.exec(datname)?.[1];
       const pid = /^wm_tier_(\d+)_/.exec(datname)?.[1];
+      const folder = template === undefined ? undefined : folders.get(template);
       const isStale =
         template !== undefined
-          ? template !== key && (folders.get(template) ?? 0) < dayAgo
+          ? template !== key && (folder === undefined ? owner === root : folder < dayAgo)
           : pid !== undefined && !isAlive(Number(pid));
       if (isStale) await client.query(`drop database if exists ${datname} with (force)`);
     }
