@@ -3,15 +3,22 @@ import { describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
 import type { RunningSimulator } from '../../src/simulator/index.ts';
+import { useTestDatabases } from '../helpers/database.ts';
 import { SMALL_INSTANCE, useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { requestsAsked, syncSimulator } from '../helpers/sync.ts';
 
 const HOUR = 3600;
 const mirror = useSimulatorMirror({ ...SMALL_INSTANCE, seed: 83, categoriesAndLabels: true });
+const scoped = useTestDatabases();
 
-/** A sync whose discovery lists are due hourly, as the worker's. */
-function syncHourly(sim: RunningSimulator, handle: DbHandle, full = false) {
-  return syncSimulator(sim, handle, { discoveryIntervalSeconds: HOUR, full });
+/** A sync whose discovery lists are due hourly, as the worker's; `projects`: WEBLATE_PROJECTS. */
+function syncHourly(
+  sim: RunningSimulator,
+  handle: DbHandle,
+  full = false,
+  projects: string[] | null = null,
+) {
+  return syncSimulator(sim, handle, { discoveryIntervalSeconds: HOUR, full, projects });
 }
 
 function expectedCategories(sim: RunningSimulator) {
@@ -154,5 +161,30 @@ describe('categories and labels', () => {
     expect(result.status).toBe('succeeded');
     expect(await unitLabels(handle, false)).toEqual([]);
     expect(await unitLabels(handle, true)).toEqual(expectedUnitLabels(sim));
+  });
+});
+
+describe('categories and labels with WEBLATE_PROJECTS', () => {
+  it('are read from each project in scope, and a removed category from its project again', async () => {
+    const { sim } = mirror;
+    const handle = await scoped.migrated();
+    const project = sim.instance.projects[0]!;
+    const inProject = (c: { projectId: number }) => c.projectId === project.id;
+    const ofProject = (row: { project_id: number }) => row.project_id === project.id;
+    const first = await syncHourly(sim, handle, false, [project.slug]);
+    expect([first.mode, first.status, first.summary.rejected]).toEqual(['full', 'succeeded', 0]);
+    expect(await liveCategories(handle)).toEqual(expectedCategories(sim).filter(ofProject));
+    expect(await liveLabels(handle)).toEqual(expectedLabels(sim).filter(ofProject));
+    const doomed = sim.instance.categories.find(inProject)!;
+    const { categoryIds } = sim.mutate.deleteCategory(doomed.id);
+    sim.requests.reset();
+    const next = await syncHourly(sim, handle, false, [project.slug]);
+    expect([next.mode, next.status]).toEqual(['incremental', 'succeeded']);
+    // The project's change list names the project: only its category list is read again.
+    expect(sim.requests.byPath.get(`/api/projects/${project.slug}/categories/`)).toBe(1);
+    expect(sim.requests.byPath.has('/api/categories/')).toBe(false);
+    const gone = await deletedCategories(handle);
+    expect(gone).toEqual(expect.arrayContaining(categoryIds));
+    expect(await liveCategories(handle)).toEqual(expectedCategories(sim).filter(ofProject));
   });
 });
