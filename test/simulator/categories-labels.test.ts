@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { CATEGORY_FIELDS_2026 } from '../../src/simulator/fields-2026.ts';
 import {
   dispatch,
   generateInstance,
@@ -7,6 +8,7 @@ import {
   type SimInstance,
   siteLinks,
 } from '../../src/simulator/index.ts';
+import { renderCategory } from '../../src/simulator/render-labels.ts';
 import { DEFAULT_SIZE } from '../../src/simulator/size.ts';
 
 const SIZE = { ...DEFAULT_SIZE, projects: 2, components: 3, languages: 2, units: 200, changes: 50 };
@@ -83,5 +85,18 @@ describe('categories and labels of the simulator', () => {
     );
     expect(get(instance, 'api/projects/nope/labels/').status).toBe(404);
     expect(get(instance, 'api/categories/999999/').status).toBe(404);
+  });
+
+  it('render as Weblate 2026 does, with the settings the category inherits', () => {
+    const instance = generateInstance({ ...SIZE, seed: 5, categoriesAndLabels: true });
+    const category = instance.categories[0]!;
+    const record = renderCategory(instance, siteLinks(SITE, '2026'), category);
+    expect(Object.keys(record)).toEqual(CATEGORY_FIELDS_2026);
+    expect(record).toMatchObject({
+      category: null,
+      reports_url: `${SITE}api/categories/${category.id}/reports/`,
+      inherit_license: true,
+      effective_new_lang: 'add',
+    });
   });
 });

@@ -187,4 +187,23 @@ describe('categories and labels with WEBLATE_PROJECTS', () => {
     expect(gone).toEqual(expect.arrayContaining(categoryIds));
     expect(await liveCategories(handle)).toEqual(expectedCategories(sim).filter(ofProject));
   });
+
+  it('are read from a Weblate 2026 server, its whole category record kept in raw', async () => {
+    const { sim } = mirror;
+    const handle = await scoped.migrated();
+    sim.setCompat({ release: '2026' });
+    try {
+      const result = await syncHourly(sim, handle);
+      expect([result.status, result.summary.rejected]).toEqual(['succeeded', 0]);
+      expect(await liveCategories(handle)).toEqual(expectedCategories(sim));
+      expect(await unitLabels(handle, true)).toEqual(expectedUnitLabels(sim));
+      const raw = await sql<{ n: number }>`
+        select count(*)::int as n from weblate.categories where raw ? 'effective_license'`.execute(
+        handle.db,
+      );
+      expect(raw.rows[0]?.n).toBe(sim.instance.categories.length);
+    } finally {
+      sim.setCompat({});
+    }
+  });
 });
