@@ -10,6 +10,7 @@ import * as m0007 from './0007_add_estimated_history.ts';
 import * as m0008 from './0008_add_automatically_translated.ts';
 import * as m0009 from './0009_carry_deletions.ts';
 import * as m0010 from './0010_add_answer_views.ts';
+import * as m0011 from './0011_mirror_categories_labels.ts';
 
 /**
  * Every migration, by name, in the order they apply. Imported statically rather than found
@@ -28,4 +29,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008_add_automatically_translated': m0008,
   '0009_carry_deletions': m0009,
   '0010_add_answer_views': m0010,
+  '0011_mirror_categories_labels': m0011,
 };

@@ -179,6 +179,8 @@ export interface ComponentsTable extends Bookkeeping {
   is_glossary: boolean | null;
   glossary_color: string | null;
   category: string | null;
+  /** The id of the category `category` links to; null at the top of the project. */
+  category_id: number | null;
   linked_component: string | null;
   /** When the object disappeared upstream (set by a complete listing); null while it exists. */
   deleted_at: Timestamp | null;
@@ -260,6 +262,42 @@ export interface UnitsTable extends Bookkeeping {
   /** When the object disappeared upstream (set by a complete listing); null while it exists. */
   deleted_at: Timestamp | null;
   raw: Jsonb;
+}
+
+export interface CategoriesTable extends Bookkeeping {
+  id: number;
+  project_id: number;
+  project_slug: string;
+  slug: string;
+  name: string;
+  /** The category this one sits in (its `category` link); null at the top of the project. */
+  parent_id: number | null;
+  url: string | null;
+  statistics_url: string | null;
+  /** When the object disappeared upstream (set by a complete listing); null while it exists. */
+  deleted_at: Timestamp | null;
+  raw: Jsonb;
+}
+
+export interface LabelsTable extends Bookkeeping {
+  id: number;
+  project_id: number;
+  project_slug: string;
+  name: string;
+  color: string | null;
+  description: string | null;
+  /** When the object disappeared upstream (set by a complete listing); null while it exists. */
+  deleted_at: Timestamp | null;
+  raw: Jsonb;
+}
+
+/** The labels units carry, kept in step with units.labels by triggers (migration 0011). */
+export interface UnitLabelsTable {
+  unit_id: Int8;
+  label_id: number;
+  first_seen_at: GeneratedTimestamp;
+  /** When the unit's record stopped listing the label; null while it carries it. */
+  deleted_at: Timestamp | null;
 }
 
 export interface ChangesTable extends Bookkeeping {
@@ -388,6 +426,9 @@ export interface Database {
   'weblate.languages': LanguagesTable;
   'weblate.projects': ProjectsTable;
   'weblate.components': ComponentsTable;
+  'weblate.categories': CategoriesTable;
+  'weblate.labels': LabelsTable;
+  'weblate.unit_labels': UnitLabelsTable;
   'weblate.translations': TranslationsTable;
   'weblate.units': UnitsTable;
   'weblate.changes': ChangesTable;
@@ -405,6 +446,8 @@ export const MIRRORED_TABLES = [
   'languages',
   'projects',
   'components',
+  'categories',
+  'labels',
   'translations',
   'units',
   'changes',
@@ -418,6 +461,8 @@ export type SyncRunRow = Selectable<SyncRunsTable>;
 export type NewLanguage = Insertable<LanguagesTable>;
 export type NewProject = Insertable<ProjectsTable>;
 export type NewComponent = Insertable<ComponentsTable>;
+export type NewCategory = Insertable<CategoriesTable>;
+export type NewLabel = Insertable<LabelsTable>;
 export type NewTranslation = Insertable<TranslationsTable>;
 export type NewUnit = Insertable<UnitsTable>;
 export type NewChange = Insertable<ChangesTable>;

@@ -36,6 +36,22 @@ function inherited(...settings: InheritableSetting[]): string[] {
 
 const MESSAGE_SETTINGS = inherited(...MESSAGES);
 
+/** CategorySerializer: a category holds every setting its components inherit. */
+export const CATEGORY_FIELDS_2026: readonly string[] = [
+  'id',
+  'name',
+  'slug',
+  'project',
+  'category',
+  'url',
+  'statistics_url',
+  'announcements_url',
+  'reports_url',
+  'check_flags',
+  'effective_check_flags',
+  ...inherited(...INHERITABLE_SETTINGS),
+];
+
 /** ProjectSerializer: 72 fields. */
 export const PROJECT_FIELDS_2026: readonly string[] = [
   'name',

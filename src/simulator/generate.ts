@@ -7,6 +7,7 @@ import {
   pickComponentLanguages,
 } from './generate-catalog.ts';
 import { type ChangeWorld, generateChanges } from './generate-changes.ts';
+import { addCategoriesAndLabels } from './generate-labels.ts';
 import { buildTranslationUnits, makeSourceStrings, pickCompleteness } from './generate-units.ts';
 import { buildUsers } from './generate-users.ts';
 import { buildIndex } from './indexes.ts';
@@ -217,6 +218,8 @@ export function generateInstance(
     seed: number;
     /** Epoch microseconds at which the change history starts (default 2024-01-01). */
     timelineStartUs?: number;
+    /** Generate categories and labels, and labels on some source units (default none). */
+    categoriesAndLabels?: boolean;
   },
 ): SimInstance {
   const timelineStartUs = options.timelineStartUs ?? TIMELINE_START_US;
@@ -255,8 +258,11 @@ export function generateInstance(
     units,
     changes,
     users,
+    categories: [],
+    labels: [],
     history,
   };
+  if (options.categoriesAndLabels === true) addCategoriesAndLabels(data);
   return { ...data, index: buildIndex(data) };
 }
 
@@ -266,7 +272,7 @@ export function generateInstance(
  * history only ever counts forward from its start. For a demo whose history is recent.
  */
 export function generateInstanceEndingAt(
-  options: SimulatorSize & { seed: number },
+  options: SimulatorSize & { seed: number; categoriesAndLabels?: boolean },
   endUs: number,
 ): SimInstance {
   const probe = generateInstance(options);

@@ -123,6 +123,11 @@ export { pythonJson, type SimWebhookOptions, type WebhookDeliveries } from './we
 export interface SimulatorOptions extends Partial<SimulatorSize> {
   /** Seed of the generated data (default 1). */
   seed?: number;
+  /**
+   * Generate categories and labels in every project, and labels on some source units
+   * (generate-labels.ts); default none, which leaves every other record of a seed as it was.
+   */
+  categoriesAndLabels?: boolean;
   /** Port to listen on (default 0: an ephemeral port). */
   port?: number;
   /** Loopback address to listen on (default 127.0.0.1); anything else is refused. */
@@ -267,10 +272,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const now = options.now ?? realNow;
   let latencyMs = checkLatency(options.latencyMs ?? 0);
   let costModel = checkCostModel(options.costModel ?? null);
+  const generation = { ...sizeOf(options), seed, categoriesAndLabels: options.categoriesAndLabels };
   const instance =
     options.historyEndsAt === undefined
-      ? generateInstance({ ...sizeOf(options), seed })
-      : generateInstanceEndingAt({ ...sizeOf(options), seed }, options.historyEndsAt * 1000);
+      ? generateInstance(generation)
+      : generateInstanceEndingAt(generation, options.historyEndsAt * 1000);
   const pipeline = createPipeline(instance, {
     faults: options.faults ?? null,
     rateLimit: options.rateLimit ?? null,

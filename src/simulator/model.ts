@@ -50,6 +50,25 @@ export interface SimProject {
   languageAliases: string;
 }
 
+/** A project's category (Weblate 5.0+): components sit in it; it may sit in another. */
+export interface SimCategory {
+  id: number;
+  projectId: number;
+  slug: string;
+  name: string;
+  /** The category it sits in; null at the top of its project. */
+  parentId: number | null;
+}
+
+/** A project's label, which strings (units) carry. */
+export interface SimLabel {
+  id: number;
+  projectId: number;
+  name: string;
+  description: string;
+  color: string;
+}
+
 export type FileFormat = 'po' | 'strings-utf8' | 'json' | 'aresource';
 
 export interface SimComponent {
@@ -95,6 +114,8 @@ export interface SimTranslation {
 export interface SimUnit {
   id: number;
   translationId: number;
+  /** Ids of the labels the unit carries, ascending; absent: none. */
+  labelIds?: number[];
   /** Plural forms; shared (by reference) between the languages of a component. */
   source: string[];
   previousSource: string;
@@ -247,6 +268,10 @@ export interface SimInstance {
   changes: SimChange[];
   /** Includes `anonymous`, which has no subscriptions. */
   users: SimUser[];
+  /** Ascending id; empty unless generated with `categoriesAndLabels`. */
+  categories: SimCategory[];
+  /** Ascending id; empty unless generated with `categoriesAndLabels`. */
+  labels: SimLabel[];
   history: SimHistory;
   index: SimIndex;
   /**

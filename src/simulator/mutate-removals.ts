@@ -67,6 +67,8 @@ function cascade(instance: SimInstance, doomed: Doomed): Omit<DeleteResult, 'cha
   retainInPlace(instance.translations, (t) => !translationIds.has(t.id));
   retainInPlace(instance.components, (c) => !componentIds.has(c.id));
   retainInPlace(instance.projects, (p) => !doomed.projects.has(p.id));
+  retainInPlace(instance.categories, (c) => !doomed.projects.has(c.projectId));
+  retainInPlace(instance.labels, (l) => !doomed.projects.has(l.projectId));
   for (const component of instance.components) {
     if (component.linkedComponentId !== null && componentIds.has(component.linkedComponentId)) {
       component.linkedComponentId = null;

@@ -25,6 +25,7 @@ import {
   addUnits,
   type AddUnitsResult,
 } from './mutate-catalog.ts';
+import { deleteCategory, setUnitLabel } from './mutate-labels.ts';
 import {
   deleteComponent,
   deleteProject,
@@ -82,12 +83,14 @@ export {
   addTranslation,
   addUnits,
   bulkEditStates,
+  deleteCategory,
   deleteComponent,
   deleteProject,
   deleteTranslation,
   deleteUnits,
   editUnits,
   renameTemplate,
+  setUnitLabel,
   updateUnitsSilently,
 };
 
@@ -167,6 +170,10 @@ export interface Mutator {
   updateUnitsSilently(updates: ReadonlyMap<number, SilentUnitUpdate>): SilentResult;
   /** A monolingual component's template renamed: its fuzzy strings silently become translated. */
   renameTemplate(componentId: number, template: string): SilentResult;
+  /** A label added to (`isAdded`) or removed from a unit, logged on it (actions 86, 87). */
+  setUnitLabel(unitId: number, labelId: number, isAdded: boolean): { changeIds: number[] };
+  /** A category removed with the categories inside it, logged on its project (action 67). */
+  deleteCategory(categoryId: number): { categoryIds: number[]; changeIds: number[] };
 }
 
 /**
@@ -197,6 +204,8 @@ export function createMutator(
     addComponent: (projectId, slug, options) => addComponent(context, projectId, slug, options),
     updateUnitsSilently: (updates) => updateUnitsSilently(context, updates),
     renameTemplate: (componentId, template) => renameTemplate(context, componentId, template),
+    setUnitLabel: (unitId, labelId, isAdded) => setUnitLabel(context, unitId, labelId, isAdded),
+    deleteCategory: (categoryId) => deleteCategory(context, categoryId),
   });
 }
 

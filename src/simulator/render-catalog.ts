@@ -86,6 +86,14 @@ function withInheritance(
   return fields;
 }
 
+/**
+ * The settings of an object that sets none itself (a project without a workspace, a
+ * category): Weblate's defaults, each inherited, with `inherit_` and `effective_` forms.
+ */
+export function inheritedSettings2026(): Record<string, unknown> {
+  return withInheritance(PROJECT_SETTINGS_2026, () => true);
+}
+
 export function renderLanguage(
   _instance: SimInstance,
   base: LinkBase,
@@ -173,7 +181,7 @@ function projectIn2026(
     use_workspace_tm: false,
     contribute_workspace_tm: false,
     autoclean_tm: false,
-    ...withInheritance(PROJECT_SETTINGS_2026, () => true),
+    ...inheritedSettings2026(),
   };
   return pickFields(values, PROJECT_FIELDS_2026);
 }

@@ -18,6 +18,7 @@ import type {
 import { isFuzzyState } from './model.ts';
 import { isAtLeast } from './release.ts';
 import { componentAddons, renderComponent, renderProject } from './render-catalog.ts';
+import { renderUnitLabels } from './render-labels.ts';
 import { hashToChecksum } from './siphash.ts';
 import {
   type CompletedMetric,
@@ -56,7 +57,7 @@ export function renderUnit(
     context: unit.context,
     note: unit.note,
     flags: unit.flags,
-    labels: [],
+    labels: renderUnitLabels(instance, unit),
     state: unit.state,
     fuzzy: isFuzzyState(unit.state),
     translated: unit.state >= 20,

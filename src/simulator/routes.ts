@@ -1,5 +1,6 @@
 import type { Handler } from './handlers-catalog.ts';
 import * as catalog from './handlers-catalog.ts';
+import * as labels from './handlers-labels.ts';
 import * as records from './handlers-records.ts';
 import type { SimInstance } from './model.ts';
 import { clientError, notFound, ok, type SimRequest, type SimResponse } from './responses.ts';
@@ -28,6 +29,10 @@ export const ROUTES: readonly Route[] = [
   route(`projects/${P}/components/`, LIST_CREATE, catalog.listProjectComponents),
   route(`projects/${P}/changes/`, READ, records.listProjectChanges),
   route(`projects/${P}/statistics/`, READ, records.projectStatistics),
+  route(`projects/${P}/categories/`, READ, labels.listProjectCategories),
+  route(`projects/${P}/labels/`, LIST_CREATE, labels.listProjectLabels),
+  route('categories/', LIST_CREATE, labels.listCategories),
+  route('categories/([0-9]+)/', DETAIL_EDIT, labels.getCategory),
   route('components/', READ, catalog.listComponents),
   route(`components/${P}/${P}/`, DETAIL_EDIT, catalog.getComponent),
   route(`components/${P}/${P}/translations/`, LIST_CREATE, catalog.listComponentTranslations),

@@ -10,6 +10,7 @@ import type { SyncContext } from './context.ts';
 import type { ComponentRef, Lookup, ProjectRef } from './refs.ts';
 import { attributeChange } from './streams/changes.ts';
 import { readComponent } from './streams/components.ts';
+import { syncAllCategories, syncProjectListAgain } from './streams/labels.ts';
 import { syncLanguages } from './streams/languages.ts';
 import { readProject } from './streams/projects.ts';
 import { syncComponentTranslations } from './streams/translations.ts';
@@ -111,6 +112,7 @@ export async function discoverFromChanges(
     const component = await componentOf(ctx, n, projectsBySlug);
     if (component !== null) await syncComponentTranslations(ctx, component);
   });
+  if (!listed) await readProjectListsNamed(ctx, changes, projectsBySlug);
   if (await hasUnknownLanguage(ctx)) await syncLanguages(ctx);
   await commitPage(ctx, 'changes', [], async (trx) => {
     const { written, translations } = await attributeAgain(trx, changes, ctx.lookup);
@@ -119,6 +121,43 @@ export async function discoverFromChanges(
     else await pending.recheckTranslations.settle(trx, recheck);
     return { written };
   });
+}
+
+/**
+ * Actions after which a project's list is read again: a category removed, renamed or
+ * moved (67–69); a label added to a string (86, Weblate 2026.x), which may be a new label.
+ */
+const PROJECT_LIST_ACTIONS = new Map<number, 'categories' | 'labels'>([
+  [67, 'categories'],
+  [68, 'categories'],
+  [69, 'categories'],
+  [86, 'labels'],
+]);
+
+/**
+ * Reads once each the category and label lists of the projects the changes name so. The
+ * global change list names no project for a change on a category (it has no component):
+ * with every project in scope, the global category list is read then.
+ */
+async function readProjectListsNamed(
+  ctx: SyncContext,
+  changes: PendingChange[],
+  projectsBySlug: Map<string, ProjectRef>,
+): Promise<void> {
+  const named = new Map<string, { project: ProjectRef; which: 'categories' | 'labels' }>();
+  let allCategories = false;
+  for (const change of changes) {
+    const which = PROJECT_LIST_ACTIONS.get(change.action);
+    if (which === undefined) continue;
+    const project = projectsBySlug.get(change.project_slug ?? '');
+    if (project !== undefined) named.set(`${which}/${project.slug}`, { project, which });
+    else if (which === 'categories' && change.project_slug === null)
+      allCategories ||= ctx.scope.projects === null;
+  }
+  if (allCategories) await syncAllCategories(ctx, [...projectsBySlug.values()]);
+  for (const { project, which } of named.values()) {
+    if (!allCategories || which === 'labels') await syncProjectListAgain(ctx, project, which);
+  }
 }
 
 type PendingChange = Pick<

@@ -11,6 +11,7 @@ import { loadMirrored } from './mirrored.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
 import { GLOBAL_CHANGES, projectChanges, syncChanges } from './streams/changes.ts';
 import { syncComponents } from './streams/components.ts';
+import { syncCategoriesAndLabels } from './streams/labels.ts';
 import { syncLanguages } from './streams/languages.ts';
 import { syncSubscriptions } from './streams/notifications.ts';
 import { syncProjects } from './streams/projects.ts';
@@ -155,11 +156,15 @@ async function syncEverything(
   await recordDiscovery(ctx);
 }
 
-/** The complete discovery lists: languages, projects, components, translations. */
+/**
+ * The complete discovery lists: languages, projects, components, the projects' categories
+ * and labels, translations.
+ */
 async function discoverByLists(ctx: SyncContext) {
   const languageUrls = await syncLanguages(ctx);
   const projects = await syncProjects(ctx);
   const components = await syncComponents(ctx, projects);
+  await syncCategoriesAndLabels(ctx, projects, { global: ctx.scope.projects === null });
   await syncTranslations(ctx, components);
   return { projects, languageUrls };
 }

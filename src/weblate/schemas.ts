@@ -176,6 +176,27 @@ export const weblateComponent = z.object({
 });
 export type WeblateComponent = z.infer<typeof weblateComponent>;
 
+/** CategorySerializer (Weblate 5.0+); 2026.x adds links and effective settings, kept in raw. */
+export const weblateCategory = z.object({
+  id: int,
+  name: z.string(),
+  slug: z.string().min(1),
+  project: url,
+  category: url,
+  url: url,
+  statistics_url: url,
+});
+export type WeblateCategory = z.infer<typeof weblateCategory>;
+
+/** LabelSerializer: a project's label, as its list and each unit's `labels` give it. */
+export const weblateLabel = z.object({
+  id: int,
+  name: z.string(),
+  description: text,
+  color: text,
+});
+export type WeblateLabel = z.infer<typeof weblateLabel>;
+
 export const weblateTranslation = z.object({
   id: int,
   language_code: z.string().min(1),

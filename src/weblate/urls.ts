@@ -34,6 +34,13 @@ export function unitIdFromUrl(url: string | null | undefined): string | null {
   return match?.[1] ?? null;
 }
 
+/** `…/api/categories/12/` → 12 (a component's or a category's `category` link). */
+export function categoryIdFromUrl(url: string | null | undefined): number | null {
+  if (!url) return null;
+  const match = /\/api\/categories\/(\d+)\/?$/.exec(pathOf(url) ?? '');
+  return match?.[1] === undefined ? null : Number(match[1]);
+}
+
 /** `…/api/users/<username>/` → username (URL-decoded). */
 export function usernameFromUrl(url: string | null | undefined): string | null {
   if (!url) return null;

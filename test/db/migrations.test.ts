@@ -32,11 +32,15 @@ const VIEWS = [
   'translation_progress_daily',
 ];
 
-/** The functions of 0003_add_reporting_views, 0005_add_progress_functions and 0010_add_answer_views. */
+/**
+ * The functions of 0003_add_reporting_views, 0005_add_progress_functions,
+ * 0010_add_answer_views and 0011_mirror_categories_labels (the trigger's).
+ */
 const FUNCTIONS = [
   'automatic_share()',
   'contributions()',
   'failing_checks()',
+  'keep_unit_labels()',
   'progress_by_component()',
   'progress_by_component_daily()',
   'progress_by_language()',
@@ -90,9 +94,11 @@ describe('migrations', () => {
     ]);
     expect(first.applied).toEqual(MIGRATIONS);
     expect(await weblateTables(handle)).toEqual([
+      'categories',
       'change_actions',
       'changes',
       'components',
+      'labels',
       'language_statistics',
       'languages',
       'notification_subscriptions',
@@ -104,6 +110,7 @@ describe('migrations', () => {
       'translation_progress_estimated',
       'translation_statistics',
       'translations',
+      'unit_labels',
       'unit_states',
       'units',
     ]);
@@ -117,7 +124,7 @@ describe('migrations', () => {
     expect(await weblateTables(handle)).toEqual([]);
     expect(await weblateViewsAndFunctions(handle)).toEqual([]);
     await migrateToLatest(handle);
-    expect(await weblateTables(handle)).toHaveLength(16);
+    expect(await weblateTables(handle)).toHaveLength(19);
     expect(await weblateViewsAndFunctions(handle)).toHaveLength(VIEWS.length + FUNCTIONS.length);
     expect((await migrateToLatest(handle)).applied).toEqual([]);
     expect(await pendingMigrations(handle)).toEqual([]);

@@ -13,7 +13,7 @@ import {
 } from '../../src/db/queries/records.ts';
 import { recordTranslationStatistics } from '../../src/db/queries/statistics.ts';
 import { writeTransaction } from '../../src/db/transactions.ts';
-import type { ComponentRef, ProjectRef, TranslationRef } from '../../src/sync/refs.ts';
+import type { TranslationRef } from '../../src/sync/refs.ts';
 import { toComponentRow } from '../../src/sync/streams/components.ts';
 import { toProjectRow } from '../../src/sync/streams/projects.ts';
 import { toTranslationStatisticsRow } from '../../src/sync/streams/statistics.ts';
@@ -28,19 +28,12 @@ import {
 } from '../../src/weblate/schemas.ts';
 import { createTestDatabase, DATABASE_KIND, type TestDatabase } from '../helpers/database.ts';
 import { item } from '../helpers/items.ts';
+import { COMPONENT, PROJECT } from '../helpers/parent-refs.ts';
 
 let database: TestDatabase;
 let handle: DbHandle;
-const project: ProjectRef = { id: 1, slug: 'p', componentsUrl: '', changesUrl: '' };
-const component: ComponentRef = {
-  id: 2,
-  slug: 'c',
-  projectId: 1,
-  projectSlug: 'p',
-  url: null,
-  translationsUrl: '',
-  statisticsUrl: '',
-};
+const project = PROJECT;
+const component = COMPONENT;
 const translation: TranslationRef = {
   id: 3,
   url: 'http://w/api/translations/p/c/cs/',

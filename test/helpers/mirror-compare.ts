@@ -17,22 +17,34 @@ export interface MirrorSnapshot {
 
 const BOOKKEEPING = sql`- 'first_seen_at' - 'updated_at' - 'deleted_at'`;
 
-const LIVE_TABLES: Array<[string, string]> = [
-  ['languages', 'code'],
-  ['projects', 'id'],
-  ['components', 'id'],
-  ['translations', 'id'],
-  ['units', 'id'],
-  ['notification_subscriptions', 'id'],
+const LIVE_TABLES: Array<[string, string[]]> = [
+  ['languages', ['code']],
+  ['projects', ['id']],
+  ['components', ['id']],
+  ['categories', ['id']],
+  ['labels', ['id']],
+  ['translations', ['id']],
+  ['units', ['id']],
+  ['unit_labels', ['unit_id', 'label_id']],
+  ['notification_subscriptions', ['id']],
 ];
+
+/** Live rows; a kept mirror also keeps the links of units deleted since, a fresh one has none. */
+function liveRows(table: string) {
+  if (table === 'languages') return sql`true`;
+  if (table !== 'unit_labels') return sql`t.deleted_at is null`;
+  return sql`t.deleted_at is null and exists (select from weblate.units u
+    where u.id = t.unit_id and u.deleted_at is null)`;
+}
 
 export async function snapshotMirror(db: Kysely<Database>): Promise<MirrorSnapshot> {
   const tables: Record<string, string[]> = {};
-  for (const [table, key] of LIVE_TABLES) {
-    const live = table === 'languages' ? sql`true` : sql`t.deleted_at is null`;
+  for (const [table, keys] of LIVE_TABLES) {
+    const live = liveRows(table);
+    const order = sql.join(keys.map((key) => sql.ref(`t.${key}`)));
     const rows = await sql<{ row: string }>`
       select (to_jsonb(t) ${BOOKKEEPING})::text as row from ${sql.table(`weblate.${table}`)} t
-      where ${live} order by t.${sql.ref(key)}`.execute(db);
+      where ${live} order by ${order}`.execute(db);
     tables[table] = rows.rows.map((r) => r.row);
   }
   tables.translation_statistics = await latestSnapshots(

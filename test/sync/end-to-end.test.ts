@@ -336,6 +336,9 @@ describe('a full sync of the simulated instance', () => {
       languages: 1,
       projects: 1,
       components: 1,
+      // Every project is in scope: one page of the global category list, each project's labels.
+      categories: 1,
+      labels: sim.instance.projects.length,
       translations: 1,
       // Every project is in scope: one page of the global change list.
       changes: 1,
@@ -344,7 +347,7 @@ describe('a full sync of the simulated instance', () => {
       language_statistics: 0,
       notification_subscriptions: usernames.length,
     });
-    expect(requestsAsked(second)).toBe(5 + usernames.length);
+    expect(requestsAsked(second)).toBe(6 + sim.instance.projects.length + usernames.length);
     expectServedRequests(second, sim.requests.total);
   });
 });

@@ -98,6 +98,9 @@ async function expectedRequests(before: Records): Promise<Record<string, number>
     languages: 1,
     projects: 1,
     components: 1,
+    // Every project is in scope: one page of the global category list, each project's labels.
+    categories: 1,
+    labels: instance.projects.length,
     translations: 1,
     // Every project is in scope: one page of the global change list.
     changes: 1,

@@ -4,7 +4,19 @@ import type { Database } from '../database.ts';
 import { pending } from './sync-state.ts';
 
 export type SoftDeletedTable =
-  'projects' | 'components' | 'translations' | 'notification_subscriptions';
+  | 'projects'
+  | 'components'
+  | 'categories'
+  | 'labels'
+  | 'translations'
+  | 'notification_subscriptions';
+
+/** Tables whose rows contain others (see carryDeletion). */
+type ContainerTable = 'projects' | 'components' | 'translations';
+
+function isContainer(table: SoftDeletedTable): table is ContainerTable {
+  return table === 'projects' || table === 'components' || table === 'translations';
+}
 
 /**
  * After a complete listing: sets deleted_at on live rows of `table` within `scope` (a
@@ -24,7 +36,7 @@ export async function markMissingDeleted(
       where t.deleted_at is null and ${where} and ${notAmong(sql.ref('t.id'), seenIds)}
       returning t.id`.execute(trx);
     const gone = result.rows.map((r) => Number(r.id));
-    if (table !== 'notification_subscriptions') await carryDeletion(trx, table, gone);
+    if (isContainer(table)) await carryDeletion(trx, table, gone);
     return gone;
   });
 }
@@ -106,7 +118,7 @@ export async function languagesOfTranslations(
  */
 export async function markGone(
   db: Kysely<Database>,
-  table: 'projects' | 'components' | 'translations',
+  table: ContainerTable,
   id: number,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -130,10 +142,14 @@ export async function markGone(
  */
 async function carryDeletion(
   trx: Kysely<Database>,
-  table: 'projects' | 'components' | 'translations',
+  table: ContainerTable,
   ids: readonly number[],
 ): Promise<void> {
   if (ids.length === 0) return;
+  if (table === 'projects') {
+    await deleteContained(trx, 'categories', 'project_id', 'projects', ids);
+    await deleteContained(trx, 'labels', 'project_id', 'projects', ids);
+  }
   const components =
     table === 'projects'
       ? await deleteContained(trx, 'components', 'project_id', 'projects', ids)
@@ -151,9 +167,9 @@ async function carryDeletion(
 /** Marks the live rows of `table` in the given containers deleted as they are; their ids. */
 async function deleteContained(
   trx: Kysely<Database>,
-  table: 'components' | 'translations' | 'units',
+  table: 'components' | 'categories' | 'labels' | 'translations' | 'units',
   column: string,
-  container: 'projects' | 'components' | 'translations',
+  container: ContainerTable,
   containerIds: readonly number[],
 ): Promise<number[]> {
   if (containerIds.length === 0) return [];
@@ -163,7 +179,9 @@ async function deleteContained(
     where t.${sql.ref(column)} = c.id and c.id = any(${`{${containerIds.join(',')}}`}::bigint[])
       and c.deleted_at is not null and t.deleted_at is null
     returning t.id`.execute(trx);
-  return table === 'units' ? [] : result.rows.map((r) => Number(r.id));
+  return table === 'components' || table === 'translations'
+    ? result.rows.map((r) => Number(r.id))
+    : [];
 }
 
 /** Units a walk covers: everything, one project's, or one translation's. */

@@ -3,8 +3,10 @@ import type { Kysely } from 'kysely';
 import type { CopyInto } from '../copy.ts';
 import type {
   Database,
+  NewCategory,
   NewChange,
   NewComponent,
+  NewLabel,
   NewLanguage,
   NewNotificationSubscription,
   NewProject,
@@ -23,6 +25,8 @@ import {
 export type LanguageRow = CompleteRow<NewLanguage>;
 export type ProjectRow = CompleteRow<NewProject>;
 export type ComponentRow = CompleteRow<NewComponent>;
+export type CategoryRow = CompleteRow<NewCategory>;
+export type LabelRow = CompleteRow<NewLabel>;
 export type TranslationRow = CompleteRow<NewTranslation>;
 export type UnitRow = CompleteRow<NewUnit>;
 export type ChangeRow = CompleteRow<NewChange>;
@@ -45,6 +49,16 @@ export function upsertComponents(
   shape: RawShape = null,
 ): Promise<number> {
   return upsertJsonRows(db, 'weblate.components', ['id'], rows, shape);
+}
+
+/** Upserts categories by id. */
+export function upsertCategories(db: Kysely<Database>, rows: CategoryRow[]): Promise<number> {
+  return upsertJsonRows(db, 'weblate.categories', ['id'], rows);
+}
+
+/** Upserts labels by id. */
+export function upsertLabels(db: Kysely<Database>, rows: LabelRow[]): Promise<number> {
+  return upsertJsonRows(db, 'weblate.labels', ['id'], rows);
 }
 
 /** Upserts translations by id; returns the ids of those inserted or changed in any value. */

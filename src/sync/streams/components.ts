@@ -5,6 +5,7 @@ import { retireReplaced } from '../../db/queries/deletions.ts';
 import { type ComponentRow, upsertComponents } from '../../db/queries/records.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateComponent, weblateComponent } from '../../weblate/schemas.ts';
+import { categoryIdFromUrl } from '../../weblate/urls.ts';
 import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
@@ -27,6 +28,7 @@ export function toComponentRow(
     slug,
     name,
     source_language_code: record.source_language?.code ?? null,
+    category_id: categoryIdFromUrl(record.category),
     ...pickNullable(record, COMPONENT_FIELDS),
     deleted_at: null,
     raw,
