@@ -44,7 +44,8 @@ describe(`incremental syncs of a real Weblate ${TIER_RELEASE}`, () => {
 
   /**
    * An incremental sync of the kept mirror, which must equal a fresh full sync and make only the
-   * requests the round's edits justify: the four discovery lists (one page each here), one page of
+   * requests the round’s edits justify: the discovery lists (one page each here, labels one per
+   * project), one page of
    * the global change list, the unit-list capability check and one unit page, `namedReads` reads of
    * units by id (units a change named whose last_changed did not move), `unitSweeps`
    * per-translation unit lists, statistics of each component and language whose translations
@@ -66,11 +67,19 @@ describe(`incremental syncs of a real Weblate ${TIER_RELEASE}`, () => {
       log: lines,
     };
     const moved = movedTranslations(before, await translationStates(weblate.current.admin));
+    const projects = await db
+      .selectFrom('weblate.projects')
+      .select('id')
+      .where('deleted_at', 'is', null)
+      .execute();
     expect(requestsOf(result), JSON.stringify(made, null, 1)).toEqual({
       languages: 1,
       projects: 1,
       components: 1,
       translations: 1,
+      categories: 1,
+      // Weblate has no global label list: one per project.
+      labels: projects.length,
       changes: 1,
       units: 2 + namedReads + unitSweeps,
       translation_statistics: moved.components.size,
