@@ -17,6 +17,7 @@ import {
   type SummedProgress,
 } from '../db/queries/report-progress.ts';
 import { readReportClock, type ReportFilter } from '../db/queries/report-scope.ts';
+import { buildAnswers } from './build-answers.ts';
 import { addDays, daysBetween } from './days.ts';
 import type {
   ActivityDay,
@@ -26,13 +27,13 @@ import type {
   MoverWindow,
   Progress,
   ProjectProgress,
-  RankedList,
   Report,
   ReportFilters,
 } from './model.ts';
+import { ranked, toNumber, toNumberOrNull } from './numbers.ts';
 
 export interface ReportOptions extends ReportFilters {
-  /** Rows per ranked list (movers, contributors, stalled translations). */
+  /** Rows per ranked list (movers, contributors, stalled translations, review). */
   limit: number;
 }
 
@@ -40,13 +41,6 @@ export interface ReportOptions extends ReportFilters {
 export const DEFAULT_MOVER_DAYS = [7, 30] as const;
 /** The activity window without --since, in days (today included). */
 export const DEFAULT_ACTIVITY_DAYS = 30;
-
-function toNumber(value: string | number): number {
-  return typeof value === 'number' ? value : Number(value);
-}
-function toNumberOrNull(value: string | number | null): number | null {
-  return value === null ? null : toNumber(value);
-}
 
 function toProgress(row: SummedProgress): Progress {
   return {
@@ -64,13 +58,6 @@ function toProgress(row: SummedProgress): Progress {
     untranslated_words: toNumber(row.untranslated_words),
     last_change: row.last_change,
   };
-}
-
-function ranked<Row extends { matching: string }, Out>(
-  rows: Row[],
-  map: (row: Row) => Out,
-): RankedList<Out> {
-  return { matching: rows.length === 0 ? 0 : toNumber(rows[0]!.matching), rows: rows.map(map) };
 }
 
 async function buildMovers(
@@ -99,7 +86,7 @@ async function buildMovers(
       from,
       to: today,
       baseline_day: baselineDay,
-      ...ranked(rows, ({ matching: _, ...row }) => ({
+      ...ranked(rows, (row) => ({
         ...row,
         translated_percent_before: toNumberOrNull(row.translated_percent_before),
         translated_percent_now: toNumberOrNull(row.translated_percent_now),
@@ -196,6 +183,7 @@ export async function buildReport(db: Kysely<Database>, options: ReportOptions):
   const history = await buildLanguageHistory(db, inWindow);
   const activity = await buildActivity(db, inWindow);
   const activityTotal = await readActivityTotal(db, inWindow);
+  const answers = await buildAnswers(db, scope, { window, limit });
   return {
     generated_at: now,
     filters: { projects: [...options.projects], language: options.language, since: options.since },
@@ -209,12 +197,13 @@ export async function buildReport(db: Kysely<Database>, options: ReportOptions):
       languages: r.languages,
       last_day: r.last_day,
     })),
-    stalled: ranked(stalled, ({ matching: _, ...r }) => ({
+    stalled: ranked(stalled, (r) => ({
       ...r,
       translated_percent: toNumberOrNull(r.translated_percent),
     })),
     language_history: history,
     activity,
+    ...answers,
     totals: {
       progress: total,
       activity: {

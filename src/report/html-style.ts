@@ -4,6 +4,7 @@ export const REPORT_STYLE = `
 * { box-sizing: border-box; }
 body { margin: 0 auto; padding: 24px; max-width: 1040px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
 h1 { font-size: 22px; margin: 0 0 4px; }
+h3 { font-size: 15px; margin: 16px 0 6px; }
 h2 { font-size: 17px; margin: 28px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
 p.meta, p.note, .empty-text { color: var(--muted); margin: 2px 0; }
 .cards { display: flex; flex-wrap: wrap; gap: 12px; margin-top: 16px; }

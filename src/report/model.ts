@@ -136,6 +136,88 @@ export interface ReportTotals {
   activity: { changes: number; words: number };
 }
 
+/** Source strings and words added and removed in one period (new work to translate). */
+export interface NewWorkPeriod {
+  period_start: string;
+  strings_added: number;
+  words_added: number;
+  strings_removed: number;
+  words_removed: number;
+}
+
+/** A person's work over the window, ranked by words translated, then strings translated. */
+export interface ContributorRank {
+  rank: number;
+  username: string;
+  strings_translated: number;
+  words_translated: number;
+  strings_approved: number;
+  words_approved: number;
+  strings_suggested: number;
+  comments: number;
+  /** Languages the person translated, approved, suggested or commented in. */
+  languages: string[];
+}
+
+/** Strings of one project and language waiting for review. */
+export interface ReviewWaiting {
+  project_slug: string;
+  language_code: string;
+  strings: number;
+  words: number;
+  /** When the longest-waiting string's translation was saved. */
+  waiting_since: string;
+  oldest_days: number;
+  /** Strings waiting 7 days or more. */
+  over_7_days: number;
+}
+
+/** Approvals of one project and language in the window, and how long they took. */
+export interface ApprovalTime {
+  project_slug: string;
+  language_code: string;
+  approvals: number;
+  /** Approvals whose translation is in the change history (those the hours measure). */
+  measured: number;
+  median_hours: number | null;
+  average_hours: number | null;
+  max_hours: number | null;
+}
+
+/** Changes that saved a translation in one period by one method (person, automatic, upload, …). */
+export interface MethodPeriod {
+  period_start: string;
+  method: string;
+  strings: number;
+  words: number;
+}
+
+/** One project and language against one threshold of translated words. */
+export interface Readiness {
+  project_slug: string;
+  language_code: string;
+  threshold: number;
+  total_words: number;
+  translated_words: number;
+  translated_words_percent: number | null;
+  is_reached: boolean;
+  words_needed: number;
+  /** Net words translated a day over the last 30 days. */
+  words_per_day: number | null;
+  /** When the threshold would be reached at that pace; null when reached or without pace. */
+  projected_date: string | null;
+}
+
+/** Strings with failing checks at the end of one period (its last measured day). */
+export interface FailingPeriod {
+  period_start: string;
+  day: string;
+  translations: number;
+  failing: number;
+  total: number;
+  failing_percent: number | null;
+}
+
 export interface ReportFilters {
   /** Project slugs; empty for every project. */
   projects: string[];
@@ -156,5 +238,14 @@ export interface Report {
   stalled: RankedList<StalledTranslation>;
   language_history: LanguageDay[];
   activity: ActivityDay[];
+  /** Periods of new_work, translation_methods and quality: weeks, or months over long windows. */
+  period: 'week' | 'month';
+  new_work: NewWorkPeriod[];
+  contributor_ranking: RankedList<ContributorRank>;
+  review: { waiting: RankedList<ReviewWaiting>; approval: RankedList<ApprovalTime> };
+  translation_methods: MethodPeriod[];
+  /** Per project and language, one row per threshold (80, 90, 95 % of words). */
+  release_readiness: Readiness[];
+  quality: FailingPeriod[];
   totals: ReportTotals;
 }

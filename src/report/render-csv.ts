@@ -1,3 +1,5 @@
+import { answerCsvSections } from './csv-answers.ts';
+import { formatSection } from './csv-section.ts';
 import type {
   ActivityDay,
   ComponentProgress,
@@ -16,8 +18,9 @@ import type {
  * comma, a quote or a line break is quoted, its quotes doubled). Each section is a line
  * `# <name>`, a header row and the rows, and ends with a blank line. Sections: report
  * (one row: when, filters, window), projects, languages, components, movers_7d and
- * movers_30d (with --since: movers_since, then those of the two that fit), contributors, stalled, language_history and
- * activity. An empty cell is a null; a list (a contributor's languages) is space-separated.
+ * movers_30d (with --since: movers_since, then those of the two that fit), contributors, stalled, language_history,
+ * activity, new_work, contributor_ranking, review_waiting, review_approval,
+ * translation_methods, release_readiness and quality. An empty cell is a null; a list (a contributor's languages) is space-separated.
  */
 export function renderCsv(report: Report): string {
   const meta = {
@@ -38,6 +41,7 @@ export function renderCsv(report: Report): string {
     formatSection('stalled', STALLED_COLUMNS, report.stalled.rows),
     formatSection('language_history', LANGUAGE_DAY_COLUMNS, report.language_history),
     formatSection('activity', ACTIVITY_COLUMNS, report.activity),
+    ...answerCsvSections(report),
   ].join('\r\n');
 }
 
@@ -135,19 +139,4 @@ const ACTIVITY_COLUMNS = [
   'authors',
 ] as const satisfies readonly (keyof ActivityDay)[];
 
-function formatSection<Row>(name: string, columns: readonly (keyof Row)[], rows: Row[]): string {
-  const lines = [`# ${name}`, columns.map((c) => csvField(c)).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => csvField(row[c])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
-}
-
-/** One RFC 4180 field. */
-export function csvField(value: unknown): string {
-  let text: string;
-  if (value === null || value === undefined) text = '';
-  else if (Array.isArray(value)) text = value.map(String).join(' ');
-  else if (typeof value === 'string') text = value;
-  else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
-  else text = JSON.stringify(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+export { csvField } from './csv-section.ts';

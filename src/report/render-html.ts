@@ -1,6 +1,5 @@
 import { daysBetween } from './days.ts';
 import {
-  describeCut,
   describeScope,
   formatChange,
   formatCount,
@@ -9,8 +8,10 @@ import {
   formatRange,
   moverTitle,
 } from './format.ts';
+import { renderAnswers } from './html-answers.ts';
 import { renderActivityChart, renderLanguageChart } from './html-charts.ts';
 import { REPORT_STYLE } from './html-style.ts';
+import { type Column, cutNote, e, type Names, namesOf, num, renderTable } from './html-table.ts';
 import type {
   ComponentProgress,
   Contributor,
@@ -20,47 +21,10 @@ import type {
   Report,
   StalledTranslation,
 } from './model.ts';
-import { escapeHtml } from './svg-chart.ts';
 
 // One self-contained page: inline CSS and SVG, no script, no external resource (the
 // Content-Security-Policy forbids loading any). Every interpolated text goes through
 // escapeHtml; numbers and days are formatted here.
-
-function e(text: string | null | undefined): string {
-  return escapeHtml(text ?? '');
-}
-
-interface Column<Row> {
-  header: string;
-  isNumber?: boolean;
-  /** Already escaped HTML. */
-  cell: (row: Row) => string;
-}
-
-function num<Row>(header: string, cell: (row: Row) => string): Column<Row> {
-  return { header, isNumber: true, cell };
-}
-
-function renderTable<Row>(
-  columns: Column<Row>[],
-  rows: Row[],
-  options: { empty: string; rowAttributes?: (row: Row) => string; className?: string },
-): string {
-  if (rows.length === 0) return `<p class="empty-text">${e(options.empty)}</p>`;
-  const head = columns
-    .map((c) => `<th${c.isNumber === true ? ' class="n"' : ''}>${e(c.header)}</th>`)
-    .join('');
-  const body = rows
-    .map((row) => {
-      const cells = columns
-        .map((c) => `<td${c.isNumber === true ? ' class="n"' : ''}>${c.cell(row)}</td>`)
-        .join('');
-      return `<tr${options.rowAttributes?.(row) ?? ''}>${cells}</tr>`;
-    })
-    .join('\n');
-  const cls = options.className === undefined ? '' : ` class="${options.className}"`;
-  return `<div class="table-box"><table${cls}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
-}
 
 /** A horizontal bar of a translated percentage, with its figure. */
 function percentBar(percent: number | null): string {
@@ -90,11 +54,6 @@ function change(value: number | null, decimals = 1): string {
   return `<span${cls}>${formatChange(value, decimals)}</span>`;
 }
 
-function cutNote(list: { matching: number; rows: unknown[] }): string {
-  const cut = describeCut(list);
-  return cut === null ? '' : `<p class="note">(${e(cut)})</p>`;
-}
-
 function renderSummary(report: Report): string {
   const { progress, activity } = report.totals;
   const cards: Array<[string, string]> = [
@@ -107,26 +66,6 @@ function renderSummary(report: Report): string {
     [formatCount(report.contributors.matching), 'contributors'],
   ];
   return `<div class="cards">${cards.map(([v, l]) => `<div class="card"><b>${e(v)}</b><span>${e(l)}</span></div>`).join('')}</div>`;
-}
-
-/** Display names of projects, components and languages by slug or code; the slug when unknown. */
-interface Names {
-  project: (slug: string) => string;
-  component: (project: string, slug: string) => string;
-  language: (code: string) => string;
-}
-
-function namesOf(report: Report): Names {
-  const projects = new Map(report.projects.map((p) => [p.project_slug, p.project_name]));
-  const components = new Map(
-    report.components.map((c) => [`${c.project_slug}/${c.component_slug}`, c.component_name]),
-  );
-  const languages = new Map(report.languages.map((l) => [l.language_code, l.language_name]));
-  return {
-    project: (slug) => projects.get(slug) ?? slug,
-    component: (project, slug) => components.get(`${project}/${slug}`) ?? slug,
-    language: (code) => languages.get(code) ?? code,
-  };
 }
 
 /** The project, component and language columns of a translation, by name. */
@@ -258,6 +197,7 @@ ${renderLanguageChart(report, days)}
 ${renderActivityChart(report)}
 ${renderProgressTables(report, names)}
 ${renderPeople(report, names)}
+${renderAnswers(report, names)}
 </main>
 <footer>Percentages are truncated to one decimal and computed from summed counts, as Weblate does; source-language translations are left out. Days are UTC.</footer>
 </body>

@@ -1,5 +1,4 @@
 import {
-  describeCut,
   describeScope,
   formatChange,
   formatCount,
@@ -15,50 +14,11 @@ import type {
   Mover,
   Progress,
   ProjectProgress,
-  RankedList,
   Report,
   StalledTranslation,
 } from './model.ts';
-
-/** A column of a text table: numbers align right, text left. */
-interface Column<Row> {
-  header: string;
-  align?: 'left' | 'right';
-  cell: (row: Row) => string;
-}
-
-const MAX_TEXT = 60;
-
-/** One line, no control characters (a name must not steer the terminal), at most MAX_TEXT. */
-function clean(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ').trim();
-  return flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT - 1)}…` : flat;
-}
-
-/** An aligned text table; the empty text when there are no rows. */
-export function formatColumns<Row>(columns: Column<Row>[], rows: Row[], empty: string): string {
-  if (rows.length === 0) return empty;
-  const cells = rows.map((row) => columns.map((c) => clean(c.cell(row))));
-  const widths = columns.map((c, i) =>
-    Math.max(c.header.length, ...cells.map((r) => r[i]!.length)),
-  );
-  const line = (values: string[]) =>
-    values
-      .map((v, i) =>
-        columns[i]!.align === 'right' ? v.padStart(widths[i]!) : v.padEnd(widths[i]!),
-      )
-      .join('  ')
-      .trimEnd();
-  return [
-    line(columns.map((c) => c.header)),
-    widths.map((w) => '-'.repeat(w)).join('  '),
-    ...cells.map(line),
-  ].join('\n');
-}
-
-function num<Row>(header: string, cell: (row: Row) => string): Column<Row> {
-  return { header, align: 'right', cell };
-}
+import { answerSections } from './render-answer-tables.ts';
+import { type Column, formatColumns, num, section } from './text-table.ts';
 
 /** The progress columns shared by the project, language and component tables. */
 function progressColumns<Row extends Progress>(): Column<Row>[] {
@@ -71,11 +31,6 @@ function progressColumns<Row extends Progress>(): Column<Row>[] {
     num('fuzzy', (r) => formatCount(r.fuzzy)),
     num('failing', (r) => formatCount(r.failing)),
   ];
-}
-
-function section(title: string, body: string, list?: RankedList<unknown>): string {
-  const cut = list === undefined ? null : describeCut(list);
-  return [title, '', body, ...(cut === null ? [] : [`(${cut}; --limit shows more)`])].join('\n');
 }
 
 function progressSections(report: Report): string[] {
@@ -199,5 +154,6 @@ export function renderTable(report: Report): string {
     ...progressSections(report),
     ...moverSections(report),
     ...peopleSections(report),
+    ...answerSections(report),
   ].join('\n\n');
 }

@@ -103,6 +103,32 @@ describe('the Grafana dashboard', () => {
     }
   });
 
+  it('charts contributors, translation methods, new work and release readiness', () => {
+    const sqlOf = (fn: string) =>
+      dashboard.panels.filter((p) => p.targets.some((t) => t.rawSql.includes(`weblate.${fn}(`)));
+    expect(sqlOf('contributions').map((p) => p.type)).toEqual(['timeseries']);
+    expect(sqlOf('translation_methods').map((p) => p.type)).toEqual(['timeseries']);
+    expect(sqlOf('source_string_changes').map((p) => p.type)).toEqual(['timeseries']);
+    expect(sqlOf('release_readiness').map((p) => p.type)).toEqual(['table']);
+    // Every panel has its own id and place.
+    const ids = dashboard.panels.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('lays the release readiness table out with a column per threshold', async () => {
+    const panel = dashboard.panels.find((p) => p.targets[0]!.rawSql.includes('release_readiness'));
+    const rows = (
+      await sql.raw<Record<string, unknown>>(panel!.targets[0]!.rawSql).execute(handle.db)
+    ).rows;
+    const expected = await sql<{ n: string }>`
+      select count(distinct (project_slug, language_code)) as n
+      from weblate.translation_progress`.execute(handle.db);
+    expect(rows).toHaveLength(Number(expected.rows[0]!.n));
+    for (const row of rows)
+      for (const column of ['80 %', '90 %', '95 %'])
+        expect(String(row[column])).toMatch(/^(reached|\d{4}-\d{2}-\d{2}|no progress in 30 days)$/);
+  });
+
   it('cannot write through the read-only role', async () => {
     await expect(
       handle.db.transaction().execute(async (trx) => {

@@ -20,7 +20,8 @@ export interface ReportFixture {
  * cannot give (its changes are from 2024–2025 and every statistics row is from the sync):
  * statistics snapshots on days 40, 20, 9 and 3 before today with fewer strings translated
  * (a few translations with more, so that some move down), and copies of 150 changes
- * spread unevenly over the last 26 days. Leaves the database closed, so a CLI process can open it.
+ * spread unevenly over the last 26 days, and 4 source strings of one component added 2 days
+ * ago, logged in every translation (as Weblate may log them). Leaves the database closed, so a CLI process can open it.
  */
 export async function createReportFixture(): Promise<ReportFixture> {
   const sim = await startSimulator({
@@ -40,6 +41,7 @@ export async function createReportFixture(): Promise<ReportFixture> {
       throw new Error(`sync ${result.status}`, { cause: result.error });
     await insertHistory(handle.db);
     await insertRecentChanges(handle.db);
+    await insertNewStrings(handle.db);
     const hostileProject = await renameProject(handle.db, HOSTILE_NAME);
     return { sim, database, hostileProject };
   } finally {
@@ -91,6 +93,26 @@ async function insertRecentChanges(db: Kysely<Database>): Promise<void> {
       order by ch.id
       limit 150
     ) c`.execute(db);
+}
+
+async function insertNewStrings(db: Kysely<Database>): Promise<void> {
+  await sql`
+    with strings as (
+      select distinct u.id_hash, t.component_id
+      from weblate.units u join weblate.translations t on t.id = u.translation_id
+      where t.component_id = (select min(id) from weblate.components where deleted_at is null)
+      order by u.id_hash
+      limit 4
+    )
+    insert into weblate.changes (id, action, unit_id, translation_id, component_id, project_slug,
+      component_slug, language_code, user_name, timestamp, raw)
+    select 200000000 + row_number() over (order by u.id), 31, u.id, t.id, c.id, c.project_slug,
+           c.slug, t.language_code, 'admin',
+           ((now() at time zone 'UTC')::date - 2)::timestamp at time zone 'UTC', '{}'::jsonb
+    from strings s
+    join weblate.translations t on t.component_id = s.component_id
+    join weblate.units u on u.translation_id = t.id and u.id_hash = s.id_hash
+    join weblate.components c on c.id = t.component_id`.execute(db);
 }
 
 async function renameProject(db: Kysely<Database>, name: string): Promise<string> {

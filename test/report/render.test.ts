@@ -103,6 +103,88 @@ function hostileReport(): Report {
       { day: '2026-11-21', changes: 3, words: 4, authors: 1 },
       { day: '2026-11-22', changes: 0, words: 0, authors: 0 },
     ],
+    period: 'week',
+    new_work: [
+      {
+        period_start: '2026-11-16',
+        strings_added: 12,
+        words_added: 1234,
+        strings_removed: 1,
+        words_removed: 3,
+      },
+    ],
+    contributor_ranking: {
+      matching: 3,
+      rows: [
+        {
+          rank: 1,
+          username: EVIL,
+          strings_translated: 5,
+          words_translated: 40,
+          strings_approved: 2,
+          words_approved: 9,
+          strings_suggested: 1,
+          comments: 4,
+          languages: ['de', 'fr'],
+        },
+      ],
+    },
+    review: {
+      waiting: {
+        matching: 1,
+        rows: [
+          {
+            project_slug: 'p',
+            language_code: 'de',
+            strings: 7,
+            words: 21,
+            waiting_since: '2026-11-01T08:00:00.000000Z',
+            oldest_days: 21,
+            over_7_days: 4,
+          },
+        ],
+      },
+      approval: {
+        matching: 1,
+        rows: [
+          {
+            project_slug: 'p',
+            language_code: 'de',
+            approvals: 3,
+            measured: 2,
+            median_hours: 5.25,
+            average_hours: 30,
+            max_hours: 54.75,
+          },
+        ],
+      },
+    },
+    translation_methods: [
+      { period_start: '2026-11-16', method: 'person', strings: 3, words: 4 },
+      { period_start: '2026-11-16', method: 'automatic', strings: 10, words: 25 },
+    ],
+    release_readiness: [80, 90, 95].map((threshold) => ({
+      project_slug: 'p',
+      language_code: 'de',
+      threshold,
+      total_words: 100,
+      translated_words: 85,
+      translated_words_percent: 85,
+      is_reached: threshold === 80,
+      words_needed: Math.max(0, threshold - 85),
+      words_per_day: 0.5,
+      projected_date: threshold === 80 ? null : threshold === 90 ? '2026-12-02' : '2026-12-12',
+    })),
+    quality: [
+      {
+        period_start: '2026-11-16',
+        day: '2026-11-22',
+        translations: 1,
+        failing: 2,
+        total: 10,
+        failing_percent: 20,
+      },
+    ],
     totals: { progress: { ...FIGURES }, activity: { changes: 3, words: 4 } },
   };
 }
@@ -175,7 +257,21 @@ describe('renderHtml', () => {
     );
     expect(html).not.toContain('--limit');
     // The tables in the README's order, after the charts.
-    const order = ['language-chart', 'activity-chart', 'projects', 'languages', 'components'];
+    const order = [
+      'language-chart',
+      'activity-chart',
+      'projects',
+      'languages',
+      'components',
+      'contributors',
+      'stalled',
+      'new-work',
+      'contributor-ranking',
+      'review',
+      'translation-methods',
+      'release-readiness',
+      'quality',
+    ];
     const at = order.map((id) => html.indexOf(`<section id="${id}">`));
     expect(at).toEqual([...at].sort((a, b) => a - b));
   });
@@ -191,12 +287,87 @@ describe('renderHtml', () => {
       stalled: { matching: 0, rows: [] },
       language_history: [],
       activity: hostileReport().activity.map((d) => ({ ...d, changes: 0, words: 0, authors: 0 })),
+      new_work: [],
+      contributor_ranking: { matching: 0, rows: [] },
+      review: { waiting: { matching: 0, rows: [] }, approval: { matching: 0, rows: [] } },
+      translation_methods: [],
+      release_readiness: [],
+      quality: [],
     };
     const html = renderHtml(empty);
+    expect(html).toContain('No source strings added or removed.');
+    expect(html).toContain('No string waits for review.');
+    expect(html).toContain('No approvals in this window.');
+    expect(html).toContain('No translations saved in this window.');
+    expect(html).toContain('No measured statistics in this window.');
     expect(html).toContain('No statistics history in this window yet');
     expect(html).toContain('No changes in this window.');
     expect(html).toContain('No components.');
     expect(html).not.toContain('NaN');
+  });
+});
+
+describe('the sections of new work, contributors, review, method, readiness and quality', () => {
+  it('lay out methods side by side and thresholds as reached or a date, in HTML', () => {
+    const html = renderHtml(hostileReport());
+    expect(html).not.toContain('<script>');
+    expect(html).toContain(
+      '<tr><td>2026-11-16</td><td class="n">12</td><td class="n">1,234</td><td class="n">1</td><td class="n">3</td></tr>',
+    );
+    // Methods in a fixed order: people first, whatever order the rows come in.
+    const methods = html.slice(html.indexOf('<section id="translation-methods">'));
+    expect(methods).toMatch(/<th class="n">by people<\/th><th class="n">automatic<\/th>/);
+    expect(methods).toMatch(/<td>2026-11-16<\/td><td class="n">4<\/td><td class="n">25<\/td>/);
+    const readiness = html.slice(html.indexOf('<section id="release-readiness">'));
+    expect(readiness).toMatch(
+      /<td class="n">85\.0<\/td><td class="n">0\.5<\/td><td>reached<\/td><td>2026-12-02<\/td><td>2026-12-12<\/td>/,
+    );
+    // Hours of an approval: under two days in hours, else in days.
+    const review = html.slice(html.indexOf('<section id="review">'));
+    expect(review).toMatch(
+      /<td class="n">5\.3 h<\/td><td class="n">30\.0 h<\/td><td class="n">2\.3 d<\/td>/,
+    );
+    const ranking = html.slice(html.indexOf('<section id="contributor-ranking">'));
+    expect(ranking).toContain('(showing 1 of 3)');
+    expect(ranking).toContain('&lt;script&gt;');
+  });
+
+  it('print them as text tables, after the stalled translations', () => {
+    const table = renderTable(hostileReport());
+    const at = [
+      'Stalled translations',
+      'New work: source strings added and removed per week',
+      'Contributors ranked by words translated',
+      'Review: strings waiting for approval',
+      'Review: hours from translation to approval',
+      'Translation method: words saved per week',
+      'Release readiness',
+      'Quality: strings with failing checks',
+    ].map((title) => table.indexOf(title));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    expect(table).toMatch(/^2026-11-16\s+12\s+1,234\s+1\s+3$/m);
+    expect(table).toMatch(/^p\s+de\s+85\.0\s+0\.5\s+reached\s+2026-12-02\s+2026-12-12$/m);
+    expect(table).toMatch(/^2026-11-16\s+2026-11-22\s+2\s+10\s+20\.0$/m);
+    expect(table).toContain('(showing 1 of 3; --limit shows more)');
+  });
+
+  it('write one CSV table each, in the report order', () => {
+    const csv = renderCsv(hostileReport());
+    const names = [...csv.matchAll(/^# (\w+)\r$/gm)].map((m) => m[1]);
+    expect(names.slice(-7)).toEqual([
+      'new_work',
+      'contributor_ranking',
+      'review_waiting',
+      'review_approval',
+      'translation_methods',
+      'release_readiness',
+      'quality',
+    ]);
+    expect(csv).toContain(
+      '# release_readiness\r\nproject_slug,language_code,threshold,total_words,translated_words,translated_words_percent,is_reached,words_needed,words_per_day,projected_date\r\np,de,80,100,85,85,true,0,0.5,\r\n',
+    );
+    expect(csv).toContain('\r\n1,"<script>alert(""x"")</script> & \'co\'",5,40,2,9,1,4,de fr\r\n');
   });
 });
 

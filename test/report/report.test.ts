@@ -25,7 +25,9 @@ const runs: Record<string, CliResult> = {};
 let report: Report;
 let filtered: Report;
 let since: Report;
+let history: Report;
 let today: string;
+let first: string;
 let project: string;
 let language: string;
 
@@ -35,6 +37,7 @@ const RUNS: Record<string, string[]> = {
   csv: ['--format', 'csv', '--limit', '1000'],
   table: [],
   since: ['--format', 'json', '--since', 'SINCE'],
+  history: ['--format', 'json', '--since', 'FIRST', '--limit', '1000'],
   filtered: ['--format', 'json', '--project', 'PROJECT', '--language', 'LANGUAGE'],
   unknownProject: ['--project', 'PROJECT,no-such-project'],
   unknownLanguage: ['--language', 'xx_NOPE'],
@@ -54,11 +57,18 @@ beforeAll(async () => {
     where project_slug <> ${fixture.hostileProject}
     order by project_slug, language_code limit 1`.execute(probe.db);
   ({ project_slug: project, language_code: language } = pick.rows[0]!);
+  ({ first } = (
+    await sql<{ first: string }>`
+      select min((timestamp at time zone 'UTC')::date)::text as first from weblate.changes`.execute(
+      probe.db,
+    )
+  ).rows[0]!);
   await probe.close();
   for (const [name, args] of Object.entries(RUNS)) {
     const resolved = args.map((a) =>
       a
         .replace('SINCE', addDays(today, -12))
+        .replace('FIRST', first)
         .replace('PROJECT', project)
         .replace('LANGUAGE', language),
     );
@@ -67,6 +77,7 @@ beforeAll(async () => {
   report = JSON.parse(runs.json!.stdout) as Report;
   filtered = JSON.parse(runs.filtered!.stdout) as Report;
   since = JSON.parse(runs.since!.stdout) as Report;
+  history = JSON.parse(runs.history!.stdout) as Report;
   handle = await fixture.database.open();
   db = handle.db;
 });
@@ -112,7 +123,7 @@ const FIGURES = [
 
 describe('report --format json', () => {
   it('succeeds quietly', () => {
-    for (const name of ['json', 'csv', 'table', 'since', 'filtered']) {
+    for (const name of ['json', 'csv', 'table', 'since', 'filtered', 'history']) {
       expect(runs[name]!.stderr, name).toBe('');
       expect(runs[name]!.code, name).toBe(0);
     }
@@ -244,6 +255,179 @@ describe('report --format json', () => {
   });
 });
 
+describe('report sections of new work, contributors, review, method, readiness and quality', () => {
+  /** `and ch.timestamp` within the report's window (UTC days, today included). */
+  const inWindow = () =>
+    sql`ch.timestamp >= (${report.window.from}::date)::timestamp at time zone 'UTC'`;
+
+  it('reads the 30-day window by week', () => {
+    expect(report.period).toBe('week');
+    for (const row of [...report.new_work, ...report.translation_methods, ...report.quality]) {
+      // Weeks start on Monday (UTC) and overlap the window.
+      expect(new Date(`${row.period_start}T00:00:00Z`).getUTCDay()).toBe(1);
+      expect(row.period_start > addDays(report.window.from, -7)).toBe(true);
+      expect(row.period_start <= today).toBe(true);
+    }
+  });
+
+  it('counts each new source string once per component, by month over a long window', async () => {
+    expect(history.period).toBe('month');
+    const [expected] = await viewRows(sql`
+      select count(distinct (ch.project_slug, ch.component_slug,
+                             coalesce(u.id_hash::text, 'change ' || ch.id))) as strings
+      from weblate.changes ch left join weblate.units u on u.id = ch.unit_id
+      where ch.action in (13, 31, 71, 73, 89, 90)`);
+    expect(expected!.strings).toBeGreaterThan(0);
+    expect(history.new_work.reduce((sum, r) => sum + r.strings_added, 0)).toBe(expected!.strings);
+    for (const row of history.new_work) expect(row.period_start).toMatch(/-01$/);
+    // The fixture's 4 strings of 2 days ago, logged in every translation, count once each.
+    const [recent] = await viewRows(sql`
+      select count(*) as n from weblate.changes ch
+      where ch.action in (13, 31, 71, 73, 89, 90) and ${inWindow()}`);
+    expect(recent!.n).toBeGreaterThan(4);
+    expect(report.new_work.reduce((sum, r) => sum + r.strings_added, 0)).toBe(4);
+    expect(report.new_work.every((r) => r.strings_removed === 0)).toBe(true);
+  });
+
+  it('ranks people by the distinct strings they translated and their words', async () => {
+    const expected = await viewRows(sql`
+      with e as (
+        select distinct coalesce(ch.author_name, ch.user_name) as username,
+               coalesce(ch.unit_id, -ch.id) as string, coalesce(u.num_words, 0) as words
+        from weblate.changes ch left join weblate.units u on u.id = ch.unit_id
+        where ch.action in (2, 5, 7, 9) and ${inWindow()}
+      )
+      select username, count(*) as strings_translated, sum(words) as words_translated
+      from e where username is not null
+      group by username order by words_translated desc, strings_translated desc, username`);
+    expect(expected.length).toBeGreaterThan(1);
+    const translating = report.contributor_ranking.rows.filter((r) => r.strings_translated > 0);
+    expect(pick(translating, ['username', 'strings_translated', 'words_translated'])).toEqual(
+      expected,
+    );
+    const ranks = report.contributor_ranking.rows.map((r) => r.rank);
+    expect(ranks[0]).toBe(1);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    const [approvals] = await viewRows(sql`
+      select count(distinct (coalesce(ch.user_name, ch.author_name), ch.unit_id)) as n
+      from weblate.changes ch where ch.action = 36 and ${inWindow()}`);
+    expect(approvals!.n).toBeGreaterThan(0);
+    expect(report.contributor_ranking.rows.reduce((sum, r) => sum + r.strings_approved, 0)).toBe(
+      approvals!.n,
+    );
+  });
+
+  it('counts the strings waiting for review and the approvals of the window', async () => {
+    const [waiting] = await viewRows(sql`
+      select count(*) as n
+      from weblate.units u
+      join weblate.translations t on t.id = u.translation_id
+      join weblate.components c on c.id = t.component_id
+      join weblate.projects p on p.id = c.project_id
+      where u.state = 20 and p.translation_review and t.is_source is not true
+        and u.deleted_at is null`);
+    expect(waiting!.n).toBeGreaterThan(0);
+    const { waiting: list, approval } = report.review;
+    expect(list.rows.reduce((sum, r) => sum + r.strings, 0)).toBe(waiting!.n);
+    const since = list.rows.map((r) => r.waiting_since);
+    expect(since).toEqual([...since].sort());
+    const [approvals] = await viewRows(sql`
+      select count(*) as n from weblate.changes ch where ch.action = 36 and ${inWindow()}`);
+    expect(approvals!.n).toBeGreaterThan(0);
+    expect(approval.rows.reduce((sum, r) => sum + r.approvals, 0)).toBe(approvals!.n);
+    for (const r of approval.rows) {
+      expect(r.measured).toBeLessThanOrEqual(r.approvals);
+      if (r.median_hours !== null) expect(r.median_hours).toBeLessThanOrEqual(r.max_hours!);
+    }
+  });
+
+  it('splits the changes that saved a translation by method', async () => {
+    const expected = await viewRows(sql`
+      select case when ch.action in (2, 5, 7, 8, 94) then 'person'
+                  when ch.action = 6 then 'automatic'
+                  when ch.action in (9, 72) then 'upload'
+                  when ch.action = 59 then 'repository'
+                  when ch.action = 77 then 'propagated'
+                  else 'replaced' end as method, count(*) as strings
+      from weblate.changes ch
+      where ch.action in (2, 5, 6, 7, 8, 9, 27, 59, 72, 77, 94) and ${inWindow()}
+      group by 1 order by 1`);
+    expect(expected.length).toBeGreaterThan(0);
+    const byMethod = new Map<string, number>();
+    for (const r of report.translation_methods)
+      byMethod.set(r.method, (byMethod.get(r.method) ?? 0) + r.strings);
+    expect([...byMethod].sort().map(([method, strings]) => ({ method, strings }))).toEqual(
+      expected,
+    );
+  });
+
+  it('tells per project and language whether 80, 90 and 95 % of words are translated', async () => {
+    const expected = await viewRows(sql`
+      select project_slug, language_code, sum(translated_words) as translated_words,
+             sum(total_words) as total_words
+      from weblate.translation_progress
+      group by 1, 2 order by 1, 2`);
+    const lines = report.release_readiness.filter((r) => r.threshold === 80);
+    expect(
+      pick(lines, ['project_slug', 'language_code', 'translated_words', 'total_words']),
+    ).toEqual(expected);
+    expect(report.release_readiness).toHaveLength(3 * expected.length);
+    for (const r of report.release_readiness) {
+      expect(r.is_reached).toBe(r.translated_words * 100 >= r.threshold * r.total_words);
+      if (r.is_reached) expect(r.projected_date).toBeNull();
+      if (r.projected_date !== null) expect(r.projected_date > today).toBe(true);
+    }
+  });
+
+  it('gives the failing checks of the last measured day of each week', async () => {
+    const [expected] = await viewRows(sql`
+      select sum(failing) as failing, sum(total) as total
+      from weblate.translation_progress_daily where day = ${today}::date and origin = 'measured'`);
+    const last = report.quality.at(-1)!;
+    expect(last.day).toBe(today);
+    expect({ failing: last.failing, total: last.total }).toEqual(expected);
+    expect(last.failing).toBeGreaterThan(0);
+    expect(report.quality.every((r) => r.failing <= r.total)).toBe(true);
+  });
+
+  it('narrows the new sections to the project and the language', () => {
+    expect(filtered.release_readiness.length).toBe(3);
+    for (const row of [
+      ...filtered.release_readiness,
+      ...filtered.review.waiting.rows,
+      ...filtered.review.approval.rows,
+    ]) {
+      expect(row.project_slug).toBe(project);
+      expect(row.language_code).toBe(language);
+    }
+    for (const c of filtered.contributor_ranking.rows) expect(c.languages).toEqual([language]);
+    const methods = (r: Report) => r.translation_methods.reduce((sum, m) => sum + m.strings, 0);
+    expect(methods(filtered)).toBeLessThan(methods(report));
+  });
+
+  it('prints the new sections and writes them to CSV as in JSON', () => {
+    const out = runs.table!.stdout;
+    for (const title of [
+      'New work: source strings added and removed per week',
+      'Contributors ranked by words translated',
+      'Review: strings waiting for approval',
+      'Review: hours from translation to approval',
+      'Translation method: words saved per week',
+      'Release readiness: translated words against 80, 90 and 95 %',
+      'Quality: strings with failing checks',
+    ])
+      expect(out).toContain(title);
+    const sections = parseCsvSections(runs.csv!.stdout);
+    expect(sections.get('new_work')).toEqual(asText(report.new_work));
+    expect(sections.get('contributor_ranking')).toEqual(asText(report.contributor_ranking.rows));
+    expect(sections.get('review_waiting')).toEqual(asText(report.review.waiting.rows));
+    expect(sections.get('review_approval')).toEqual(asText(report.review.approval.rows));
+    expect(sections.get('translation_methods')).toEqual(asText(report.translation_methods));
+    expect(sections.get('release_readiness')).toEqual(asText(report.release_readiness));
+    expect(sections.get('quality')).toEqual(asText(report.quality));
+  });
+});
+
 describe('report filters', () => {
   it('narrows every section to the project and the language', () => {
     expect(filtered.filters).toEqual({ projects: [project], language, since: null });
@@ -305,16 +489,14 @@ describe('report --format csv', () => {
       'stalled',
       'language_history',
       'activity',
+      'new_work',
+      'contributor_ranking',
+      'review_waiting',
+      'review_approval',
+      'translation_methods',
+      'release_readiness',
+      'quality',
     ]);
-    const asText = (rows: object[]) =>
-      rows.map((row) =>
-        Object.fromEntries(
-          Object.entries(row).map(([k, v]) => [
-            k,
-            v === null ? '' : Array.isArray(v) ? v.join(' ') : String(v),
-          ]),
-        ),
-      );
     expect(sections.get('projects')).toEqual(asText(report.projects));
     expect(sections.get('languages')).toEqual(asText(report.languages));
     expect(sections.get('components')).toEqual(asText(report.components));
@@ -388,6 +570,18 @@ describe('report usage', () => {
     expect(runs.future!.stderr).toContain(`--since 2999-01-01 is after today (${today}, UTC)`);
   });
 });
+
+/** Rows as CSV gives them back: text, lists space-separated, nulls empty. */
+function asText(rows: object[]): Array<Record<string, string>> {
+  return rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([k, v]) => [
+        k,
+        v === null ? '' : Array.isArray(v) ? v.join(' ') : String(v),
+      ]),
+    ),
+  );
+}
 
 /** RFC 4180 CSV sections as printed by `report --format csv`: name → rows keyed by header. */
 function parseCsvSections(text: string): Map<string, Array<Record<string, string>>> {

@@ -40,12 +40,12 @@ const DEFAULT_LIMIT = 10;
 
 export const reportCommand: Command = {
   name: 'report',
-  description:
-    'Print progress, movers, contributors and stalled translations, or write an HTML page.',
+  description: 'Print progress, people, review, release readiness and more, or write an HTML page.',
   summary:
     'Print progress by project, language and component, the biggest movers over 7 and 30 days, the top\n' +
-    'contributors and stalled translations, from the reporting views; or write them as one\n' +
-    'self-contained HTML page with charts (--html).',
+    'contributors and stalled translations, new source work, the review queue, how translations\n' +
+    'were made, release readiness and failing checks, from the reporting views and answer\n' +
+    'functions; or write them as one self-contained HTML page with charts (--html).',
   usage: 'report [options]',
   options: {
     ...DATABASE_OPTIONS,
@@ -61,9 +61,10 @@ export const reportCommand: Command = {
     '--html <file>          write the report as an HTML page with charts (prints the tables too with --format)',
     '--project <slug>       only these projects; repeat it or separate slugs with commas',
     '--language <code>      only this language',
-    '--since <YYYY-MM-DD>   first day (UTC) of the movers, activity and contributors window; default:',
+    '--since <YYYY-MM-DD>   first day (UTC) of the window of movers, activity, contributors and the',
+    '                       periodic sections (by week; by month beyond 92 days); default:',
     '                       movers over the last 7 and 30 days, activity over the last 30',
-    `--limit <n>            rows per list of movers, contributors and stalled translations (default ${DEFAULT_LIMIT})`,
+    `--limit <n>            rows per list of movers, contributors, stalled translations and review (default ${DEFAULT_LIMIT})`,
     ...DATABASE_HELP,
   ],
   async run(values) {

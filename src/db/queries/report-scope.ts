@@ -2,9 +2,11 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
 
-// The reporting layer's queries (report-scope.ts, report-progress.ts, report-activity.ts):
-// typed reads of the reporting views of migration 0003 and the progress functions of
-// migration 0005 (documented in docs/schema.md), for `weblate-mirror report` and the tests.
+// The reporting layer's queries (report-scope.ts, report-progress.ts, report-activity.ts,
+// report-backlog.ts, and report-work.ts, report-review.ts, report-readiness.ts over the
+// answer functions of migration 0010): typed reads of the reporting views of migration 0003
+// and the functions of migrations 0005 and 0010 (documented in docs/schema.md), for
+// `weblate-mirror report` and the tests.
 // Every sum is SQL's: progress figures come summed from the functions (the progress views
 // are those functions unfiltered), percentages computed from the summed counts with
 // weblate.truncated_percent, never averaged. Counts (bigint) and percentages (numeric) come

@@ -1,0 +1,169 @@
+import {
+  answerTitles,
+  describeThreshold,
+  formatHours,
+  formatRate,
+  METHOD_LABELS,
+  methodsByPeriod,
+  readinessByLanguage,
+  type ReadinessLine,
+  readinessThresholds,
+  thresholdOf,
+} from './answer-rows.ts';
+import { formatCount, formatPercent } from './format.ts';
+import { type Column, cutNote, e, type Names, num, renderTable } from './html-table.ts';
+import type {
+  ApprovalTime,
+  ContributorRank,
+  FailingPeriod,
+  NewWorkPeriod,
+  Report,
+  ReviewWaiting,
+} from './model.ts';
+
+// The page's tables of new work, contributors ranked, review, translation method, release
+// readiness and quality: plain tables, one row per period or group, to stay small.
+
+function section(id: string, title: string, body: string): string {
+  return `<section id="${id}"><h2>${e(title)}</h2>${body}</section>`;
+}
+
+function projectLanguage<Row extends { project_slug: string; language_code: string }>(
+  names: Names,
+): Column<Row>[] {
+  return [
+    { header: 'project', cell: (r) => e(names.project(r.project_slug)) },
+    { header: 'language', cell: (r) => e(names.language(r.language_code)) },
+  ];
+}
+
+function renderWork(report: Report, titles: ReturnType<typeof answerTitles>): string[] {
+  const newWork = renderTable<NewWorkPeriod>(
+    [
+      { header: `${report.period} of`, cell: (r) => e(r.period_start) },
+      num('strings added', (r) => formatCount(r.strings_added)),
+      num('words added', (r) => formatCount(r.words_added)),
+      num('strings removed', (r) => formatCount(r.strings_removed)),
+      num('words removed', (r) => formatCount(r.words_removed)),
+    ],
+    report.new_work,
+    { empty: 'No source strings added or removed.', className: 'new-work' },
+  );
+  const list = report.contributor_ranking;
+  const contributors = renderTable<ContributorRank>(
+    [
+      num('rank', (r) => String(r.rank)),
+      { header: 'user', cell: (r) => e(r.username) },
+      num('words translated', (r) => formatCount(r.words_translated)),
+      num('strings translated', (r) => formatCount(r.strings_translated)),
+      num('approved', (r) => formatCount(r.strings_approved)),
+      num('suggested', (r) => formatCount(r.strings_suggested)),
+      num('comments', (r) => formatCount(r.comments)),
+      { header: 'languages', cell: (r) => e(r.languages.join(' ')) },
+    ],
+    list.rows,
+    { empty: 'Nobody translated, approved, suggested or commented.', className: 'ranking' },
+  );
+  return [
+    section('new-work', titles.newWork, newWork),
+    section('contributor-ranking', titles.contributors, contributors + cutNote(list)),
+  ];
+}
+
+function renderReview(
+  report: Report,
+  names: Names,
+  titles: ReturnType<typeof answerTitles>,
+): string {
+  const { waiting, approval } = report.review;
+  const waitingTable = renderTable<ReviewWaiting>(
+    [
+      ...projectLanguage<ReviewWaiting>(names),
+      num('strings', (r) => formatCount(r.strings)),
+      num('words', (r) => formatCount(r.words)),
+      num('7+ days', (r) => formatCount(r.over_7_days)),
+      num('oldest, days', (r) => formatCount(r.oldest_days)),
+    ],
+    waiting.rows,
+    { empty: 'No string waits for review.', className: 'review-waiting' },
+  );
+  const approvalTable = renderTable<ApprovalTime>(
+    [
+      ...projectLanguage<ApprovalTime>(names),
+      num('approvals', (r) => formatCount(r.approvals)),
+      num('median', (r) => formatHours(r.median_hours)),
+      num('average', (r) => formatHours(r.average_hours)),
+      num('longest', (r) => formatHours(r.max_hours)),
+    ],
+    approval.rows,
+    { empty: 'No approvals in this window.', className: 'review-approval' },
+  );
+  return section(
+    'review',
+    titles.waiting,
+    `${waitingTable}${cutNote(waiting)}<h3>${e(titles.approval)}</h3>${approvalTable}${cutNote(approval)}`,
+  );
+}
+
+function renderMethods(report: Report, titles: ReturnType<typeof answerTitles>): string {
+  const { methods, periods } = methodsByPeriod(report.translation_methods);
+  const table = renderTable(
+    [
+      { header: `${report.period} of`, cell: (r) => e(r.period_start) },
+      ...methods.map((m) =>
+        num<(typeof periods)[number]>(METHOD_LABELS[m] ?? m, (r) => formatCount(r.words[m] ?? 0)),
+      ),
+    ],
+    periods,
+    { empty: 'No translations saved in this window.', className: 'methods' },
+  );
+  return section('translation-methods', titles.methods, table);
+}
+
+function renderQuality(
+  report: Report,
+  names: Names,
+  titles: ReturnType<typeof answerTitles>,
+): string[] {
+  const thresholds = readinessThresholds(report.release_readiness);
+  const readiness = renderTable<ReadinessLine>(
+    [
+      ...projectLanguage<ReadinessLine>(names),
+      num('words %', (r) => formatPercent(r.translated_words_percent)),
+      num('words a day', (r) => formatRate(r.words_per_day)),
+      ...thresholds.map((t) => ({
+        header: `${t} %`,
+        cell: (r: ReadinessLine) => e(describeThreshold(thresholdOf(r, t))),
+      })),
+    ],
+    readinessByLanguage(report.release_readiness),
+    { empty: 'No translations.', className: 'readiness' },
+  );
+  const quality = renderTable<FailingPeriod>(
+    [
+      { header: 'day', cell: (r) => e(r.day) },
+      num('failing', (r) => formatCount(r.failing)),
+      num('strings', (r) => formatCount(r.total)),
+      num('%', (r) => formatPercent(r.failing_percent)),
+    ],
+    report.quality,
+    { empty: 'No measured statistics in this window.', className: 'quality' },
+  );
+  return [
+    section('release-readiness', titles.readiness, readiness),
+    section('quality', titles.quality, quality),
+  ];
+}
+
+/** The sections of the answer functions, in the report's order. */
+export function renderAnswers(report: Report, names: Names): string {
+  const titles = answerTitles(report);
+  const [newWork, contributors] = renderWork(report, titles);
+  return [
+    newWork,
+    contributors,
+    renderReview(report, names, titles),
+    renderMethods(report, titles),
+    ...renderQuality(report, names, titles),
+  ].join('\n');
+}

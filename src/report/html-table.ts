@@ -1,0 +1,69 @@
+import { describeCut } from './format.ts';
+import type { Report } from './model.ts';
+import { escapeHtml } from './svg-chart.ts';
+
+// HTML tables of the report page (see render-html.ts): every interpolated text goes
+// through e().
+
+export function e(text: string | null | undefined): string {
+  return escapeHtml(text ?? '');
+}
+
+export interface Column<Row> {
+  header: string;
+  isNumber?: boolean;
+  /** Already escaped HTML. */
+  cell: (row: Row) => string;
+}
+
+export function num<Row>(header: string, cell: (row: Row) => string): Column<Row> {
+  return { header, isNumber: true, cell };
+}
+
+/** A table in a box that scrolls sideways; the empty text when there are no rows. */
+export function renderTable<Row>(
+  columns: Column<Row>[],
+  rows: Row[],
+  options: { empty: string; rowAttributes?: (row: Row) => string; className?: string },
+): string {
+  if (rows.length === 0) return `<p class="empty-text">${e(options.empty)}</p>`;
+  const head = columns
+    .map((c) => `<th${c.isNumber === true ? ' class="n"' : ''}>${e(c.header)}</th>`)
+    .join('');
+  const body = rows
+    .map((row) => {
+      const cells = columns
+        .map((c) => `<td${c.isNumber === true ? ' class="n"' : ''}>${c.cell(row)}</td>`)
+        .join('');
+      return `<tr${options.rowAttributes?.(row) ?? ''}>${cells}</tr>`;
+    })
+    .join('\n');
+  const cls = options.className === undefined ? '' : ` class="${options.className}"`;
+  return `<div class="table-box"><table${cls}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+}
+
+/** `(showing 10 of 23)` under a cut list. */
+export function cutNote(list: { matching: number; rows: unknown[] }): string {
+  const cut = describeCut(list);
+  return cut === null ? '' : `<p class="note">(${e(cut)})</p>`;
+}
+
+/** Display names of projects, components and languages by slug or code; the slug when unknown. */
+export interface Names {
+  project: (slug: string) => string;
+  component: (project: string, slug: string) => string;
+  language: (code: string) => string;
+}
+
+export function namesOf(report: Report): Names {
+  const projects = new Map(report.projects.map((p) => [p.project_slug, p.project_name]));
+  const components = new Map(
+    report.components.map((c) => [`${c.project_slug}/${c.component_slug}`, c.component_name]),
+  );
+  const languages = new Map(report.languages.map((l) => [l.language_code, l.language_name]));
+  return {
+    project: (slug) => projects.get(slug) ?? slug,
+    component: (project, slug) => components.get(`${project}/${slug}`) ?? slug,
+    language: (code) => languages.get(code) ?? code,
+  };
+}

@@ -1,0 +1,169 @@
+import {
+  answerTitles,
+  describeThreshold,
+  formatHours,
+  formatRate,
+  METHOD_LABELS,
+  methodsByPeriod,
+  readinessByLanguage,
+  type ReadinessLine,
+  readinessThresholds,
+  thresholdOf,
+} from './answer-rows.ts';
+import { formatCount, formatPercent } from './format.ts';
+import type {
+  ApprovalTime,
+  ContributorRank,
+  FailingPeriod,
+  NewWorkPeriod,
+  Report,
+  ReviewWaiting,
+} from './model.ts';
+import { type Column, formatColumns, num, section } from './text-table.ts';
+
+// The text tables of new work, contributors ranked, review, translation method, release
+// readiness and quality.
+
+const PROJECT_LANGUAGE: Column<{ project_slug: string; language_code: string }>[] = [
+  { header: 'project', cell: (r) => r.project_slug },
+  { header: 'language', cell: (r) => r.language_code },
+];
+
+function workSections(report: Report, titles: ReturnType<typeof answerTitles>): string[] {
+  const methods = methodsByPeriod(report.translation_methods);
+  return [
+    section(
+      titles.newWork,
+      formatColumns<NewWorkPeriod>(
+        [
+          { header: report.period, cell: (r) => r.period_start },
+          num('strings added', (r) => formatCount(r.strings_added)),
+          num('words added', (r) => formatCount(r.words_added)),
+          num('strings removed', (r) => formatCount(r.strings_removed)),
+          num('words removed', (r) => formatCount(r.words_removed)),
+        ],
+        report.new_work,
+        '(no source strings added or removed)',
+      ),
+    ),
+    section(
+      titles.contributors,
+      formatColumns<ContributorRank>(
+        [
+          num('rank', (r) => String(r.rank)),
+          { header: 'user', cell: (r) => r.username },
+          num('words translated', (r) => formatCount(r.words_translated)),
+          num('strings translated', (r) => formatCount(r.strings_translated)),
+          num('approved', (r) => formatCount(r.strings_approved)),
+          num('suggested', (r) => formatCount(r.strings_suggested)),
+          num('comments', (r) => formatCount(r.comments)),
+          { header: 'languages', cell: (r) => r.languages.join(' ') },
+        ],
+        report.contributor_ranking.rows,
+        '(nobody translated, approved, suggested or commented)',
+      ),
+      report.contributor_ranking,
+    ),
+    section(
+      titles.methods,
+      formatColumns(
+        [
+          { header: report.period, cell: (r) => r.period_start },
+          ...methods.methods.map((m) =>
+            num<(typeof methods.periods)[number]>(METHOD_LABELS[m] ?? m, (r) =>
+              formatCount(r.words[m] ?? 0),
+            ),
+          ),
+        ],
+        methods.periods,
+        '(no translations saved)',
+      ),
+    ),
+  ];
+}
+
+function reviewSections(report: Report, titles: ReturnType<typeof answerTitles>): string[] {
+  const { waiting, approval } = report.review;
+  return [
+    section(
+      titles.waiting,
+      formatColumns<ReviewWaiting>(
+        [
+          ...PROJECT_LANGUAGE,
+          num('strings', (r) => formatCount(r.strings)),
+          num('words', (r) => formatCount(r.words)),
+          num('7+ days', (r) => formatCount(r.over_7_days)),
+          num('oldest, days', (r) => formatCount(r.oldest_days)),
+          { header: 'waiting since', cell: (r) => r.waiting_since.slice(0, 10) },
+        ],
+        waiting.rows,
+        '(none: no string waits, or no project reviews translations)',
+      ),
+      waiting,
+    ),
+    section(
+      titles.approval,
+      formatColumns<ApprovalTime>(
+        [
+          ...PROJECT_LANGUAGE,
+          num('approvals', (r) => formatCount(r.approvals)),
+          num('median', (r) => formatHours(r.median_hours)),
+          num('average', (r) => formatHours(r.average_hours)),
+          num('longest', (r) => formatHours(r.max_hours)),
+        ],
+        approval.rows,
+        '(no approvals)',
+      ),
+      approval,
+    ),
+  ];
+}
+
+function qualitySections(report: Report, titles: ReturnType<typeof answerTitles>): string[] {
+  const thresholds = readinessThresholds(report.release_readiness);
+  return [
+    section(
+      titles.readiness,
+      formatColumns<ReadinessLine>(
+        [
+          ...PROJECT_LANGUAGE,
+          num('words %', (r) => formatPercent(r.translated_words_percent)),
+          num('words a day', (r) => formatRate(r.words_per_day)),
+          ...thresholds.map((t) => ({
+            header: `${t} %`,
+            cell: (r: ReadinessLine) => describeThreshold(thresholdOf(r, t)),
+          })),
+        ],
+        readinessByLanguage(report.release_readiness),
+        '(no translations)',
+      ),
+    ),
+    section(
+      titles.quality,
+      formatColumns<FailingPeriod>(
+        [
+          { header: report.period, cell: (r) => r.period_start },
+          { header: 'day', cell: (r) => r.day },
+          num('failing', (r) => formatCount(r.failing)),
+          num('strings', (r) => formatCount(r.total)),
+          num('%', (r) => formatPercent(r.failing_percent)),
+        ],
+        report.quality,
+        '(no measured statistics in the window)',
+      ),
+    ),
+  ];
+}
+
+/** The sections of the answer functions, in the report's order. */
+export function answerSections(report: Report): string[] {
+  const titles = answerTitles(report);
+  const [newWork, contributors, methods] = workSections(report, titles);
+  return [
+    newWork!,
+    contributors!,
+    ...reviewSections(report, titles),
+    methods!,
+    ...qualitySections(report, titles),
+  ];
+}
