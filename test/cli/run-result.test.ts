@@ -93,6 +93,9 @@ describe('the outcome of a run', () => {
   });
 
   it('of a run that read nothing is one line under the header, without a table', () => {
-    expect(printed(run({}))).toEqual([`${HEADER}: succeeded`, 'nothing new upstream (9 requests)']);
+    expect(printed(run({}))).toEqual([
+      `${HEADER}: succeeded`,
+      `nothing new upstream (${RESOURCES.length} requests)`,
+    ]);
   });
 });
