@@ -217,7 +217,7 @@ export const ARGUMENT_TYPES = '(text[], text)';
  * A summary's figures: those of its source, where `extra` (from later migrations) may give
  * one of the same name another sum, then the rest of `extra`.
  */
-function figuresOf(summary: Summary, extra: readonly Figure[]): Figure[] {
+export function figuresOf(summary: Summary, extra: readonly Figure[]): Figure[] {
   const own = FIGURES.filter((f) => summary.source === 'current' || f.isCurrentOnly !== true);
   const names = new Set(own.map((f) => f.name));
   return [

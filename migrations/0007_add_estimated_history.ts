@@ -29,7 +29,7 @@ const ALL_FAILING_KNOWN = 'count(x.failing) = count(x.translation_id)';
  * its translations is estimated, rather than summed from the others; and two new figures
  * say how much of the group is estimated.
  */
-const ORIGIN_FIGURES: readonly Figure[] = [
+export const ORIGIN_FIGURES: readonly Figure[] = [
   {
     name: 'failing',
     type: 'bigint',

@@ -11,6 +11,7 @@ import * as m0008 from './0008_add_automatically_translated.ts';
 import * as m0009 from './0009_carry_deletions.ts';
 import * as m0010 from './0010_add_answer_views.ts';
 import * as m0011 from './0011_mirror_categories_labels.ts';
+import * as m0012 from './0012_add_category_label_progress.ts';
 
 /**
  * Every migration, by name, in the order they apply. Imported statically rather than found
@@ -30,4 +31,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009_carry_deletions': m0009,
   '0010_add_answer_views': m0010,
   '0011_mirror_categories_labels': m0011,
+  '0012_add_category_label_progress': m0012,
 };

@@ -1,3 +1,4 @@
+import { recordLabelStatistics } from '../db/queries/statistics.ts';
 import { finishSyncRun, startSyncRun } from '../db/queries/sync-runs.ts';
 import {
   ExplainedError,
@@ -114,6 +115,7 @@ async function finish(
   outcome: { kind: RunKind; started: number; status: RunStatus; error: Error | null },
 ): Promise<RunResult> {
   const { error, status } = outcome;
+  await recordLabelHistory(ctx);
   const summary = buildSummary(
     ctx.tally,
     ctx.client.stats,
@@ -149,4 +151,17 @@ function describeFailure(error: Error): Record<string, unknown> {
     (type) => error instanceof type,
   );
   return expected ? { error: error.message } : { err: error };
+}
+
+/**
+ * Label history, from the units this run wrote (and any an earlier run left due). A
+ * failure here costs no mirrored row: what is due stays due for the next run.
+ */
+async function recordLabelHistory(ctx: SyncContext): Promise<void> {
+  try {
+    const recorded = await recordLabelStatistics(ctx.db, ctx.runId);
+    if (recorded > 0) ctx.log.debug({ recorded }, 'label history recorded');
+  } catch (err) {
+    ctx.warn('label history not recorded', `label history not recorded: ${toError(err).message}`);
+  }
 }

@@ -18,10 +18,16 @@ const MIGRATIONS = readdirSync(new URL('../../migrations', import.meta.url))
 /** The reporting views of 0003_add_reporting_views. */
 const VIEWS = [
   'activity_daily',
+  'category_progress',
+  'category_progress_daily',
+  'category_tree',
   'completion_forecast',
   'component_progress',
   'component_progress_daily',
   'contributors',
+  'label_progress',
+  'label_progress_daily',
+  'labelled_units',
   'language_completion_forecast',
   'language_progress',
   'language_progress_daily',
@@ -34,20 +40,26 @@ const VIEWS = [
 
 /**
  * The functions of 0003_add_reporting_views, 0005_add_progress_functions,
- * 0010_add_answer_views and 0011_mirror_categories_labels (the trigger's).
+ * 0010_add_answer_views, 0011_mirror_categories_labels (the trigger's) and
+ * 0012_add_category_label_progress.
  */
 const FUNCTIONS = [
   'automatic_share()',
   'contributions()',
   'failing_checks()',
   'keep_unit_labels()',
+  'progress_by_category()',
+  'progress_by_category_daily()',
   'progress_by_component()',
   'progress_by_component_daily()',
   'progress_by_language()',
+  'progress_by_label()',
+  'progress_by_label_daily()',
   'progress_by_language_daily()',
   'progress_by_project()',
   'progress_by_project_daily()',
   'progress_total()',
+  'record_label_statistics()',
   'release_readiness()',
   'source_string_changes()',
   'strings_awaiting_review()',
@@ -98,6 +110,8 @@ describe('migrations', () => {
       'change_actions',
       'changes',
       'components',
+      'label_statistics',
+      'label_statistics_due',
       'labels',
       'language_statistics',
       'languages',
@@ -124,7 +138,7 @@ describe('migrations', () => {
     expect(await weblateTables(handle)).toEqual([]);
     expect(await weblateViewsAndFunctions(handle)).toEqual([]);
     await migrateToLatest(handle);
-    expect(await weblateTables(handle)).toHaveLength(19);
+    expect(await weblateTables(handle)).toHaveLength(21);
     expect(await weblateViewsAndFunctions(handle)).toHaveLength(VIEWS.length + FUNCTIONS.length);
     expect((await migrateToLatest(handle)).applied).toEqual([]);
     expect(await pendingMigrations(handle)).toEqual([]);

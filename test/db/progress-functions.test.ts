@@ -7,6 +7,10 @@ import {
   up as upEstimates,
 } from '../../migrations/0007_add_estimated_history.ts';
 import { down as downAnswers, up as upAnswers } from '../../migrations/0010_add_answer_views.ts';
+import {
+  down as downScoped,
+  up as upScoped,
+} from '../../migrations/0012_add_category_label_progress.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createReportFixture, type ReportFixture } from '../helpers/report-fixture.ts';
@@ -175,7 +179,7 @@ describe('progress functions', () => {
   it('may be executed by weblate_reader', async () => {
     for (const name of FUNCTIONS) {
       const result = await sql<{ ok: boolean }>`
-        select has_function_privilege('weblate_reader', ${`weblate.${name}(text[], text)`},
+        select has_function_privilege('weblate_reader', ${`weblate.${name}(text[], text, text[])`},
                                       'execute') as ok`.execute(db);
       expect(result.rows[0]!.ok, name).toBe(true);
     }
@@ -197,8 +201,9 @@ describe('progress functions', () => {
           select * from ${sql.table(`weblate.${view}`)} order by ${sql.raw(order)}`);
       return result;
     };
-    // 0010's functions go first; 0007 changed the daily summaries' columns: back to them as
-    // 0005 made them.
+    // 0012's component filter and 0010's functions go first; 0007 changed the daily
+    // summaries' columns: back to them as 0005 made them.
+    await downScoped(db as Kysely<unknown>);
     await downAnswers(db as Kysely<unknown>);
     await downEstimates(db as Kysely<unknown>);
     const before = await snapshot();
@@ -214,5 +219,6 @@ describe('progress functions', () => {
     expect(await snapshot()).toEqual(before);
     await upEstimates(db as Kysely<unknown>);
     await upAnswers(db as Kysely<unknown>);
+    await upScoped(db as Kysely<unknown>);
   });
 });

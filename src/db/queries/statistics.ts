@@ -166,3 +166,14 @@ async function recordSnapshots(
   `.execute(db);
   return result.rows[0] ?? { appended: 0, unchanged: 0 };
 }
+
+/**
+ * Records the label counts of the translations whose units moved since the last call
+ * (weblate.record_label_statistics, migration 0012): a row where a label's counts in a
+ * translation changed. Returns how many.
+ */
+export async function recordLabelStatistics(db: Kysely<Database>, runId: number): Promise<number> {
+  const result = await sql<{ recorded: number }>`
+    select weblate.record_label_statistics(${runId}::integer) as recorded`.execute(db);
+  return result.rows[0]?.recorded ?? 0;
+}
