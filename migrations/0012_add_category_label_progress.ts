@@ -144,7 +144,8 @@ async function createSummaryView(db: Kysely<unknown>, summary: Summary): Promise
 }
 
 async function dropSummary(db: Kysely<unknown>, summary: Summary, types: string): Promise<void> {
-  if (summary.view !== null) await sql`drop view ${sql.table(`weblate.${summary.view}`)}`.execute(db);
+  if (summary.view !== null)
+    await sql`drop view ${sql.table(`weblate.${summary.view}`)}`.execute(db);
   await sql`drop function ${sql.raw(`weblate.${summary.fn}${types}`)}`.execute(db);
 }
 
@@ -162,13 +163,16 @@ const LABELLED_UNITS = `
   join weblate.units u on u.source_unit_id = ul.unit_id
   where ul.deleted_at is null and u.deleted_at is null`;
 
-/** Counts of labelled units `u`, as Weblate counts a translation's strings by state. */
+/**
+ * Counts of labelled units `u`, as Weblate counts a translation's strings by state: needing
+ * editing, rewriting or checking (10–12) are fuzzy; translated includes approved and read-only.
+ */
 const LABEL_COUNTS = `count(*)::integer as total,
   coalesce(sum(u.num_words), 0)::integer as total_words,
   count(*) filter (where u.state >= 20)::integer as translated,
   coalesce(sum(u.num_words) filter (where u.state >= 20), 0)::integer as translated_words,
-  count(*) filter (where u.state = 10)::integer as fuzzy,
-  coalesce(sum(u.num_words) filter (where u.state = 10), 0)::integer as fuzzy_words,
+  count(*) filter (where u.state between 10 and 19)::integer as fuzzy,
+  coalesce(sum(u.num_words) filter (where u.state between 10 and 19), 0)::integer as fuzzy_words,
   count(*) filter (where u.state = 30)::integer as approved,
   coalesce(sum(u.num_words) filter (where u.state = 30), 0)::integer as approved_words,
   count(*) filter (where u.has_failing_check)::integer as failing`;
@@ -253,7 +257,8 @@ const LABEL_DAILY = `
           (t.deleted_at at time zone 'UTC')::date - 1,
           (lb.deleted_at at time zone 'UTC')::date - 1)::timestamp,
     interval '1 day'
-  ) as g(day)`;
+  ) as g(day)
+  where t.is_source is not true`;
 
 interface LabelFunction {
   name: string;
@@ -352,11 +357,13 @@ async function addLabelHistory(db: Kysely<unknown>): Promise<void> {
       with due as (
         delete from weblate.label_statistics_due returning translation_id
       ), scope as (
-        select d.translation_id as id from due d
+        select t.id from due d
+        join weblate.translations t on t.id = d.translation_id and t.is_source is not true
         union
         select t2.id from due d
         join weblate.translations t on t.id = d.translation_id and t.is_source
         join weblate.translations t2 on t2.component_id = t.component_id
+          and t2.is_source is not true
       ), counted as (
         select lu.label_id, lu.translation_id, ${sql.raw(LABEL_COUNTS)}
         from weblate.labelled_units lu
@@ -394,7 +401,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await createScopedFunction(db, summary, extra);
     await createSummaryView(db, summary);
   }
-  await sql`create index components_category_id_idx on weblate.components (category_id)`.execute(db);
+  await sql`create index components_category_id_idx on weblate.components (category_id)`.execute(
+    db,
+  );
   await sql`create index units_source_unit_id_idx on weblate.units (source_unit_id)`.execute(db);
   await sql`create view weblate.category_tree as ${sql.raw(CATEGORY_TREE)}`.execute(db);
   for (const summary of CATEGORY_SUMMARIES) {

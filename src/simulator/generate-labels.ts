@@ -12,8 +12,9 @@ const LABEL_COLORS = ['navy', 'green', 'orange', 'red', 'purple'] as const;
 const LABELS_SEED_SALT = 0x1abe15;
 
 /**
- * Adds 2–4 categories (the later ones nested in an earlier one or at the top) and 2–4
- * labels to every project, and gives about one source unit in four one or two of its
+ * Adds 2–4 categories (the later ones nested in an earlier one or at the top) to every
+ * project, with about half of its components (glossaries stay at the top) in one of them,
+ * and 2–4 labels, and gives about one source unit in four one or two of its
  * project's labels. The instance's index is left to the caller.
  */
 export function addCategoriesAndLabels(
@@ -63,5 +64,11 @@ export function addCategoriesAndLabels(
     if (labels === undefined || !rng.chance(0.25)) continue;
     const picked = new Set([rng.pick(labels).id, rng.pick(labels).id]);
     unit.labelIds = [...picked].sort((a, b) => a - b);
+  }
+  // Last, so that the categories, labels and units of a seed stay as they were before.
+  for (const component of instance.components) {
+    const categories = instance.categories.filter((c) => c.projectId === component.projectId);
+    if (component.isGlossary || categories.length === 0 || rng.chance(0.5)) continue;
+    component.categoryId = rng.pick(categories).id;
   }
 }

@@ -98,6 +98,8 @@ export interface SimComponent {
   linkedComponentId: number | null;
   languageRegex: string;
   priority: number;
+  /** The category it sits in (only with `categoriesAndLabels`); absent or null: the top. */
+  categoryId?: number | null;
 }
 
 export interface SimTranslation {

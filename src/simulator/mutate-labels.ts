@@ -1,10 +1,11 @@
 /**
  * Labels on strings and removed categories. Weblate 2026.x logs action 86 "Label added" and
  * 87 "Label removed" on the unit (5.14.3 logs neither); removing a category removes the
- * categories inside it too and logs action 67 "Category removed" on its project (target:
- * the category's slug, weblate/trans/tasks.py category_removal).
+ * categories and components inside it too and logs action 67 "Category removed" on its
+ * project (target: the category's slug, weblate/trans/tasks.py category_removal).
  */
 import type { SimInstance, SimLabel } from './model.ts';
+import { deleteComponent } from './mutate-removals.ts';
 import { requireUnit } from './mutate-units.ts';
 import {
   actingUser,
@@ -49,28 +50,40 @@ export function setUnitLabel(
   return { changeIds: change === undefined ? [] : [change.id] };
 }
 
-/** Removes a category and every category inside it; logs action 67 on its project. */
+/**
+ * Removes a category as Weblate's category_removal does: each category inside it first,
+ * then its components (action 38 each), then the category itself (action 67 on its project).
+ */
 export function deleteCategory(
   context: MutationContext,
   categoryId: number,
-): { categoryIds: number[]; changeIds: number[] } {
+): { categoryIds: number[]; componentIds: number[]; changeIds: number[] } {
   const { instance } = context;
   const category = instance.categories.find((c) => c.id === categoryId);
   if (category === undefined) throw new Error(`unknown category ${categoryId}`);
-  const doomed = new Set([category.id]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const c of instance.categories) {
-      if (c.parentId === null || !doomed.has(c.parentId) || doomed.has(c.id)) continue;
-      doomed.add(c.id);
-      grew = true;
-    }
+  const removed = {
+    categoryIds: [] as number[],
+    componentIds: [] as number[],
+    changeIds: [] as number[],
+  };
+  for (const child of instance.categories.filter((c) => c.parentId === category.id)) {
+    const inner = deleteCategory(context, child.id);
+    removed.categoryIds.push(...inner.categoryIds);
+    removed.componentIds.push(...inner.componentIds);
+    removed.changeIds.push(...inner.changeIds);
   }
-  const kept = instance.categories.filter((c) => !doomed.has(c.id));
+  for (const component of instance.components.filter((c) => c.categoryId === category.id)) {
+    const result = deleteComponent(context, component.id);
+    removed.componentIds.push(...result.componentIds);
+    removed.changeIds.push(...result.changeIds);
+  }
+  const kept = instance.categories.filter((c) => c.id !== category.id);
   instance.categories.splice(0, instance.categories.length, ...kept);
   const user = actingUser(instance, undefined);
   const [change] = recordChanges(context, [
     { projectId: category.projectId, action: 67, user, author: user, target: category.slug },
   ]);
-  return { categoryIds: [...doomed], changeIds: change === undefined ? [] : [change.id] };
+  removed.categoryIds.push(category.id);
+  if (change !== undefined) removed.changeIds.push(change.id);
+  return removed;
 }

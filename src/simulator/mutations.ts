@@ -173,7 +173,11 @@ export interface Mutator {
   /** A label added to (`isAdded`) or removed from a unit, logged on it (actions 86, 87). */
   setUnitLabel(unitId: number, labelId: number, isAdded: boolean): { changeIds: number[] };
   /** A category removed with the categories inside it, logged on its project (action 67). */
-  deleteCategory(categoryId: number): { categoryIds: number[]; changeIds: number[] };
+  deleteCategory(categoryId: number): {
+    categoryIds: number[];
+    componentIds: number[];
+    changeIds: number[];
+  };
 }
 
 /**

@@ -268,7 +268,8 @@ function componentSettings(base: LinkBase, component: SimComponent): Record<stri
     addons: componentAddons(base, component.id),
     is_glossary: component.isGlossary,
     glossary_color: 'silver',
-    category: null,
+    category:
+      component.categoryId == null ? null : apiUrl(base, `categories/${component.categoryId}/`),
   };
 }
 

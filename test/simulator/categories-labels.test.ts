@@ -29,11 +29,13 @@ describe('categories and labels of the simulator', () => {
     expect(rich.categories.length).toBeGreaterThanOrEqual(2 * SIZE.projects);
     expect(rich.categories.some((c) => c.parentId !== null)).toBe(true);
     expect(rich.units.some((u) => (u.labelIds ?? []).length > 0)).toBe(true);
+    expect(plain.components.every((c) => c.categoryId === undefined)).toBe(true);
+    expect(rich.components.some((c) => c.categoryId != null)).toBe(true);
     const strip = (i: SimInstance) =>
       JSON.stringify(
         [
           i.projects,
-          i.components,
+          i.components.map(({ categoryId: _, ...c }) => c),
           i.translations,
           i.changes,
           i.units.map(({ labelIds: _, ...u }) => u),

@@ -69,10 +69,22 @@ async function liveLabels(handle: DbHandle) {
     .execute();
 }
 
-async function unitLabels(handle: DbHandle, live: boolean): Promise<Array<[string, number]>> {
+/**
+ * Links of live units, live ones or those a unit no longer carries, but for the units of
+ * components `except`.
+ */
+async function unitLabels(
+  handle: DbHandle,
+  live: boolean,
+  except: readonly number[] = [],
+): Promise<Array<[string, number]>> {
   const result = await sql<{ unit: string; label_id: number }>`
-    select unit_id::text as unit, label_id from weblate.unit_labels
-    where (deleted_at is null) = ${live} order by unit_id, label_id`.execute(handle.db);
+    select ul.unit_id::text as unit, ul.label_id from weblate.unit_labels ul
+    join weblate.units u on u.id = ul.unit_id and u.deleted_at is null
+    join weblate.translations t on t.id = u.translation_id
+    where (ul.deleted_at is null) = ${live}
+      and not (t.component_id = any(${`{${except.join(',')}}`}::integer[]))
+    order by ul.unit_id, ul.label_id`.execute(handle.db);
   return result.rows.map((r) => [r.unit, r.label_id]);
 }
 
@@ -128,24 +140,47 @@ describe('categories and labels', () => {
       sim.instance.index.translationById.get(plain.translationId)!.componentId,
     )!.projectId;
     const added = sim.instance.labels.find((l) => l.projectId === projectId)!.id;
-    const parent = sim.instance.categories.find((c) =>
-      sim.instance.categories.some((child) => child.parentId === c.id),
-    )!;
+    // A category with another inside it, and components in one of them.
+    const parent = sim.instance.categories.find((c) => {
+      const children = sim.instance.categories.filter((child) => child.parentId === c.id);
+      const held = new Set([c.id, ...children.map((child) => child.id)]);
+      return (
+        children.length > 0 &&
+        sim.instance.components.some((k) => k.categoryId != null && held.has(k.categoryId))
+      );
+    })!;
     sim.mutate.setUnitLabel(labelled.id, removed, false);
     sim.mutate.setUnitLabel(plain.id, added, true);
-    const { categoryIds } = sim.mutate.deleteCategory(parent.id);
+    const { categoryIds, componentIds } = sim.mutate.deleteCategory(parent.id);
     expect(categoryIds.length).toBeGreaterThan(1);
+    expect(componentIds.length).toBeGreaterThan(0);
     const result = await syncHourly(sim, handle);
     expect([result.mode, result.status, result.summary.rejected]).toEqual([
       'incremental',
       'succeeded',
       0,
     ]);
-    expect(await unitLabels(handle, true)).toEqual(expectedUnitLabels(sim));
+    // The components removed with the categories are found by the next complete discovery.
+    expect(await unitLabels(handle, true, componentIds)).toEqual(expectedUnitLabels(sim));
     expect(await unitLabels(handle, false)).toEqual([[String(labelled.id), removed]]);
     // Removed with the categories inside it, kept and marked.
     expect(await deletedCategories(handle)).toEqual([...categoryIds].sort((a, b) => a - b));
     expect(await liveCategories(handle)).toEqual(expectedCategories(sim));
+    // Their components went with them (Weblate's category_removal), noticed by the next
+    // complete discovery, and the live ones sit in the categories the server names.
+    expect((await syncHourly(sim, handle, true)).status).toBe('succeeded');
+    expect(await unitLabels(handle, true)).toEqual(expectedUnitLabels(sim));
+    const components = await handle.db
+      .selectFrom('weblate.components')
+      .select(['id', 'category_id', 'deleted_at'])
+      .orderBy('id')
+      .execute();
+    expect(components.filter((c) => c.deleted_at !== null).map((c) => c.id)).toEqual(
+      [...componentIds].sort((a, b) => a - b),
+    );
+    expect(
+      components.filter((c) => c.deleted_at === null).map((c) => [c.id, c.category_id]),
+    ).toEqual(sim.instance.components.map((c) => [c.id, c.categoryId ?? null]));
     const kept = await handle.db
       .selectFrom('weblate.categories')
       .select(({ fn }) => fn.countAll<number>().as('n'))
