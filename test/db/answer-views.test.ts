@@ -164,6 +164,20 @@ describe('weblate.contributions', () => {
     ]);
   });
 
+  it('counts a string once over the whole window when the period unit is null', async () => {
+    // ana's string 1, translated in two weeks, counts once; each content change still counts.
+    expect(
+      await tuples(sql`select period_start, strings_translated, content_changes
+        from weblate.contributions(null, only_language => 'cs')
+        where scope = 'project and language' and project_slug = 'alpha' and username = 'ana'`),
+    ).toEqual([[null, '2', '5']]);
+    expect(
+      await tuples(sql`select sum(strings_translated)::text from weblate.contributions('day',
+          only_language => 'cs')
+        where scope = 'project and language' and project_slug = 'alpha' and username = 'ana'`),
+    ).toEqual([['3']]);
+  });
+
   it('ranks per language over projects and per project over languages', async () => {
     const ranking = (scope: string) => sql`
       select project_slug, language_code, username, words_translated, rank

@@ -10,10 +10,10 @@ import type { DayRange, ReportFilter } from './report-scope.ts';
 export type PeriodUnit = 'week' | 'month';
 
 /**
- * A `date_trunc` unit that puts every day of a report's window in one period, so that a
- * function counting strings once per period counts them once over the whole window.
+ * The period unit that makes a report's whole window one period (period_start null), so
+ * that a function counting strings once per period counts them once over the window.
  */
-export const WHOLE_WINDOW = 'millennium';
+export const WHOLE_WINDOW = sql`null::text`;
 
 /**
  * The named arguments `only_projects`, `only_language` (unless `hasLanguage` is false)
