@@ -79,11 +79,13 @@ export async function readReportClock(
   return result.rows[0]!;
 }
 
-/** Whether the reporting views of migration 0003 and the functions of 0005 exist. */
+/** Whether the reporting views of migration 0003 and the functions of 0005 (as 0012 left them) exist. */
 export async function hasReportingViews(db: Kysely<Database>): Promise<boolean> {
   const result = await sql<{ ok: boolean }>`
     select to_regclass('weblate.translation_progress') is not null
-       and to_regprocedure('weblate.progress_total(text[], text)') is not null as ok`.execute(db);
+       and to_regprocedure('weblate.progress_total(text[], text, text[])') is not null as ok`.execute(
+    db,
+  );
   return result.rows[0]?.ok === true;
 }
 
