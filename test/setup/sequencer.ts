@@ -30,6 +30,7 @@ const LONGEST_FIRST = [
   'test/deploy/bin.test.ts',
   'test/cli/secrets.test.ts',
   'test/report/report-html.test.ts',
+  'test/report/report-demo.test.ts',
   'test/webhooks/receiver.test.ts',
   'test/cli/simulate.test.ts',
   'test/cli/query.test.ts',
