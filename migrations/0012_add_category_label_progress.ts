@@ -438,7 +438,6 @@ async function grantReader(db: Kysely<unknown>): Promise<void> {
     begin
       if exists (select from pg_roles where rolname = 'weblate_reader') then
         grant execute on function ${sql.raw(functions)} to weblate_reader;
-        grant execute on function weblate.record_label_statistics(integer) to weblate_reader;
       end if;
     exception
       when undefined_object then
