@@ -12,6 +12,7 @@ import * as m0009 from './0009_carry_deletions.ts';
 import * as m0010 from './0010_add_answer_views.ts';
 import * as m0011 from './0011_mirror_categories_labels.ts';
 import * as m0012 from './0012_add_category_label_progress.ts';
+import * as m0013 from './0013_mirror_users.ts';
 
 /**
  * Every migration, by name, in the order they apply. Imported statically rather than found
@@ -32,4 +33,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0010_add_answer_views': m0010,
   '0011_mirror_categories_labels': m0011,
   '0012_add_category_label_progress': m0012,
+  '0013_mirror_users': m0013,
 };

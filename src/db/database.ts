@@ -291,6 +291,17 @@ export interface LabelsTable extends Bookkeeping {
   raw: Jsonb;
 }
 
+/** People the changes name, with the server's answer for each (migration 0013). */
+export interface UsersTable extends Bookkeeping {
+  username: string;
+  id: number | null;
+  full_name: string | null;
+  /** HTTP status of the read: 200, 404 (not shown to the token); null while unread. */
+  answered: number | null;
+  /** The record as sent; JSON null when the server answered none, SQL null while unread. */
+  raw: Jsonb;
+}
+
 /** The labels units carry, kept in step with units.labels by triggers (migration 0011). */
 export interface UnitLabelsTable {
   unit_id: Int8;
@@ -428,6 +439,7 @@ export interface Database {
   'weblate.components': ComponentsTable;
   'weblate.categories': CategoriesTable;
   'weblate.labels': LabelsTable;
+  'weblate.users': UsersTable;
   'weblate.unit_labels': UnitLabelsTable;
   'weblate.translations': TranslationsTable;
   'weblate.units': UnitsTable;
@@ -454,6 +466,7 @@ export const MIRRORED_TABLES = [
   'translation_statistics',
   'language_statistics',
   'notification_subscriptions',
+  'users',
 ] as const satisfies ReadonlyArray<keyof Database extends `weblate.${infer T}` ? T : never>;
 export type MirroredTable = (typeof MIRRORED_TABLES)[number];
 
@@ -463,6 +476,7 @@ export type NewProject = Insertable<ProjectsTable>;
 export type NewComponent = Insertable<ComponentsTable>;
 export type NewCategory = Insertable<CategoriesTable>;
 export type NewLabel = Insertable<LabelsTable>;
+export type NewUser = Insertable<UsersTable>;
 export type NewTranslation = Insertable<TranslationsTable>;
 export type NewUnit = Insertable<UnitsTable>;
 export type NewChange = Insertable<ChangesTable>;

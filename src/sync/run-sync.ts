@@ -19,6 +19,7 @@ import { syncStatistics } from './streams/statistics.ts';
 import { syncTranslations } from './streams/translations.ts';
 import type { UnitStrategyMemo } from './streams/unit-strategy.ts';
 import { syncUnits } from './streams/units.ts';
+import { syncUsers } from './streams/users.ts';
 
 /** Whether page commits are worth overlapping on a database of this kind (see SyncContext). */
 export function overlapsCommits(kind: DatabaseKind): boolean {
@@ -107,7 +108,8 @@ async function backfillAfterFirstSync(deps: SyncDeps): Promise<void> {
  * due; else the mirrored objects), the change history (every project's at once when all are
  * in scope, else each project's; windows end at the server time the run knows when they
  * open), discovery from the changes new to the mirror, then units (beside the changes in a
- * full sync), statistics, and with a complete discovery the subscriptions.
+ * full sync), statistics, the people the changes named, and with a complete discovery the
+ * subscriptions.
  */
 async function syncEverything(
   run: SyncContext,
@@ -151,6 +153,7 @@ async function syncEverything(
     await syncUnits(ctx, { knownStrategy: targeted?.unitStrategy ?? null });
   }
   await syncStatistics(ctx, found.languageUrls, { deferSnapshots: targeted !== null });
+  await syncUsers(ctx, controller);
   if (!listed) return;
   for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
   await recordDiscovery(ctx);

@@ -197,6 +197,14 @@ export const weblateLabel = z.object({
 });
 export type WeblateLabel = z.infer<typeof weblateLabel>;
 
+/** A user as any signed-in token sees one (Weblate's BasicUserSerializer, or more for admins). */
+export const weblateUser = z.object({
+  id: int,
+  username: z.string(),
+  full_name: text,
+});
+export type WeblateUser = z.infer<typeof weblateUser>;
+
 export const weblateTranslation = z.object({
   id: int,
   language_code: z.string().min(1),

@@ -12,6 +12,7 @@ import type {
   NewProject,
   NewTranslation,
   NewUnit,
+  NewUser,
 } from '../database.ts';
 import {
   type CompleteRow,
@@ -31,6 +32,7 @@ export type TranslationRow = CompleteRow<NewTranslation>;
 export type UnitRow = CompleteRow<NewUnit>;
 export type ChangeRow = CompleteRow<NewChange>;
 export type SubscriptionRow = CompleteRow<NewNotificationSubscription>;
+export type UserRow = CompleteRow<NewUser>;
 
 /** Upserts languages by code; returns the number of rows inserted or changed. */
 export function upsertLanguages(db: Kysely<Database>, rows: LanguageRow[]): Promise<number> {
@@ -128,4 +130,21 @@ export function upsertSubscriptions(
   rows: SubscriptionRow[],
 ): Promise<number> {
   return upsertJsonRows(db, 'weblate.notification_subscriptions', ['id'], rows);
+}
+
+/** Upserts users by username. */
+export function upsertUsers(db: Kysely<Database>, rows: UserRow[]): Promise<number> {
+  return upsertJsonRows(db, 'weblate.users', ['username'], rows);
+}
+
+/** Usernames the changes named that no sync has read yet, at most `limit`. */
+export async function unreadUsers(db: Kysely<Database>, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('weblate.users')
+    .select('username')
+    .where('answered', 'is', null)
+    .orderBy('username')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.username);
 }
