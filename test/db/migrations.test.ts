@@ -40,14 +40,15 @@ const VIEWS = [
 
 /**
  * The functions of 0003_add_reporting_views, 0005_add_progress_functions,
- * 0010_add_answer_views, 0011_mirror_categories_labels (the trigger's) and
- * 0012_add_category_label_progress.
+ * 0010_add_answer_views, 0011_mirror_categories_labels (the trigger's),
+ * 0012_add_category_label_progress and 0013_mirror_users (the trigger's).
  */
 const FUNCTIONS = [
   'automatic_share()',
   'contributions()',
   'failing_checks()',
   'keep_unit_labels()',
+  'note_change_users()',
   'progress_by_category()',
   'progress_by_category_daily()',
   'progress_by_component()',
@@ -127,6 +128,7 @@ describe('migrations', () => {
       'unit_labels',
       'unit_states',
       'units',
+      'users',
     ]);
     const states = await sql<{
       state: number;
@@ -138,7 +140,7 @@ describe('migrations', () => {
     expect(await weblateTables(handle)).toEqual([]);
     expect(await weblateViewsAndFunctions(handle)).toEqual([]);
     await migrateToLatest(handle);
-    expect(await weblateTables(handle)).toHaveLength(21);
+    expect(await weblateTables(handle)).toHaveLength(22);
     expect(await weblateViewsAndFunctions(handle)).toHaveLength(VIEWS.length + FUNCTIONS.length);
     expect((await migrateToLatest(handle)).applied).toEqual([]);
     expect(await pendingMigrations(handle)).toEqual([]);

@@ -72,6 +72,10 @@ describe(`incremental syncs of a real Weblate ${TIER_RELEASE}`, () => {
       .select('id')
       .where('deleted_at', 'is', null)
       .execute();
+    // People the run's changes named for the first time: one read each.
+    const newPeople = await sql<{ n: number }>`
+      select count(*)::int as n from weblate.users u, weblate.sync_runs r
+      where r.id = ${result.runId} and u.first_seen_at >= r.started_at`.execute(db);
     expect(requestsOf(result), JSON.stringify(made, null, 1)).toEqual({
       languages: 1,
       projects: 1,
@@ -85,6 +89,7 @@ describe(`incremental syncs of a real Weblate ${TIER_RELEASE}`, () => {
       translation_statistics: moved.components.size,
       language_statistics: new Set([...moved.languages, ...laggingBefore]).size,
       notification_subscriptions: USERS.length,
+      users: newPeople.rows[0]!.n,
     });
     await expectEqualToFreshAndWeblate();
     return result;

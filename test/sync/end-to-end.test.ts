@@ -346,6 +346,7 @@ describe('a full sync of the simulated instance', () => {
       translation_statistics: 0,
       language_statistics: 0,
       notification_subscriptions: usernames.length,
+      users: 0,
     });
     expect(requestsAsked(second)).toBe(6 + sim.instance.projects.length + usernames.length);
     expectServedRequests(second, sim.requests.total);

@@ -92,6 +92,17 @@ async function expectedRequests(before: Records): Promise<Record<string, number>
       .map((u) => u.id),
   );
   const leftover = [...named].filter((id) => !walked.has(id));
+  // People new to the mirror, named by the changes it is about to write: one read each.
+  const known = await sql<{ username: string }>`select username from weblate.users`.execute(
+    handle.db,
+  );
+  const people = new Set(
+    instance.changes
+      .filter((c) => !mirrored.has(c.id))
+      .flatMap((c) => [c.user, c.author])
+      .filter((name): name is string => name !== null),
+  );
+  for (const { username } of known.rows) people.delete(username);
   const shrunk = [...after].filter(([id, r]) => before.has(id) && r.total < before.get(id)!.total);
   const hasWork = moved.length > 0 || named.size > 0;
   return {
@@ -109,6 +120,7 @@ async function expectedRequests(before: Records): Promise<Record<string, number>
     translation_statistics: new Set(moved.map(([, r]) => r.componentId)).size,
     language_statistics: new Set([...moved, ...deleted].map(([, r]) => r.language)).size,
     notification_subscriptions: instance.users.filter((u) => u.subscriptions.length > 0).length,
+    users: people.size,
   };
 }
 
