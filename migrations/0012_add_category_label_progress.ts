@@ -307,8 +307,7 @@ const LABEL_FUNCTIONS: readonly LabelFunction[] = [
 async function keepUnitLabels(db: Kysely<unknown>, notesDue: boolean): Promise<void> {
   const due = notesDue
     ? sql`insert into weblate.label_statistics_due (translation_id)
-      select distinct translation_id from new_units
-      on conflict do nothing;`
+      select distinct translation_id from new_units;`
     : sql``;
   await sql`
     create or replace function weblate.keep_unit_labels() returns trigger language plpgsql as $$
@@ -345,8 +344,11 @@ async function addLabelHistory(db: Kysely<unknown>): Promise<void> {
     'A label''s counts in a translation each time they moved (all zero once no unit of the translation carries it), recorded by weblate.record_label_statistics from this release on: label history starts when the mirror first recorded it.'`.execute(
     db,
   );
-  await sql`
-    create table weblate.label_statistics_due (translation_id integer primary key)`.execute(db);
+  // No key: page commits run side by side, and a unique key would make each wait for the
+  // others that noted the same translation. record_label_statistics takes duplicates once.
+  await sql`create table weblate.label_statistics_due (translation_id integer not null)`.execute(
+    db,
+  );
   await keepUnitLabels(db, true);
   await sql`
     create function weblate.record_label_statistics(run integer default null)
@@ -391,8 +393,7 @@ async function addLabelHistory(db: Kysely<unknown>): Promise<void> {
   await sql`
     insert into weblate.label_statistics_due (translation_id)
     select distinct u.translation_id from weblate.unit_labels ul
-    join weblate.units u on u.id = ul.unit_id
-    on conflict do nothing`.execute(db);
+    join weblate.units u on u.id = ul.unit_id`.execute(db);
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -2,10 +2,12 @@ import { type Kysely, sql } from 'kysely';
 
 // The people the change history names, with their full names where the server shows them
 // to the token: Weblate's change records name users by username only. A trigger on
-// weblate.changes adds every new username with `answered` null; the sync reads those
-// (GET /api/users/<username>/, which any signed-in token may read) and records the answer:
-// 200 with the name, or 404 when the server does not show the user. docs/schema.md
-// documents it. Frozen once merged; add a new migration.
+// weblate.changes notes the usernames of the changes written in users_due (no key: page
+// commits run side by side, and a key would make each wait for the others); the sync moves
+// the new ones into weblate.users with `answered` null, reads those (GET
+// /api/users/<username>/, which any signed-in token may read) and records the answer: 200
+// with the name, or 404 when the server does not show the user. docs/schema.md documents
+// it. Frozen once merged; add a new migration.
 
 /** Usernames of the changes in `source` (a table with user_name and author_name). */
 const NAMES = (source: string) => sql.raw(`
@@ -27,11 +29,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index users_unread_idx on weblate.users (username) where answered is null`.execute(
     db,
   );
+  await sql`create table weblate.users_due (username text not null)`.execute(db);
   await sql`
     create function weblate.note_change_users() returns trigger language plpgsql as $$
     begin
-      insert into weblate.users (username) ${NAMES('new_changes')}
-      on conflict do nothing;
+      insert into weblate.users_due (username) ${NAMES('new_changes')};
       return null;
     end
     $$`.execute(db);
@@ -47,5 +49,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop trigger changes_insert_users on weblate.changes`.execute(db);
   await sql`drop function weblate.note_change_users()`.execute(db);
+  await sql`drop table weblate.users_due`.execute(db);
   await sql`drop table weblate.users`.execute(db);
 }

@@ -440,6 +440,7 @@ export interface Database {
   'weblate.categories': CategoriesTable;
   'weblate.labels': LabelsTable;
   'weblate.users': UsersTable;
+  'weblate.users_due': { username: string };
   'weblate.unit_labels': UnitLabelsTable;
   'weblate.translations': TranslationsTable;
   'weblate.units': UnitsTable;

@@ -129,6 +129,7 @@ describe('migrations', () => {
       'unit_states',
       'units',
       'users',
+      'users_due',
     ]);
     const states = await sql<{
       state: number;
@@ -140,7 +141,7 @@ describe('migrations', () => {
     expect(await weblateTables(handle)).toEqual([]);
     expect(await weblateViewsAndFunctions(handle)).toEqual([]);
     await migrateToLatest(handle);
-    expect(await weblateTables(handle)).toHaveLength(22);
+    expect(await weblateTables(handle)).toHaveLength(23);
     expect(await weblateViewsAndFunctions(handle)).toHaveLength(VIEWS.length + FUNCTIONS.length);
     expect((await migrateToLatest(handle)).applied).toEqual([]);
     expect(await pendingMigrations(handle)).toEqual([]);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 import type { CopyInto } from '../copy.ts';
 import type {
@@ -137,8 +137,15 @@ export function upsertUsers(db: Kysely<Database>, rows: UserRow[]): Promise<numb
   return upsertJsonRows(db, 'weblate.users', ['username'], rows);
 }
 
-/** Usernames the changes named that no sync has read yet, at most `limit`. */
+/**
+ * Usernames the changes named that no sync has read yet, at most `limit`: those the trigger
+ * noted since the last call join weblate.users first.
+ */
 export async function unreadUsers(db: Kysely<Database>, limit: number): Promise<string[]> {
+  await sql`
+    with noted as (delete from weblate.users_due returning username)
+    insert into weblate.users (username) select distinct username from noted
+    on conflict do nothing`.execute(db);
   const rows = await db
     .selectFrom('weblate.users')
     .select('username')
