@@ -49,12 +49,17 @@ export function runCli(
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    let isKilled = false;
+    const timer = setTimeout(() => {
+      isKilled = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
       const ms = performance.now() - started;
       if (code === 0) resolve({ output, ms });
+      else if (isKilled) reject(new Error(`over ${timeoutMs / 1000} s (killed)`));
       else
         reject(
           new Error(`weblate-mirror ${args.join(' ')} exited with ${String(code)}:\n${errors}`),

@@ -29,11 +29,11 @@ function verdict(timing: Timing, targetMs: number): string {
 
 function timingTable(timings: Timing[], targetMs: number, firstColumn: string): string[] {
   return [
-    `| ${firstColumn} | rows | time | over ${targetMs / 1000} s? | note |`,
-    '| --- | ---: | ---: | --- | --- |',
+    `| ${firstColumn} | rows | time | JIT-compiled functions | over ${targetMs / 1000} s? | note |`,
+    '| --- | ---: | ---: | ---: | --- | --- |',
     ...timings.map(
       (t) =>
-        `| \`${t.name}\` | ${t.rows === null ? '' : count(t.rows)} | ${seconds(t.ms)} | ${verdict(t, targetMs)} | ${t.note ?? ''} |`,
+        `| \`${t.name}\` | ${t.rows === null ? '' : count(t.rows)} | ${seconds(t.ms)} | ${t.jitFunctions ? count(t.jitFunctions) : ''} | ${verdict(t, targetMs)} | ${t.note ?? ''} |`,
     ),
   ];
 }
@@ -42,14 +42,20 @@ function timingTable(timings: Timing[], targetMs: number, firstColumn: string): 
 function queryTable(run: ReportRun, title: string): string[] {
   const total = run.queries.reduce((sum, q) => sum + q.ms, 0);
   const slowest = [...run.queries].sort((a, b) => b.ms - a.ms).slice(0, 8);
+  const render =
+    run.renderMs === null
+      ? `not rendered: ${run.error ?? ''}`
+      : `rendering: table ${run.renderMs.table} ms, json ${run.renderMs.json} ms, csv ` +
+        `${run.renderMs.csv} ms, html ${run.renderMs.html} ms`;
   return [
     `${title}: ${run.queries.length} statements, ${seconds(total)} in PostgreSQL and the driver, ` +
-      `buildReport ${seconds(run.buildMs)}; rendering: table ${run.renderMs.table} ms, json ` +
-      `${run.renderMs.json} ms, csv ${run.renderMs.csv} ms, html ${run.renderMs.html} ms. Slowest:`,
+      `buildReport ${seconds(run.buildMs)}; ${render}. Slowest:`,
     '',
-    '| statement reads | time |',
-    '| --- | ---: |',
-    ...slowest.map((q) => `| \`${q.reads}\` | ${seconds(q.ms)} |`),
+    '| statement reads | time | |',
+    '| --- | ---: | --- |',
+    ...slowest.map(
+      (q) => `| \`${q.reads}\` | ${seconds(q.ms)} | ${q.isFailed ? 'cancelled (timeout)' : ''} |`,
+    ),
   ];
 }
 

@@ -15,6 +15,8 @@ export interface Timing {
   runs: number[];
   /** Shared buffers hit and read by the best run (8 kB pages). */
   buffers: { hit: number; read: number } | null;
+  /** Functions JIT compiled for the best run (EXPLAIN with TIMING OFF gives no JIT time). */
+  jitFunctions?: number;
   /** Why it has no time: timed out, or could not run (e.g. a parameter without a default). */
   note: string | null;
 }
@@ -72,6 +74,7 @@ interface ExplainRoot {
     'Shared Read Blocks'?: number;
   };
   'Execution Time': number;
+  JIT?: { Functions?: number };
 }
 
 /**
@@ -103,6 +106,7 @@ export async function timeStatement(
           hit: root.Plan['Shared Hit Blocks'] ?? 0,
           read: root.Plan['Shared Read Blocks'] ?? 0,
         };
+        timing.jitFunctions = root.JIT?.Functions ?? 0;
       }
     }
   } catch (err) {

@@ -13,7 +13,8 @@ import { renderTable } from '../src/report/render-table.ts';
 export interface ReportQuery {
   reads: string;
   ms: number;
-  rows: number;
+  /** The statement failed (cancelled by statement_timeout, most likely). */
+  isFailed: boolean;
 }
 
 export interface ReportRun {
@@ -21,8 +22,10 @@ export interface ReportRun {
   queries: ReportQuery[];
   /** buildReport's wall time (the statements, the rows shipped and parsed). */
   buildMs: number;
-  /** Each renderer's time on the report read. */
-  renderMs: Record<'table' | 'json' | 'csv' | 'html', number>;
+  /** Each renderer's time on the report read; null when a statement failed. */
+  renderMs: Record<'table' | 'json' | 'csv' | 'html', number> | null;
+  /** Why the report could not be read (the first statement that failed). */
+  error: string | null;
 }
 
 // As src/db/client.ts: int8, numeric, dates and timestamps as text, which the report expects.
@@ -37,14 +40,19 @@ function readsOf(text: string): string {
 
 /**
  * Runs the report's reads in this process (buildReport, as `weblate-mirror report` does),
- * timing each statement through Kysely's query log, then each renderer.
+ * timing each statement through Kysely's query log, then each renderer. A statement past
+ * `timeoutMs` is cancelled, and the report is not read further.
  */
-export async function timeReportQueries(url: string, options: ReportOptions): Promise<ReportRun> {
+export async function timeReportQueries(
+  url: string,
+  options: ReportOptions,
+  timeoutMs: number,
+): Promise<ReportRun> {
   const queries: ReportQuery[] = [];
   const pool = new pg.Pool({
     connectionString: url,
     max: 1,
-    options: '-c TimeZone=UTC -c default_transaction_read_only=on',
+    options: `-c TimeZone=UTC -c default_transaction_read_only=on -c statement_timeout=${Math.round(timeoutMs)}`,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
         TEXT_OIDS.includes(oid)
@@ -57,19 +65,21 @@ export async function timeReportQueries(url: string, options: ReportOptions): Pr
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     log: (event: LogEvent) => {
-      if (event.level !== 'query') return;
       queries.push({
         reads: readsOf(event.query.sql),
         ms: Math.round(event.queryDurationMillis * 10) / 10,
-        rows: 0,
+        isFailed: event.level === 'error',
       });
     },
   });
+  const started = performance.now();
   try {
-    const started = performance.now();
     const report = await buildReport(db, options);
     const buildMs = Math.round(performance.now() - started);
-    return { queries, buildMs, renderMs: timeRenderers(report) };
+    return { queries, buildMs, renderMs: timeRenderers(report), error: null };
+  } catch (err) {
+    const buildMs = Math.round(performance.now() - started);
+    return { queries, buildMs, renderMs: null, error: (err as Error).message };
   } finally {
     await db.destroy();
   }

@@ -5,12 +5,12 @@
  * in real PostgreSQL.
  *
  *   node --import tsx bench/report-read.ts [--database-url postgres://…] [--units N]
- *     [--changes N] [--reuse] [--drop] [--timeout-seconds 120]
+ *     [--changes N] [--reuse] [--drop] [--timeout-seconds 120] [--report-timeout-seconds 300]
  *
  * The mirror is built in the database `weblate_mirror_bench_report` on that server: the
  * simulator, a full sync with the CLI, `weblate-mirror backfill`, VACUUM ANALYZE (about 10
  * minutes on 2 cores). It is kept afterwards; `--reuse` reads it again without building it
- * (if a build of it finished), and `--drop` drops it at the end.
+ * (if a build of the same shape finished), and `--drop` drops it at the end.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,7 @@ function options() {
       drop: { type: 'boolean', default: false },
       'build-only': { type: 'boolean', default: false },
       'timeout-seconds': { type: 'string', default: '120' },
+      'report-timeout-seconds': { type: 'string', default: '300' },
     },
   });
   const int = (name: 'projects' | 'components' | 'languages' | 'units' | 'changes') =>
@@ -55,6 +56,7 @@ function options() {
     drop: values.drop,
     buildOnly: values['build-only'],
     timeoutMs: Number(values['timeout-seconds']) * 1000,
+    reportTimeoutMs: Number(values['report-timeout-seconds']) * 1000,
   };
 }
 

@@ -618,6 +618,7 @@ async function main(): Promise<void> {
           drop: true,
           buildOnly: false,
           timeoutMs: 120_000,
+          reportTimeoutMs: 300_000,
           command: 'npm run bench -- --shapes reports',
         });
   const { text, checks } = report(o, results, small, serverBound);
