@@ -3,16 +3,18 @@
  * scratch PostgreSQL database with the CLI (a child process, so its peak memory is its
  * own), and prints the results beside references measured in the same run.
  *
- *   npm run bench -- [--shapes default,large,backfill,webhooks] [--units 200000] [--changes 100000]
+ *   npm run bench -- [--shapes default,large,backfill,webhooks,reports] [--units 200000] [--changes 100000]
  *     [--small-units 50000] [--large-projects 1000] [--large-components 5000] [--large-units 1000000]
  *     [--large-changes 200000] [--webhook-edits-per-minute 30] [--webhook-minutes 2]
  *     [--cost-scale 0.1] [--server-bound-units 50000] [--server-bound-scale 1]
- *     [--database-url postgres://…]
+ *     [--report-changes 1000000] [--database-url postgres://…]
  *
  * Two shapes: the default (3 projects, 40 components, about 200,000 units) and a large
  * instance (1,000 projects, 5,000 components, 1,000,000 units); then the backfill at 1,000,000
  * units and changes (bench/backfill.ts), and the worker fed by webhooks under steady churn
- * (bench/webhooks.ts).
+ * (bench/webhooks.ts). `reports`, asked by name only (about 20 minutes), times every reporting
+ * view and function and `weblate-mirror report` on the large shape with `--report-changes`
+ * changes, categories and labels (bench/reports.ts; bench/report-read.ts runs it alone).
  *
  * The simulator runs with Weblate 5.14's cost model (simulator/cost.ts) at `--cost-scale`
  * (a tenth of the measured times by default, to keep the run short): every scenario reports
@@ -42,6 +44,7 @@ import type { SyncSummary } from '../src/sync/summary.ts';
 import { type BackfillResult, benchBackfill } from './backfill.ts';
 import { measureCopyCeiling } from './copy-ceiling.ts';
 import { minimumRequests, naiveRequests } from './references.ts';
+import { benchReports } from './reports.ts';
 import { benchWebhooks, type WebhookLoad, webhookReport, type WebhookResult } from './webhooks.ts';
 
 const BIN = fileURLToPath(new URL('../bin/weblate-mirror.js', import.meta.url));
@@ -112,6 +115,7 @@ function options() {
       'cost-scale': { type: 'string', default: '0.1' },
       'server-bound-units': { type: 'string', default: '50000' },
       'server-bound-scale': { type: 'string', default: '1' },
+      'report-changes': { type: 'string', default: '1000000' },
       'database-url': {
         type: 'string',
         default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -158,6 +162,15 @@ function options() {
             units: 20_000,
             changes: 10_000,
           },
+        }
+      : null,
+    reports: chosen.includes('reports')
+      ? {
+          projects: int('large-projects'),
+          components: int('large-components'),
+          languages: int('languages'),
+          units: int('large-units'),
+          changes: int('report-changes'),
         }
       : null,
     smallUnits: int('small-units'),
@@ -595,18 +608,32 @@ async function main(): Promise<void> {
       ? null
       : await withScratchDatabase(o.databaseUrl, (url) => benchBackfill(url, o.backfill!));
   const webhooks = o.webhooks === null ? null : await benchWebhookShape(o, o.webhooks);
+  const reports =
+    o.reports === null
+      ? null
+      : await benchReports({
+          adminUrl: o.databaseUrl,
+          shape: o.reports,
+          reuse: false,
+          drop: true,
+          buildOnly: false,
+          timeoutMs: 120_000,
+          reportTimeoutMs: 300_000,
+          command: 'npm run bench -- --shapes reports',
+        });
   const { text, checks } = report(o, results, small, serverBound);
   const backfillText = backfill === null ? '' : `\n\n${backfillReport(backfill)}`;
   const webhookText =
     webhooks === null ? '' : webhooks.map((w) => `\n\n${webhookReport(w)}`).join('');
+  const reportsText = reports?.markdown == null ? '' : `\n\nreporting:\n\n${reports.markdown}`;
   process.stdout.write(
-    `${text}${backfillText}${webhookText}\n\nwhole benchmark: ${((performance.now() - started) / 60_000).toFixed(1)} min\n`,
+    `${text}${backfillText}${webhookText}${reportsText}\n\nwhole benchmark: ${((performance.now() - started) / 60_000).toFixed(1)} min\n`,
   );
   mkdirSync(RESULTS, { recursive: true });
   const file = `${RESULTS}${new Date().toISOString().replaceAll(':', '-')}.json`;
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options: o, small, serverBound, results, backfill, webhooks, checks }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options: o, small, serverBound, results, backfill, webhooks, reports: reports?.measured ?? null, checks }, null, 2)}\n`,
   );
   process.stdout.write(`\nresults written to ${file}\n`);
 }
