@@ -66,7 +66,7 @@ function changesInWindow(hasLanguage = true): string {
     and (until is null or ch.timestamp < until)`;
 }
 
-interface AnswerFunction {
+export interface AnswerFunction {
   name: string;
   /** Its arguments; their types alone name the function in grants and drops. */
   args: readonly string[];
@@ -74,7 +74,7 @@ interface AnswerFunction {
   body: string;
 }
 
-const FUNCTIONS: readonly AnswerFunction[] = [
+export const FUNCTIONS: readonly AnswerFunction[] = [
   {
     // A string counts once per component and kind: strings are told apart by id_hash (the
     // same in every language), so a change logged in every translation counts once.

@@ -11,6 +11,7 @@ import {
   summaryQuery,
 } from './0005_add_progress_functions.ts';
 import { ORIGIN_FIGURES } from './0007_add_estimated_history.ts';
+import { type AnswerFunction, FUNCTIONS as ANSWERS } from './0010_add_answer_views.ts';
 import { LABEL_IDS } from './0011_mirror_categories_labels.ts';
 
 // Progress per category (nested categories roll up into their ancestors) and per label ×
@@ -396,7 +397,38 @@ async function addLabelHistory(db: Kysely<unknown>): Promise<void> {
     join weblate.units u on u.id = ul.unit_id`.execute(db);
 }
 
+/** Indexes the reporting reads at the large shape asked for (docs/performance.md, Reporting). */
+const INDEXES = [
+  // activity_daily and the answer functions group and filter changes by UTC day.
+  `create index changes_day_idx on weblate.changes (((timestamp at time zone 'UTC')::date))`,
+  // Words of the strings changes name, without reading the units' rows.
+  `create index units_num_words_idx on weblate.units (id) include (num_words)`,
+  // The last target-saving change of a string before a time.
+  `create index changes_unit_id_timestamp_idx on weblate.changes (unit_id, timestamp) include (action)`,
+];
+
+/**
+ * strings_awaiting_review with its lateral subquery kept apart (offset 0): pulled up, its
+ * latest-change lookup ran twice per string.
+ */
+function reviewFunction(keptApart: boolean): AnswerFunction {
+  const fn = ANSWERS.find((f) => f.name === 'strings_awaiting_review')!;
+  if (!keptApart) return fn;
+  const body = fn.body.replace(') as waiting_since\n', ') as waiting_since\n        offset 0\n');
+  if (body === fn.body) throw new Error('strings_awaiting_review: the subquery was not found');
+  return { ...fn, body };
+}
+
+async function replaceAnswer(db: Kysely<unknown>, fn: AnswerFunction): Promise<void> {
+  await sql`
+    create or replace function ${sql.raw(`weblate.${fn.name}(${fn.args.join(', ')})`)}
+    returns table (${sql.raw(fn.returns)})
+    language sql stable parallel safe as $fn$${sql.raw(fn.body)}$fn$`.execute(db);
+}
+
 export async function up(db: Kysely<unknown>): Promise<void> {
+  for (const index of INDEXES) await sql.raw(index).execute(db);
+  await replaceAnswer(db, reviewFunction(true));
   for (const [summary] of PROGRESS) await dropSummary(db, summary, ARGUMENT_TYPES);
   for (const [summary, extra] of PROGRESS) {
     await createScopedFunction(db, summary, extra);
@@ -448,6 +480,9 @@ async function grantReader(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await replaceAnswer(db, reviewFunction(false));
+  for (const name of ['changes_day_idx', 'units_num_words_idx', 'changes_unit_id_timestamp_idx'])
+    await sql`drop index ${sql.raw(`weblate.${name}`)}`.execute(db);
   await sql`drop view weblate.label_progress`.execute(db);
   for (const fn of [...LABEL_FUNCTIONS].reverse())
     await sql`drop function ${sql.raw(`weblate.${fn.name}${SCOPED_ARGUMENT_TYPES}`)}`.execute(db);

@@ -131,7 +131,9 @@ function openPostgres(databaseUrl: string, options: OpenOptions): DbHandle {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
-    options: `-c TimeZone=UTC${options.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
+    // Readers (report, status, query) run without JIT: the reporting views' row estimates
+    // reach millions, and compiling cost more than it saved (docs/performance.md, Reporting).
+    options: `-c TimeZone=UTC${options.readOnly ? ' -c default_transaction_read_only=on -c jit=off' : ''}`,
     application_name: 'weblate-mirror',
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
