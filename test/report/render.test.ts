@@ -84,6 +84,28 @@ function hostileReport(): Report {
         translated_percent_then: 50,
         translated_percent_change: 25,
       },
+      {
+        label_id: 7,
+        label_name: EVIL,
+        project_slug: 'p',
+        language_code: 'fr',
+        translations: 1,
+        total: 6,
+        translated: 3,
+        total_words: 12,
+        translated_words: 6,
+        translated_percent: 50,
+        translated_words_percent: 50,
+        fuzzy: 0,
+        approved: 0,
+        approved_percent: 0,
+        failing: 0,
+        untranslated: 3,
+        untranslated_words: 6,
+        history_from_day: null,
+        translated_percent_then: null,
+        translated_percent_change: null,
+      },
     ],
     matched_labels: [],
     left_out: [],
@@ -487,7 +509,7 @@ describe('chart and day helpers', () => {
 });
 
 describe('the sections of categories and labels', () => {
-  it('indent nested categories under their parent and show each label then and now, in HTML', () => {
+  it('indent nested categories under their parent and give a line per label, in HTML', () => {
     const html = renderHtml(hostileReport());
     const categories = html.slice(html.indexOf('<section id="categories">'));
     expect(categories).toContain('<tr data-path="p/docs">');
@@ -496,7 +518,10 @@ describe('the sections of categories and labels', () => {
     );
     const labels = html.slice(html.indexOf('<section id="labels">'));
     expect(labels).toContain('&lt;script&gt;');
-    expect(labels).toMatch(/50\.0% on 2026-11-20 <span class="up">\+25\.0<\/span>/);
+    // A line per label: each figure from its lowest to its highest over the languages.
+    expect(labels).toContain(
+      '<td class="n">2</td><td class="n">4–6</td><td class="n">50.0–75.0</td><td class="n">0.0–25.0</td><td><span class="up">+25.0</span> since 2026-11-20</td>',
+    );
     expect(html.indexOf('<section id="components">')).toBeLessThan(
       html.indexOf('<section id="categories">'),
     );
