@@ -22,6 +22,7 @@ import { buildCategories, buildLabelProgress, buildLabels } from './build-groups
 import { addDays, daysBetween } from './days.ts';
 import type {
   ActivityDay,
+  CategoryProgress,
   ComponentProgress,
   LanguageDay,
   LanguageProgress,
@@ -182,6 +183,19 @@ function filtersOf(options: ReportOptions): ReportFilters {
   };
 }
 
+/**
+ * With --category, that category and those inside it: its ancestors hold the same
+ * components, and would repeat its figures under another name.
+ */
+function inCategory(rows: CategoryProgress[], category: CategoryScope | null): CategoryProgress[] {
+  if (category === null) return rows;
+  return rows.filter(
+    (r) =>
+      r.project_slug === category.project &&
+      (r.path === category.path || r.path.startsWith(`${category.path}/`)),
+  );
+}
+
 /** What the report covers: with --category, its project and components only. */
 function scopeOf(options: ReportOptions): ReportFilter {
   const category = options.category ?? null;
@@ -246,7 +260,7 @@ export async function buildReport(db: Kysely<Database>, options: ReportOptions):
   const limit = options.limit;
   // One query after the other: PGlite serves one at a time anyway.
   const { total, ...progress } = await buildProgress(db, scope);
-  const categories = await buildCategories(db, scope);
+  const categories = inCategory(await buildCategories(db, scope), options.category ?? null);
   const labels = await buildLabels(db, scope, { labels: null, window });
   const movers = await buildMovers(db, scope, options, today);
   const contributors = await listContributorSection(db, inWindow, limit);

@@ -16,6 +16,8 @@ export interface CategoryScope {
   /** `project/path`, as the report shows it. */
   name: string;
   project: string;
+  /** Its slugs from the project's top category down, joined by '/'. */
+  path: string;
   /** Slugs of the live components in the category and the categories inside it. */
   components: string[];
 }
@@ -80,6 +82,7 @@ export async function resolveCategory(
   return {
     name: full(category),
     project: category.project_slug,
+    path: category.path,
     components: await listCategoryComponents(db, category.category_id),
   };
 }

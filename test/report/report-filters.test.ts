@@ -274,6 +274,8 @@ describe('report --category', () => {
     );
     expect(report.totals.progress.translations).toBe(inside.length);
     expect(report.filters.category).toBe(`${child.project_slug}/${pathOf(child)}`);
+    // Its parent holds the same components, but is not repeated under its own name.
+    expect(report.categories.map((c) => c.category_id)).toEqual([...subtree(child)]);
   });
 
   it('refuses a bare path that several projects have, naming each', () => {
