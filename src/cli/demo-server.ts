@@ -16,7 +16,8 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-type DemoOptions = Pick<SimulatorOptions, 'seed' | 'historyEndsAt'> & Partial<SimulatorSize>;
+type DemoOptions = Pick<SimulatorOptions, 'seed' | 'historyEndsAt' | 'categoriesAndLabels'> &
+  Partial<SimulatorSize>;
 
 interface Started {
   url: string;

@@ -16,11 +16,13 @@ import {
   readProgressTotal,
   type SummedProgress,
 } from '../db/queries/report-progress.ts';
-import { readReportClock, type ReportFilter } from '../db/queries/report-scope.ts';
+import { type DayRange, readReportClock, type ReportFilter } from '../db/queries/report-scope.ts';
 import { buildAnswers } from './build-answers.ts';
+import { buildCategories, buildLabelProgress, buildLabels } from './build-groups.ts';
 import { addDays, daysBetween } from './days.ts';
 import type {
   ActivityDay,
+  CategoryProgress,
   ComponentProgress,
   LanguageDay,
   LanguageProgress,
@@ -30,11 +32,17 @@ import type {
   Report,
   ReportFilters,
 } from './model.ts';
+import { LABEL_LEFT_OUT } from './model.ts';
 import { ranked, toNumber, toNumberOrNull } from './numbers.ts';
+import type { CategoryScope, LabelScope } from './resolve-scope.ts';
 
-export interface ReportOptions extends ReportFilters {
+export interface ReportOptions extends Omit<ReportFilters, 'category' | 'label'> {
   /** Rows per ranked list (movers, contributors, stalled translations, review). */
   limit: number;
+  /** --category, resolved (resolve-scope.ts): every section covers its components only. */
+  category?: CategoryScope | null;
+  /** --label, resolved: progress, languages and history of the strings that carry it. */
+  label?: LabelScope | null;
 }
 
 /** The movers' windows without --since, in days (today included). */
@@ -165,18 +173,95 @@ async function buildLanguageHistory(
   }));
 }
 
+function filtersOf(options: ReportOptions): ReportFilters {
+  return {
+    projects: [...options.projects],
+    language: options.language,
+    since: options.since,
+    category: options.category?.name ?? null,
+    label: options.label?.name ?? null,
+  };
+}
+
+/**
+ * With --category, that category and those inside it: its ancestors hold the same
+ * components, and would repeat its figures under another name.
+ */
+function inCategory(rows: CategoryProgress[], category: CategoryScope | null): CategoryProgress[] {
+  if (category === null) return rows;
+  return rows.filter(
+    (r) =>
+      r.project_slug === category.project &&
+      (r.path === category.path || r.path.startsWith(`${category.path}/`)),
+  );
+}
+
+/** What the report covers: with --category, its project and components only. */
+function scopeOf(options: ReportOptions): ReportFilter {
+  const category = options.category ?? null;
+  return {
+    projects: category === null ? options.projects : [category.project],
+    language: options.language,
+    components: category?.components ?? null,
+  };
+}
+
+/**
+ * With --label: the progress overview, languages, history and labels of the strings that
+ * carry the label; the sections of LABEL_LEFT_OUT are empty.
+ */
+async function buildLabelReport(
+  db: Kysely<Database>,
+  options: ReportOptions & { label: LabelScope },
+  clock: { now: string; window: DayRange },
+): Promise<Report> {
+  const { now, window } = clock;
+  const scope = scopeOf(options);
+  const labels = { labels: options.label.ids, window };
+  const { languages, total, history } = await buildLabelProgress(db, scope, labels);
+  return {
+    generated_at: now,
+    filters: filtersOf(options),
+    window,
+    projects: [],
+    languages,
+    components: [],
+    categories: [],
+    labels: await buildLabels(db, scope, labels),
+    matched_labels: options.label.matched,
+    left_out: [...LABEL_LEFT_OUT],
+    movers: [],
+    contributors: { matching: 0, rows: [] },
+    stalled: { matching: 0, rows: [] },
+    language_history: history,
+    activity: [],
+    period: 'week',
+    new_work: [],
+    contributor_ranking: { matching: 0, rows: [] },
+    review: { waiting: { matching: 0, rows: [] }, approval: { matching: 0, rows: [] } },
+    translation_methods: [],
+    release_readiness: [],
+    quality: [],
+    totals: { progress: total, activity: { changes: 0, words: 0 } },
+  };
+}
+
 /**
  * Reads every section of the report. `today` is the database's UTC date, as in the views;
  * the activity window starts at `since`, or DEFAULT_ACTIVITY_DAYS before today.
  */
 export async function buildReport(db: Kysely<Database>, options: ReportOptions): Promise<Report> {
   const { now, today } = await readReportClock(db);
-  const scope: ReportFilter = { projects: options.projects, language: options.language };
   const window = { from: options.since ?? addDays(today, 1 - DEFAULT_ACTIVITY_DAYS), to: today };
+  const label = options.label ?? null;
+  if (label !== null) return buildLabelReport(db, { ...options, label }, { now, window });
+  const scope = scopeOf(options);
   const inWindow = { ...scope, ...window };
   const limit = options.limit;
   // One query after the other: PGlite serves one at a time anyway.
   const { total, ...progress } = await buildProgress(db, scope);
+  const categories = inCategory(await buildCategories(db, scope), options.category ?? null);
+  const labels = await buildLabels(db, scope, { labels: null, window });
   const movers = await buildMovers(db, scope, options, today);
   const contributors = await listContributorSection(db, inWindow, limit);
   const stalled = await listStalledSection(db, scope, { since: window.from, limit });
@@ -186,9 +271,13 @@ export async function buildReport(db: Kysely<Database>, options: ReportOptions):
   const answers = await buildAnswers(db, scope, { window, limit });
   return {
     generated_at: now,
-    filters: { projects: [...options.projects], language: options.language, since: options.since },
+    filters: filtersOf(options),
     window,
     ...progress,
+    categories,
+    labels,
+    matched_labels: [],
+    left_out: [],
     movers,
     contributors: ranked(contributors, (r) => ({
       author_name: r.author_name,

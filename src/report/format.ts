@@ -1,4 +1,4 @@
-import type { MoverWindow, Report } from './model.ts';
+import type { MoverWindow, Report, SectionName } from './model.ts';
 
 // Text shared by the table and HTML renderers.
 
@@ -26,12 +26,43 @@ export function formatInstant(iso: string): string {
 
 /** `all projects, all languages` or the filters. */
 export function describeScope(report: Report): string {
-  const { projects, language } = report.filters;
+  const { projects, language, category, label } = report.filters;
   const projectText =
     projects.length === 0
       ? 'all projects'
       : `project${projects.length === 1 ? '' : 's'} ${projects.join(', ')}`;
-  return `${projectText}, ${language === null ? 'all languages' : `language ${language}`}`;
+  return [
+    projectText,
+    ...(category === null ? [] : [`category ${category}`]),
+    language === null ? 'all languages' : `language ${language}`,
+    ...(label === null ? [] : [`strings labelled "${label}"`]),
+  ].join(', ');
+}
+
+/** Whether a section is in the report (--label leaves some out). */
+export function isShown(report: Report, section: SectionName): boolean {
+  return !report.left_out.includes(section);
+}
+
+/** With --label, the one line that says which sections are left out and why; else null. */
+export function describeLeftOut(report: Report): string | null {
+  if (report.filters.label === null || report.left_out.length === 0) return null;
+  const matched =
+    report.matched_labels.length === 0 ? '' : ` (${report.matched_labels.join(', ')})`;
+  return (
+    `Label "${report.filters.label}"${matched}: only the progress by language and the labels are shown; ` +
+    'the sections that count whole translations or changes cannot be narrowed to a label and are left out.'
+  );
+}
+
+/** `2026-11-01: 40.0` → how a label's translated % moved since its first recorded day in the window. */
+export function describeLabelHistory(row: {
+  history_from_day: string | null;
+  translated_percent_then: number | null;
+}): string {
+  return row.history_from_day === null
+    ? 'not recorded'
+    : `${formatPercent(row.translated_percent_then)} on ${row.history_from_day}`;
 }
 
 export function formatRange(range: { from: string; to: string }): string {

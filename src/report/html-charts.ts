@@ -74,14 +74,20 @@ export function renderLanguageChart(report: Report, days: string[]): string {
     })
     .join('');
   const leftOut = lines.reduce((sum, l) => sum + l.leftOut, 0);
+  const label = report.filters.label;
+  const labelled = label === null ? '' : ` labelled "${label}"`;
+  const empty =
+    label === null
+      ? 'No statistics history in this window yet: each sync adds a day.'
+      : 'No label history recorded in this window yet: each sync from now on adds a day.';
   return [
-    '<section id="language-chart"><h2>Translated strings over time, by language</h2>',
+    `<section id="language-chart"><h2>Translated strings${e(labelled)} over time, by language</h2>`,
     chartBox(
       renderLineChart(
-        'Translated strings (%) at the end of each day, by language',
+        `Translated strings${labelled} (%) at the end of each day, by language`,
         days,
         series,
-        'No statistics history in this window yet: each sync adds a day.',
+        empty,
       ),
     ),
     `<ul class="legend">${legend}</ul>`,

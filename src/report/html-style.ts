@@ -32,6 +32,7 @@ td.bar { width: 30%; min-width: 160px; }
 .bar-track { display: inline-block; vertical-align: middle; width: calc(100% - 56px); height: 10px; background: var(--bg-bar); border-radius: 5px; overflow: hidden; }
 .bar-fill { display: block; height: 100%; background: var(--done); }
 .bar-label { display: inline-block; width: 48px; text-align: right; font-variant-numeric: tabular-nums; }
+.category small { display: block; color: var(--muted); font-size: 12px; }
 .up { color: #1a7f37; } .down { color: #cf222e; }
 footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
 @media (max-width: 640px) {

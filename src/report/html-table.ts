@@ -1,5 +1,5 @@
-import { describeCut } from './format.ts';
-import type { Report } from './model.ts';
+import { describeCut, formatCount, formatPercent } from './format.ts';
+import type { Progress, Report } from './model.ts';
 import { escapeHtml } from './svg-chart.ts';
 
 // HTML tables of the report page (see render-html.ts): every interpolated text goes
@@ -66,4 +66,25 @@ export function namesOf(report: Report): Names {
     component: (project, slug) => components.get(`${project}/${slug}`) ?? slug,
     language: (code) => languages.get(code) ?? code,
   };
+}
+
+/** A horizontal bar of a translated percentage, with its figure. */
+export function percentBar(percent: number | null): string {
+  const width = percent === null ? 0 : Math.max(0, Math.min(100, percent));
+  return (
+    `<span class="bar-track"><span class="bar-fill" style="width:${width}%"></span></span>` +
+    `<span class="bar-label">${formatPercent(percent)}%</span>`
+  );
+}
+
+export function progressColumns<Row extends Progress>(): Column<Row>[] {
+  return [
+    num('translations', (r) => formatCount(r.translations)),
+    num('strings', (r) => formatCount(r.total)),
+    num('translated', (r) => formatCount(r.translated)),
+    { header: 'translated strings', cell: (r) => percentBar(r.translated_percent) },
+    num('words %', (r) => formatPercent(r.translated_words_percent)),
+    num('fuzzy', (r) => formatCount(r.fuzzy)),
+    num('failing', (r) => formatCount(r.failing)),
+  ];
 }

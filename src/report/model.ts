@@ -40,7 +40,57 @@ export interface LanguageProgress extends Progress {
   language_code: string;
   language_name: string | null;
   projects: number;
+  /** Null with --label: the label functions do not count components. */
+  components: number | null;
+}
+
+/**
+ * A category's figures: its own components and those of every category inside it (a
+ * nested category's strings count in each of its ancestors too).
+ */
+export interface CategoryProgress extends Progress {
+  project_slug: string;
+  category_id: number;
+  category_slug: string;
+  category_name: string;
+  parent_id: number | null;
+  /** Slugs from the project's top category down, joined by '/' (what --category takes). */
+  path: string;
+  /** 0 at the top of the project, 1 inside a top category, … */
+  depth: number;
   components: number;
+}
+
+/**
+ * One label's strings in one language: those that carry it, on themselves or on their
+ * source string (as Weblate's `label:` search finds them).
+ */
+export interface LabelProgress {
+  label_id: number;
+  label_name: string;
+  project_slug: string;
+  language_code: string;
+  translations: number;
+  total: number;
+  total_words: number;
+  translated: number;
+  translated_words: number;
+  translated_percent: number | null;
+  translated_words_percent: number | null;
+  fuzzy: number;
+  approved: number;
+  approved_percent: number | null;
+  failing: number;
+  untranslated: number;
+  untranslated_words: number;
+  /**
+   * The window's first day with recorded label history (recorded from the first sync of a
+   * release with label statistics on); null when none in the window.
+   */
+  history_from_day: string | null;
+  /** Translated % at the end of `history_from_day`, and the change since. */
+  translated_percent_then: number | null;
+  translated_percent_change: number | null;
 }
 
 /** A translation whose figures moved over a window. */
@@ -223,7 +273,33 @@ export interface ReportFilters {
   projects: string[];
   language: string | null;
   since: string | null;
+  /** `project/path` of the category whose components the report covers; null for all. */
+  category: string | null;
+  /** The label as given to --label; null for none. */
+  label: string | null;
 }
+
+/**
+ * The sections that --label leaves out, because they count whole translations or changes,
+ * which cannot be narrowed to the strings that carry a label: in the data they are empty.
+ */
+export const LABEL_LEFT_OUT = [
+  'projects',
+  'components',
+  'categories',
+  'movers',
+  'contributors',
+  'stalled',
+  'activity',
+  'new_work',
+  'contributor_ranking',
+  'review',
+  'translation_methods',
+  'release_readiness',
+  'quality',
+] as const;
+
+export type SectionName = (typeof LABEL_LEFT_OUT)[number];
 
 export interface Report {
   generated_at: string;
@@ -233,6 +309,14 @@ export interface Report {
   projects: ProjectProgress[];
   languages: LanguageProgress[];
   components: ComponentProgress[];
+  /** Per live category in scope, in tree order (a parent before what it holds). */
+  categories: CategoryProgress[];
+  /** Per live label in scope and language (with --label, those labels only). */
+  labels: LabelProgress[];
+  /** The labels --label matched, `project/name` each; empty without it. */
+  matched_labels: string[];
+  /** Sections left out (empty in the data): LABEL_LEFT_OUT with --label, else none. */
+  left_out: SectionName[];
   movers: MoverWindow[];
   contributors: RankedList<Contributor>;
   stalled: RankedList<StalledTranslation>;

@@ -2,8 +2,10 @@ import { answerCsvSections } from './csv-answers.ts';
 import { formatSection } from './csv-section.ts';
 import type {
   ActivityDay,
+  CategoryProgress,
   ComponentProgress,
   Contributor,
+  LabelProgress,
   LanguageDay,
   LanguageProgress,
   Mover,
@@ -17,7 +19,9 @@ import type {
  * The report as CSV, one table per section (RFC 4180: CRLF line ends; a field holding a
  * comma, a quote or a line break is quoted, its quotes doubled). Each section is a line
  * `# <name>`, a header row and the rows, and ends with a blank line. Sections: report
- * (one row: when, filters, window), projects, languages, components, movers_7d and
+ * (one row: when, filters, window, and with --label the labels matched and the sections
+ * left out, which are then header only), projects, languages, components, categories,
+ * labels, movers_7d and
  * movers_30d (with --since: movers_since, then those of the two that fit), contributors, stalled, language_history,
  * activity, new_work, contributor_ranking, review_waiting, review_approval,
  * translation_methods, release_readiness and quality. An empty cell is a null; a list (a contributor's languages) is space-separated.
@@ -28,6 +32,10 @@ export function renderCsv(report: Report): string {
     projects: report.filters.projects,
     language: report.filters.language,
     since: report.filters.since,
+    category: report.filters.category,
+    label: report.filters.label,
+    matched_labels: report.matched_labels,
+    left_out: report.left_out,
     window_from: report.window.from,
     window_to: report.window.to,
   };
@@ -36,6 +44,8 @@ export function renderCsv(report: Report): string {
     formatSection('projects', PROJECT_COLUMNS, report.projects),
     formatSection('languages', LANGUAGE_COLUMNS, report.languages),
     formatSection('components', COMPONENT_COLUMNS, report.components),
+    formatSection('categories', CATEGORY_COLUMNS, report.categories),
+    formatSection('labels', LABEL_COLUMNS, report.labels),
     ...report.movers.map((w) => formatSection(`movers_${w.name}`, MOVER_COLUMNS, w.rows)),
     formatSection('contributors', CONTRIBUTOR_COLUMNS, report.contributors.rows),
     formatSection('stalled', STALLED_COLUMNS, report.stalled.rows),
@@ -82,6 +92,41 @@ const COMPONENT_COLUMNS = [
   'component_name',
   ...PROGRESS_COLUMNS,
 ] as const satisfies readonly (keyof ComponentProgress)[];
+
+const CATEGORY_COLUMNS = [
+  'project_slug',
+  'path',
+  'category_id',
+  'category_slug',
+  'category_name',
+  'parent_id',
+  'depth',
+  'components',
+  ...PROGRESS_COLUMNS,
+] as const satisfies readonly (keyof CategoryProgress)[];
+
+const LABEL_COLUMNS = [
+  'project_slug',
+  'label_id',
+  'label_name',
+  'language_code',
+  'translations',
+  'total',
+  'total_words',
+  'translated',
+  'translated_words',
+  'translated_percent',
+  'translated_words_percent',
+  'fuzzy',
+  'approved',
+  'approved_percent',
+  'failing',
+  'untranslated',
+  'untranslated_words',
+  'history_from_day',
+  'translated_percent_then',
+  'translated_percent_change',
+] as const satisfies readonly (keyof LabelProgress)[];
 
 const MOVER_COLUMNS = [
   'project_slug',

@@ -1,17 +1,29 @@
 import { daysBetween } from './days.ts';
 import {
+  describeLeftOut,
   describeScope,
   formatChange,
   formatCount,
   formatInstant,
   formatPercent,
   formatRange,
+  isShown,
   moverTitle,
 } from './format.ts';
 import { renderAnswers } from './html-answers.ts';
 import { renderActivityChart, renderLanguageChart } from './html-charts.ts';
+import { renderCategories, renderLabels } from './html-groups.ts';
 import { REPORT_STYLE } from './html-style.ts';
-import { type Column, cutNote, e, type Names, namesOf, num, renderTable } from './html-table.ts';
+import {
+  type Column,
+  cutNote,
+  e,
+  type Names,
+  namesOf,
+  num,
+  progressColumns,
+  renderTable,
+} from './html-table.ts';
 import type {
   ComponentProgress,
   Contributor,
@@ -26,29 +38,6 @@ import type {
 // Content-Security-Policy forbids loading any). Every interpolated text goes through
 // escapeHtml; numbers and days are formatted here.
 
-/** A horizontal bar of a translated percentage, with its figure. */
-function percentBar(percent: number | null): string {
-  const width = percent === null ? 0 : Math.max(0, Math.min(100, percent));
-  return (
-    `<span class="bar-track"><span class="bar-fill" style="width:${width}%"></span></span>` +
-    `<span class="bar-label">${formatPercent(percent)}%</span>`
-  );
-}
-
-function progressColumns<
-  Row extends ComponentProgress | LanguageProgress | ProjectProgress,
->(): Column<Row>[] {
-  return [
-    num('translations', (r) => formatCount(r.translations)),
-    num('strings', (r) => formatCount(r.total)),
-    num('translated', (r) => formatCount(r.translated)),
-    { header: 'translated strings', cell: (r) => percentBar(r.translated_percent) },
-    num('words %', (r) => formatPercent(r.translated_words_percent)),
-    num('fuzzy', (r) => formatCount(r.fuzzy)),
-    num('failing', (r) => formatCount(r.failing)),
-  ];
-}
-
 function change(value: number | null, decimals = 1): string {
   const cls = value === null || value === 0 ? '' : value > 0 ? ' class="up"' : ' class="down"';
   return `<span${cls}>${formatChange(value, decimals)}</span>`;
@@ -60,11 +49,16 @@ function renderSummary(report: Report): string {
     [`${formatPercent(progress.translated_percent)}%`, 'of strings translated'],
     [`${formatCount(progress.translated)} / ${formatCount(progress.total)}`, 'strings translated'],
     [formatCount(report.languages.length), 'languages'],
-    [formatCount(report.components.length), 'components'],
-    [formatCount(activity.changes), 'changes in the window'],
-    [formatCount(activity.words), 'words translated'],
-    [formatCount(report.contributors.matching), 'contributors'],
   ];
+  if (isShown(report, 'components'))
+    cards.push([formatCount(report.components.length), 'components']);
+  if (isShown(report, 'activity'))
+    cards.push(
+      [formatCount(activity.changes), 'changes in the window'],
+      [formatCount(activity.words), 'words translated'],
+    );
+  if (isShown(report, 'contributors'))
+    cards.push([formatCount(report.contributors.matching), 'contributors']);
   return `<div class="cards">${cards.map(([v, l]) => `<div class="card"><b>${e(v)}</b><span>${e(l)}</span></div>`).join('')}</div>`;
 }
 
@@ -115,9 +109,15 @@ function renderProgressTables(report: Report, names: Names): string {
     { empty: 'No projects.', className: 'projects' },
   );
   return [
-    `<section id="projects"><h2>Progress by project</h2>${projects}</section>`,
+    ...(isShown(report, 'projects')
+      ? [`<section id="projects"><h2>Progress by project</h2>${projects}</section>`]
+      : []),
     `<section id="languages"><h2>Progress by language</h2>${languages}</section>`,
-    `<section id="components"><h2>Progress by component</h2>${components}</section>`,
+    ...(isShown(report, 'components')
+      ? [`<section id="components"><h2>Progress by component</h2>${components}</section>`]
+      : []),
+    renderCategories(report, names),
+    renderLabels(report, names),
   ].join('\n');
 }
 
@@ -164,6 +164,7 @@ function renderPeople(report: Report, names: Names): string {
     report.stalled.rows,
     { empty: 'None.', className: 'stalled' },
   );
+  if (!isShown(report, 'movers')) return '';
   return [
     ...movers,
     `<section id="contributors"><h2>Top contributors, ${e(formatRange(report.window))}</h2>${contributors}${cutNote(report.contributors)}</section>`,
@@ -176,6 +177,8 @@ export function renderHtml(report: Report): string {
   const days = daysBetween(report.window);
   const title = `Translation report, ${report.window.to}`;
   const names = namesOf(report);
+  const leftOut = describeLeftOut(report);
+  const note = leftOut === null ? '' : `\n<p class="meta left-out">${e(leftOut)}</p>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -189,15 +192,15 @@ export function renderHtml(report: Report): string {
 <body>
 <header>
 <h1>${e(title)}</h1>
-<p class="meta">Generated ${e(formatInstant(report.generated_at))} from the mirror. Scope: ${e(describeScope(report))}. Window: ${e(formatRange(report.window))}.</p>
+<p class="meta">Generated ${e(formatInstant(report.generated_at))} from the mirror. Scope: ${e(describeScope(report))}. Window: ${e(formatRange(report.window))}.</p>${note}
 ${renderSummary(report)}
 </header>
 <main>
 ${renderLanguageChart(report, days)}
-${renderActivityChart(report)}
+${isShown(report, 'activity') ? renderActivityChart(report) : ''}
 ${renderProgressTables(report, names)}
 ${renderPeople(report, names)}
-${renderAnswers(report, names)}
+${isShown(report, 'new_work') ? renderAnswers(report, names) : ''}
 </main>
 <footer>Percentages are truncated to one decimal and computed from summed counts, as Weblate does; source-language translations are left out. Days are UTC.</footer>
 </body>

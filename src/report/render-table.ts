@@ -1,15 +1,20 @@
 import {
+  describeLabelHistory,
+  describeLeftOut,
   describeScope,
   formatChange,
   formatCount,
   formatInstant,
   formatPercent,
   formatRange,
+  isShown,
   moverTitle,
 } from './format.ts';
 import type {
+  CategoryProgress,
   ComponentProgress,
   Contributor,
+  LabelProgress,
   LanguageProgress,
   Mover,
   Progress,
@@ -34,47 +39,94 @@ function progressColumns<Row extends Progress>(): Column<Row>[] {
 }
 
 function progressSections(report: Report): string[] {
+  const projects = section(
+    'Progress by project',
+    formatColumns<ProjectProgress>(
+      [
+        { header: 'project', cell: (r) => r.project_slug },
+        { header: 'name', cell: (r) => r.project_name },
+        num('components', (r) => formatCount(r.components)),
+        ...progressColumns(),
+      ],
+      report.projects,
+      '(no projects)',
+    ),
+  );
+  const languages = section(
+    'Progress by language',
+    formatColumns<LanguageProgress>(
+      [
+        { header: 'language', cell: (r) => r.language_code },
+        { header: 'name', cell: (r) => r.language_name ?? '' },
+        num('projects', (r) => formatCount(r.projects)),
+        num('components', (r) => formatCount(r.components)),
+        ...progressColumns(),
+      ],
+      report.languages,
+      '(no translations)',
+    ),
+  );
+  const components = section(
+    'Progress by component',
+    formatColumns<ComponentProgress>(
+      [
+        { header: 'project', cell: (r) => r.project_slug },
+        { header: 'component', cell: (r) => r.component_slug },
+        ...progressColumns(),
+      ],
+      report.components,
+      '(no components)',
+    ),
+  );
   return [
-    section(
-      'Progress by project',
-      formatColumns<ProjectProgress>(
-        [
-          { header: 'project', cell: (r) => r.project_slug },
-          { header: 'name', cell: (r) => r.project_name },
-          num('components', (r) => formatCount(r.components)),
-          ...progressColumns(),
-        ],
-        report.projects,
-        '(no projects)',
-      ),
-    ),
-    section(
-      'Progress by language',
-      formatColumns<LanguageProgress>(
-        [
-          { header: 'language', cell: (r) => r.language_code },
-          { header: 'name', cell: (r) => r.language_name ?? '' },
-          num('projects', (r) => formatCount(r.projects)),
-          num('components', (r) => formatCount(r.components)),
-          ...progressColumns(),
-        ],
-        report.languages,
-        '(no translations)',
-      ),
-    ),
-    section(
-      'Progress by component',
-      formatColumns<ComponentProgress>(
-        [
-          { header: 'project', cell: (r) => r.project_slug },
-          { header: 'component', cell: (r) => r.component_slug },
-          ...progressColumns(),
-        ],
-        report.components,
-        '(no components)',
-      ),
-    ),
+    ...(isShown(report, 'projects') ? [projects] : []),
+    languages,
+    ...(isShown(report, 'components') ? [components] : []),
   ];
+}
+
+/** Categories and labels: only when the mirror has some in scope. */
+function groupSections(report: Report): string[] {
+  const sections: string[] = [];
+  if (report.categories.length > 0)
+    sections.push(
+      section(
+        'Progress by category (each with the categories inside it)',
+        formatColumns<CategoryProgress>(
+          [
+            { header: 'project', cell: (r) => r.project_slug },
+            { header: 'category', cell: (r) => r.path },
+            { header: 'name', cell: (r) => r.category_name },
+            num('components', (r) => formatCount(r.components)),
+            ...progressColumns<CategoryProgress>(),
+          ],
+          report.categories,
+          '(no categories)',
+        ),
+      ),
+    );
+  if (report.labels.length > 0)
+    sections.push(
+      section(
+        `Labels: strings that carry each label, by language; translated % then and now, ${formatRange(report.window)}`,
+        formatColumns<LabelProgress>(
+          [
+            { header: 'project', cell: (r) => r.project_slug },
+            { header: 'label', cell: (r) => r.label_name },
+            { header: 'language', cell: (r) => r.language_code },
+            num('strings', (r) => formatCount(r.total)),
+            num('translated', (r) => formatCount(r.translated)),
+            num('%', (r) => formatPercent(r.translated_percent)),
+            num('approved %', (r) => formatPercent(r.approved_percent)),
+            num('% then', (r) => describeLabelHistory(r)),
+            num('% change', (r) => formatChange(r.translated_percent_change)),
+          ],
+          report.labels,
+          '(no labels)',
+        ),
+      ),
+    );
+  return sections;
 }
 
 function moverSections(report: Report): string[] {
@@ -145,15 +197,22 @@ function peopleSections(report: Report): string[] {
 /** The report as aligned text tables with section titles, for a terminal. */
 export function renderTable(report: Report): string {
   const { changes, words } = report.totals.activity;
+  const leftOut = describeLeftOut(report);
+  const activity = isShown(report, 'activity')
+    ? `, ${changes} changes, ${words} words translated`
+    : '';
   const header = [
     `Weblate mirror report, ${formatInstant(report.generated_at)}`,
-    `Scope: ${describeScope(report)}. Window: ${formatRange(report.window)}, ${changes} changes, ${words} words translated.`,
+    `Scope: ${describeScope(report)}. Window: ${formatRange(report.window)}${activity}.`,
+    ...(leftOut === null ? [] : [leftOut]),
   ].join('\n');
   return [
     header,
     ...progressSections(report),
-    ...moverSections(report),
-    ...peopleSections(report),
-    ...answerSections(report),
+    ...groupSections(report),
+    // --label leaves these out together: each counts whole translations or changes.
+    ...(isShown(report, 'movers') ? moverSections(report) : []),
+    ...(isShown(report, 'contributors') ? peopleSections(report) : []),
+    ...(isShown(report, 'new_work') ? answerSections(report) : []),
   ].join('\n\n');
 }

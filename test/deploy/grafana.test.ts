@@ -57,6 +57,7 @@ beforeAll(async () => {
     units: 600,
     changes: 400,
     users: 1,
+    categoriesAndLabels: true,
   });
   database = await createTestDatabase();
   handle = await database.migrated();
@@ -127,6 +128,27 @@ describe('the Grafana dashboard', () => {
     for (const row of rows)
       for (const column of ['80 %', '90 %', '95 %'])
         expect(String(row[column])).toMatch(/^(reached|\d{4}-\d{2}-\d{2}|no progress in 30 days)$/);
+  });
+
+  it('shows progress per category, nested ones indented, and per label and language', async () => {
+    const panelOf = (name: string) =>
+      dashboard.panels.find((p) => p.targets.some((t) => t.rawSql.includes(name)))!;
+    const categories = panelOf('weblate.category_progress');
+    expect(categories.type).toBe('table');
+    const rows = (
+      await sql
+        .raw<{ category: string; path: string }>(categories.targets[0]!.rawSql)
+        .execute(handle.db)
+    ).rows;
+    const live = await sql<{ n: string }>`
+      select count(*) as n from weblate.categories where deleted_at is null`.execute(handle.db);
+    expect(rows).toHaveLength(Number(live.rows[0]!.n));
+    for (const row of rows)
+      expect(row.category.length - row.category.trimStart().length).toBe(
+        3 * (row.path.split('/').length - 1),
+      );
+    expect(panelOf('weblate.label_progress').type).toBe('table');
+    expect(panelOf('weblate.progress_by_label_daily(').type).toBe('timeseries');
   });
 
   it('cannot write through the read-only role', async () => {

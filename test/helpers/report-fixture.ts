@@ -21,7 +21,12 @@ export interface ReportFixture {
  * statistics snapshots on days 40, 20, 9 and 3 before today with fewer strings translated
  * (a few translations with more, so that some move down), and copies of 150 changes
  * spread unevenly over the last 26 days, and 4 source strings of one component added 2 days
- * ago, logged in every translation (as Weblate may log them). Leaves the database closed, so a CLI process can open it.
+ * ago, logged in every translation (as Weblate may log them). The instance has categories,
+ * with components in them (and the first component at the top of a project that has a nested
+ * category moved into it, so that a category holds a component through another), and labels
+ * on strings; label history gets a day 9 days before
+ * today on which every label's strings had one fewer translated string in each translation
+ * with an even id (where there was one). Leaves the database closed, so a CLI process can open it.
  */
 export async function createReportFixture(): Promise<ReportFixture> {
   const sim = await startSimulator({
@@ -32,6 +37,7 @@ export async function createReportFixture(): Promise<ReportFixture> {
     units: 500,
     changes: 400,
     users: 3,
+    categoriesAndLabels: true,
   });
   const database = await createTestDatabase();
   const handle = await database.migrated();
@@ -42,6 +48,8 @@ export async function createReportFixture(): Promise<ReportFixture> {
     await insertHistory(handle.db);
     await insertRecentChanges(handle.db);
     await insertNewStrings(handle.db);
+    await insertLabelHistory(handle.db);
+    await nestComponent(handle.db);
     const hostileProject = await renameProject(handle.db, HOSTILE_NAME);
     return { sim, database, hostileProject };
   } finally {
@@ -113,6 +121,39 @@ async function insertNewStrings(db: Kysely<Database>): Promise<void> {
     join weblate.translations t on t.component_id = s.component_id
     join weblate.units u on u.translation_id = t.id and u.id_hash = s.id_hash
     join weblate.components c on c.id = t.component_id`.execute(db);
+}
+
+/** The day LABEL_HISTORY_DAYS before today, for each label row the sync recorded. */
+export const LABEL_HISTORY_DAYS = 9;
+
+async function insertLabelHistory(db: Kysely<Database>): Promise<void> {
+  await sql`
+    insert into weblate.label_statistics (label_id, translation_id, captured_at, total,
+      total_words, translated, translated_words, fuzzy, fuzzy_words, approved, approved_words,
+      failing)
+    select s.label_id, s.translation_id,
+           ((now() at time zone 'UTC')::date - ${LABEL_HISTORY_DAYS}::integer)::timestamp
+             at time zone 'UTC' + interval '10 hours',
+           s.total, s.total_words,
+           greatest(0, s.translated - case when s.translation_id % 2 = 0 then 1 else 0 end),
+           s.translated_words, s.fuzzy, s.fuzzy_words,
+           least(s.approved, greatest(0, s.translated - case when s.translation_id % 2 = 0 then 1 else 0 end)),
+           s.approved_words, s.failing
+    from weblate.label_statistics s`.execute(db);
+}
+
+async function nestComponent(db: Kysely<Database>): Promise<void> {
+  await sql`
+    with nested as (
+      select k.id, k.project_id from weblate.categories k
+      where k.parent_id is not null and k.deleted_at is null
+      order by k.id limit 1
+    )
+    update weblate.components c set category_id = n.id
+    from nested n
+    where c.id = (select min(t.id) from weblate.components t
+                  where t.project_id = n.project_id and t.category_id is null
+                    and t.deleted_at is null)`.execute(db);
 }
 
 async function renameProject(db: Kysely<Database>, name: string): Promise<string> {

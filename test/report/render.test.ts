@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { addDays, daysBetween, isIsoDay } from '../../src/report/days.ts';
-import type { Report } from '../../src/report/model.ts';
+import { LABEL_LEFT_OUT, type Report } from '../../src/report/model.ts';
 import { csvField, renderCsv } from '../../src/report/render-csv.ts';
 import { renderHtml } from '../../src/report/render-html.ts';
 import { renderJson } from '../../src/report/render-json.ts';
@@ -30,13 +30,85 @@ const FIGURES = {
 function hostileReport(): Report {
   return {
     generated_at: '2026-11-22T12:00:00.000000Z',
-    filters: { projects: [], language: null, since: null },
+    filters: { projects: [], language: null, since: null, category: null, label: null },
     window: { from: '2026-11-20', to: '2026-11-22' },
     projects: [{ ...FIGURES, project_slug: 'p', project_name: EVIL, components: 1 }],
     languages: [
       { ...FIGURES, language_code: 'de', language_name: EVIL, projects: 1, components: 1 },
     ],
     components: [{ ...FIGURES, project_slug: 'p', component_slug: 'c', component_name: EVIL }],
+    categories: [
+      {
+        ...FIGURES,
+        project_slug: 'p',
+        category_id: 1,
+        category_slug: 'docs',
+        category_name: EVIL,
+        parent_id: null,
+        path: 'docs',
+        depth: 0,
+        components: 1,
+      },
+      {
+        ...FIGURES,
+        project_slug: 'p',
+        category_id: 2,
+        category_slug: 'api',
+        category_name: 'API reference',
+        parent_id: 1,
+        path: 'docs/api',
+        depth: 1,
+        components: 1,
+      },
+    ],
+    labels: [
+      {
+        label_id: 7,
+        label_name: EVIL,
+        project_slug: 'p',
+        language_code: 'de',
+        translations: 1,
+        total: 4,
+        total_words: 9,
+        translated: 3,
+        translated_words: 7,
+        translated_percent: 75,
+        translated_words_percent: 77.7,
+        fuzzy: 0,
+        approved: 1,
+        approved_percent: 25,
+        failing: 0,
+        untranslated: 1,
+        untranslated_words: 2,
+        history_from_day: '2026-11-20',
+        translated_percent_then: 50,
+        translated_percent_change: 25,
+      },
+      {
+        label_id: 7,
+        label_name: EVIL,
+        project_slug: 'p',
+        language_code: 'fr',
+        translations: 1,
+        total: 6,
+        translated: 3,
+        total_words: 12,
+        translated_words: 6,
+        translated_percent: 50,
+        translated_words_percent: 50,
+        fuzzy: 0,
+        approved: 0,
+        approved_percent: 0,
+        failing: 0,
+        untranslated: 3,
+        untranslated_words: 6,
+        history_from_day: null,
+        translated_percent_then: null,
+        translated_percent_change: null,
+      },
+    ],
+    matched_labels: [],
+    left_out: [],
     movers: [
       {
         name: '7d',
@@ -433,5 +505,89 @@ describe('chart and day helpers', () => {
     expect(escapeHtml(`<a href="x">&'</a>`)).toBe(
       '&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;',
     );
+  });
+});
+
+describe('the sections of categories and labels', () => {
+  it('indent nested categories under their parent and give a line per label, in HTML', () => {
+    const html = renderHtml(hostileReport());
+    const categories = html.slice(html.indexOf('<section id="categories">'));
+    expect(categories).toContain('<tr data-path="p/docs">');
+    expect(categories).toContain(
+      '<span class="category" style="padding-left:1.25em">API reference<small>docs/api</small></span>',
+    );
+    const labels = html.slice(html.indexOf('<section id="labels">'));
+    expect(labels).toContain('&lt;script&gt;');
+    // A line per label: each figure from its lowest to its highest over the languages.
+    expect(labels).toContain(
+      '<td class="n">2</td><td class="n">4–6</td><td class="n">50.0–75.0</td><td class="n">0.0–25.0</td><td><span class="up">+25.0</span> since 2026-11-20</td>',
+    );
+    expect(html.indexOf('<section id="components">')).toBeLessThan(
+      html.indexOf('<section id="categories">'),
+    );
+    expect(html.indexOf('<section id="categories">')).toBeLessThan(
+      html.indexOf('<section id="labels">'),
+    );
+  });
+
+  it('print them as text after the components, and leave them out when there are none', () => {
+    const table = renderTable(hostileReport());
+    const at = ['Progress by component', 'Progress by category', 'Labels:', 'Biggest movers'].map(
+      (title) => table.indexOf(title),
+    );
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    expect(table).toMatch(/^p\s+docs\/api\s+API reference\s+1\s+1\s+10\s+5\s+50\.0\s/m);
+    expect(table).toMatch(/\s+de\s+4\s+3\s+75\.0\s+25\.0\s+50\.0 on 2026-11-20\s+\+25\.0$/m);
+    const none = { ...hostileReport(), categories: [], labels: [] };
+    expect(renderTable(none)).not.toContain('Progress by category');
+    expect(renderTable(none)).not.toContain('Labels:');
+    expect(renderHtml(none)).not.toContain('<section id="categories">');
+    expect(renderHtml(none)).not.toContain('<section id="labels">');
+  });
+
+  it('write CSV tables of categories and labels after the components', () => {
+    const csv = renderCsv(hostileReport());
+    const names = [...csv.matchAll(/^# (\w+)\r$/gm)].map((m) => m[1]);
+    expect(names.slice(0, 6)).toEqual([
+      'report',
+      'projects',
+      'languages',
+      'components',
+      'categories',
+      'labels',
+    ]);
+    expect(csv).toContain(
+      '# report\r\ngenerated_at,projects,language,since,category,label,matched_labels,left_out,window_from,window_to\r\n',
+    );
+    expect(csv).toContain('\r\np,docs/api,2,api,API reference,1,1,1,1,10,5,50,');
+  });
+
+  it('with --label, say in one line which sections are left out, and leave them out', () => {
+    const report: Report = {
+      ...hostileReport(),
+      filters: { ...hostileReport().filters, label: 'UI' },
+      matched_labels: ['p/UI'],
+      left_out: [...LABEL_LEFT_OUT],
+    };
+    const line =
+      'Label "UI" (p/UI): only the progress by language and the labels are shown; the sections that count whole translations or changes cannot be narrowed to a label and are left out.';
+    const table = renderTable(report);
+    expect(table).toContain(line);
+    expect(table).toContain('Scope: all projects, all languages, strings labelled "UI".');
+    for (const title of [
+      'Progress by project',
+      'Progress by component',
+      'Biggest movers',
+      'New work',
+    ])
+      expect(table).not.toContain(title);
+    expect(table).toContain('Progress by language');
+    const html = renderHtml(report);
+    expect(html).toContain(`<p class="meta left-out">${line.replace(/"/g, '&quot;')}</p>`);
+    for (const id of ['projects', 'components', 'activity-chart', 'contributors', 'new-work'])
+      expect(html).not.toContain(`<section id="${id}">`);
+    expect(html).toContain('<section id="languages">');
+    expect(html).toContain('Translated strings labelled &quot;UI&quot; over time, by language');
   });
 });

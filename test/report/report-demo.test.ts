@@ -40,7 +40,12 @@ describe('the demo-sized HTML report', () => {
   let html: string;
 
   beforeAll(async () => {
-    sim = await startSimulator({ ...DEFAULT_SIZE, seed: 1, historyEndsAt: Date.now() - 3_600_000 });
+    sim = await startSimulator({
+      ...DEFAULT_SIZE,
+      seed: 1,
+      historyEndsAt: Date.now() - 3_600_000,
+      categoriesAndLabels: true,
+    });
     handle = await databases.migrated();
     const result = await syncSimulator(sim, handle);
     expect(result.status).toBe('succeeded');
@@ -59,6 +64,14 @@ describe('the demo-sized HTML report', () => {
     expect(report.activity.length).toBeGreaterThan(365);
     expect(bytes).toBeLessThan(MAX_PAGE_BYTES);
     expect(html).toMatch(/<text [^>]*>\d{4}-\d{2}-\d{2}<\/text>/);
+  });
+
+  it('shows the categories and labels the demo instance has', () => {
+    expect(report.categories.length).toBeGreaterThan(0);
+    expect(report.categories.some((c) => c.depth > 0 && c.translations > 0)).toBe(true);
+    expect(report.labels.length).toBeGreaterThan(0);
+    expect(html).toContain('<section id="categories">');
+    expect(html).toContain('<section id="labels">');
   });
 
   it('draws no stretch of a line over a changing set of translations', () => {

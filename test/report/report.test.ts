@@ -430,7 +430,13 @@ describe('report sections of new work, contributors, review, method, readiness a
 
 describe('report filters', () => {
   it('narrows every section to the project and the language', () => {
-    expect(filtered.filters).toEqual({ projects: [project], language, since: null });
+    expect(filtered.filters).toEqual({
+      projects: [project],
+      language,
+      since: null,
+      category: null,
+      label: null,
+    });
     expect(filtered.projects.map((p) => p.project_slug)).toEqual([project]);
     expect(filtered.languages.map((l) => l.language_code)).toEqual([language]);
     const rows = [
@@ -483,6 +489,8 @@ describe('report --format csv', () => {
       'projects',
       'languages',
       'components',
+      'categories',
+      'labels',
       'movers_7d',
       'movers_30d',
       'contributors',
@@ -500,6 +508,8 @@ describe('report --format csv', () => {
     expect(sections.get('projects')).toEqual(asText(report.projects));
     expect(sections.get('languages')).toEqual(asText(report.languages));
     expect(sections.get('components')).toEqual(asText(report.components));
+    expect(sections.get('categories')).toEqual(asText(report.categories));
+    expect(sections.get('labels')).toEqual(asText(report.labels));
     expect(sections.get('movers_30d')).toEqual(asText(report.movers[1]!.rows));
     expect(sections.get('contributors')).toEqual(asText(report.contributors.rows));
     expect(sections.get('stalled')).toEqual(asText(report.stalled.rows));

@@ -58,8 +58,13 @@ export const demoCommand: Command = {
   async run(values) {
     const size = parseSizeFlags(values);
     const base = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
-    // A history that ends an hour ago, so the report's recent activity has something to show.
-    const simulator = await startDemoServer({ ...size, historyEndsAt: Date.now() - 3_600_000 });
+    // A history that ends an hour ago, so the report's recent activity has something to show;
+    // categories and labels, so that its sections of them have something too.
+    const simulator = await startDemoServer({
+      ...size,
+      historyEndsAt: Date.now() - 3_600_000,
+      categoriesAndLabels: true,
+    });
     try {
       const dataDir =
         typeof values['data-dir'] === 'string' ? base.dataDir : join(base.dataDir, 'demo');

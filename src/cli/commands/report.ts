@@ -17,6 +17,7 @@ import { renderCsv } from '../../report/render-csv.ts';
 import { renderHtml } from '../../report/render-html.ts';
 import { renderJson } from '../../report/render-json.ts';
 import { renderTable } from '../../report/render-table.ts';
+import { resolveCategory, resolveLabel } from '../../report/resolve-scope.ts';
 import { writeHtmlFile } from '../../report/write-html.ts';
 import {
   type Command,
@@ -42,10 +43,10 @@ export const reportCommand: Command = {
   name: 'report',
   description: 'Print progress, people, review, release readiness and more, or write an HTML page.',
   summary:
-    'Print progress by project, language and component, the biggest movers over 7 and 30 days, the top\n' +
-    'contributors and stalled translations, new source work, the review queue, how translations\n' +
-    'were made, release readiness and failing checks, from the reporting views and answer\n' +
-    'functions; or write them as one self-contained HTML page with charts (--html).',
+    'Print progress by project, language, component, category and label, the biggest movers over\n' +
+    '7 and 30 days, the top contributors and stalled translations, new source work, the review\n' +
+    'queue, how translations were made, release readiness and failing checks, from the reporting\n' +
+    'views and answer functions; or write them as one self-contained HTML page with charts (--html).',
   usage: 'report [options]',
   options: {
     ...DATABASE_OPTIONS,
@@ -53,6 +54,8 @@ export const reportCommand: Command = {
     html: { type: 'string' },
     project: { type: 'string', multiple: true },
     language: { type: 'string' },
+    category: { type: 'string' },
+    label: { type: 'string' },
     since: { type: 'string' },
     limit: { type: 'string' },
   },
@@ -61,6 +64,11 @@ export const reportCommand: Command = {
     '--html <file>          write the report as an HTML page with charts (prints the tables too with --format)',
     '--project <slug>       only these projects; repeat it or separate slugs with commas',
     '--language <code>      only this language',
+    '--category <path>      only the components of this category and those inside it:',
+    '                       project/category[/sub…], or the bare path when one project has it',
+    '--label <name>         progress by language and history of the strings that carry this label',
+    "                       (any case; project/name for one project's); the sections that count",
+    '                       whole translations or changes are left out',
     '--since <YYYY-MM-DD>   first day (UTC) of the window of movers, activity, contributors and the',
     '                       periodic sections (by week; by month beyond 92 days); default:',
     '                       movers over the last 7 and 30 days, activity over the last 30',
@@ -72,8 +80,7 @@ export const reportCommand: Command = {
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
     return withDatabase(config, log, { mode: 'read' }, async ({ db }) => {
-      await checkScope(db, flags.options);
-      const report = await buildReport(db, flags.options);
+      const report = await buildReport(db, await checkScope(db, flags));
       if (flags.html !== null) {
         const path = writeHtmlFile(flags.html, renderHtml(report));
         if (flags.format === null) {
@@ -91,6 +98,9 @@ export const reportCommand: Command = {
 
 interface ReportFlags {
   options: ReportOptions;
+  /** --category and --label as given; checkScope looks them up. */
+  category: string | null;
+  label: string | null;
   /** null: not given (table, unless --html). */
   format: Format | null;
   html: string | null;
@@ -115,8 +125,17 @@ export function parseReportFlags(values: Record<string, unknown>): ReportFlags {
     throw new UsageError(
       `--language must be a language code such as de or pt_BR, not "${language}"`,
     );
+  const category = stringFlag(values.category);
+  if (category === '' || (category !== null && !/^[\w-]+(\/[\w-]+)*\/?$/.test(category)))
+    throw new UsageError(
+      `--category takes a category path such as my-app/docs or docs/api (slugs joined by /), not "${category}"`,
+    );
+  const label = stringFlag(values.label);
+  if (label === '') throw new UsageError('--label needs a label name');
   return {
     options: { projects: projectSlugs(values.project), language, since, limit },
+    category,
+    label,
     format: format as Format | null,
     html,
   };
@@ -139,8 +158,12 @@ function projectSlugs(value: unknown): string[] {
   return [...new Set(slugs)];
 }
 
-/** Refuses what the mirror cannot report on: no views, an unknown project or language, a day ahead. */
-async function checkScope(db: Kysely<Database>, options: ReportOptions): Promise<void> {
+/**
+ * Refuses what the mirror cannot report on (no views, an unknown project, language,
+ * category or label, a day ahead); gives the options with the category and label looked up.
+ */
+async function checkScope(db: Kysely<Database>, flags: ReportFlags): Promise<ReportOptions> {
+  const { options } = flags;
   if (!(await hasReportingViews(db)))
     throw new Error(
       'this database has no reporting views yet: run `weblate-mirror migrate` (or a sync) first',
@@ -156,4 +179,9 @@ async function checkScope(db: Kysely<Database>, options: ReportOptions): Promise
   const { today } = await readReportClock(db);
   if (options.since !== null && options.since > today)
     throw new UsageError(`--since ${options.since} is after today (${today}, UTC)`);
+  const category =
+    flags.category === null ? null : await resolveCategory(db, flags.category, options.projects);
+  const projects = category === null ? options.projects : [category.project];
+  const label = flags.label === null ? null : await resolveLabel(db, flags.label, projects);
+  return { ...options, category, label };
 }

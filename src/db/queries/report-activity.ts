@@ -70,6 +70,7 @@ export interface ContributorRow {
 const ACTIVITY_COLUMNS = {
   project: 'a.project_slug',
   language: 'a.language_code',
+  component: 'a.component_slug',
   day: 'a.day',
 } as const;
 
@@ -87,6 +88,7 @@ export async function listMovers(
   const filters = filterConditions(filter, {
     project: 'd.project_slug',
     language: 'd.language_code',
+    component: 'd.component_slug',
   });
   const result = await sql<MoverRow>`
     with now_rows as (

@@ -1,6 +1,11 @@
 import { type RawBuilder, sql } from 'kysely';
 
-import type { DayRange, ReportFilter } from './report-scope.ts';
+import {
+  componentsArgument,
+  type DayRange,
+  projectsArgument,
+  type ReportFilter,
+} from './report-scope.ts';
 
 // The arguments of the answer functions of migration 0010 (docs/schema.md, "Answer
 // functions"), for the report's reads of them (report-work.ts, report-review.ts,
@@ -16,18 +21,17 @@ export type PeriodUnit = 'week' | 'month';
 export const WHOLE_WINDOW = sql`null::text`;
 
 /**
- * The named arguments `only_projects`, `only_language` (unless `hasLanguage` is false)
- * and, with a window of UTC days, `since` and `until` (the day after its last).
+ * The named arguments `only_projects`, `only_components`, `only_language` (unless
+ * `hasLanguage` is false) and, with a window of UTC days, `since` and `until` (the day
+ * after its last).
  */
 export function answerArguments(
   filter: ReportFilter,
   options: { window?: DayRange; hasLanguage?: boolean } = {},
 ): RawBuilder<unknown> {
-  const projects = filter.projects ?? [];
   const args = [
-    projects.length === 0
-      ? sql`only_projects => null::text[]`
-      : sql`only_projects => array[${sql.join(projects.map((p) => sql`${p}`))}]::text[]`,
+    sql`only_projects => ${projectsArgument(filter)}`,
+    sql`only_components => ${componentsArgument(filter)}`,
   ];
   if (options.hasLanguage !== false)
     args.push(sql`only_language => ${filter.language ?? null}::text`);

@@ -53,7 +53,11 @@ export interface LanguageCompletionForecastRow {
 }
 
 /** The columns of the per-translation views that a filter narrows. */
-const TRANSLATION_COLUMNS = { project: 's.project_slug', language: 's.language_code' } as const;
+const TRANSLATION_COLUMNS = {
+  project: 's.project_slug',
+  language: 's.language_code',
+  component: 's.component_slug',
+} as const;
 
 /**
  * Live translations with strings left and no change since `since` began (UTC),

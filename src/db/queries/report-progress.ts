@@ -155,7 +155,11 @@ export async function listTranslationProgress(
            ${iso(sql`f.last_change`)} as last_change,
            ${iso(sql`f.statistics_seen_at`)} as statistics_seen_at
     from weblate.translation_progress f
-    where true ${filterConditions(filter, { project: 'f.project_slug', language: 'f.language_code' })}
+    where true ${filterConditions(filter, {
+      project: 'f.project_slug',
+      language: 'f.language_code',
+      component: 'f.component_slug',
+    })}
     order by f.project_slug, f.component_slug, f.language_code`.execute(db);
   return result.rows;
 }

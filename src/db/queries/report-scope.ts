@@ -19,6 +19,11 @@ export interface ReportFilter {
   projects?: readonly string[];
   /** A language code; absent or null for every language. */
   language?: string | null;
+  /**
+   * Component slugs (a category's subtree); absent or null for every component, empty for
+   * none. A slug is unique only within its project, so a report sets `projects` beside it.
+   */
+  components?: readonly string[] | null;
   /** First UTC day (inclusive, `YYYY-MM-DD`) of a read by day. */
   from?: string;
   /** Last UTC day (inclusive) of a read by day. */
@@ -36,14 +41,30 @@ export function iso(expression: RawBuilder<unknown>): RawBuilder<string> {
   return sql<string>`to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
-/** The arguments `only_projects, only_language` of the progress functions of migration 0005. */
-export function progressArguments(filter: ReportFilter): RawBuilder<unknown> {
+/** `array[…]::text[]`, empty included. */
+function textArray(values: readonly string[]): RawBuilder<unknown> {
+  return values.length === 0
+    ? sql`array[]::text[]`
+    : sql`array[${sql.join(values.map((v) => sql`${v}`))}]::text[]`;
+}
+
+/** The project filter as an `only_projects` argument: null for every project. */
+export function projectsArgument(filter: ReportFilter): RawBuilder<unknown> {
   const projects = filter.projects ?? [];
-  const only =
-    projects.length === 0
-      ? sql`null::text[]`
-      : sql`array[${sql.join(projects.map((p) => sql`${p}`))}]::text[]`;
-  return sql`${only}, ${filter.language ?? null}::text`;
+  return projects.length === 0 ? sql`null::text[]` : textArray(projects);
+}
+
+/** The component filter as an `only_components` argument: null for every component. */
+export function componentsArgument(filter: ReportFilter): RawBuilder<unknown> {
+  return filter.components == null ? sql`null::text[]` : textArray(filter.components);
+}
+
+/**
+ * The arguments `only_projects, only_language, only_components` of the progress functions
+ * (migrations 0005 and 0012).
+ */
+export function progressArguments(filter: ReportFilter): RawBuilder<unknown> {
+  return sql`${projectsArgument(filter)}, ${filter.language ?? null}::text, ${componentsArgument(filter)}`;
 }
 
 /**
@@ -52,7 +73,7 @@ export function progressArguments(filter: ReportFilter): RawBuilder<unknown> {
  */
 export function filterConditions(
   filter: ReportFilter,
-  columns: { project?: string; language?: string; day?: string },
+  columns: { project?: string; language?: string; component?: string; day?: string },
 ): RawBuilder<unknown> {
   const conditions: RawBuilder<unknown>[] = [];
   const projects = filter.projects ?? [];
@@ -62,6 +83,12 @@ export function filterConditions(
     );
   if (columns.language !== undefined && filter.language != null)
     conditions.push(sql`${sql.ref(columns.language)} = ${filter.language}`);
+  if (columns.component !== undefined && filter.components != null)
+    conditions.push(
+      filter.components.length === 0
+        ? sql`false`
+        : sql`${sql.ref(columns.component)} in (${sql.join(filter.components.map((c) => sql`${c}`))})`,
+    );
   if (columns.day !== undefined && filter.from !== undefined)
     conditions.push(sql`${sql.ref(columns.day)} >= ${filter.from}::date`);
   if (columns.day !== undefined && filter.to !== undefined)
