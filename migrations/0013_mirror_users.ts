@@ -10,7 +10,8 @@ import { type Kysely, sql } from 'kysely';
 // it. Frozen once merged; add a new migration.
 
 /** Usernames of the changes in `source` (a table with user_name and author_name). */
-const NAMES = (source: string) => sql.raw(`
+const NAMES = (source: string) =>
+  sql.raw(`
   select user_name as username from ${source} where user_name is not null
   union
   select author_name from ${source} where author_name is not null`);
