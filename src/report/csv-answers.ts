@@ -23,6 +23,7 @@ const NEW_WORK_COLUMNS = [
 const CONTRIBUTOR_RANK_COLUMNS = [
   'rank',
   'username',
+  'full_name',
   'strings_translated',
   'words_translated',
   'strings_approved',

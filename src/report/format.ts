@@ -81,3 +81,8 @@ export function describeCut(list: { matching: number; rows: unknown[] }): string
     ? `showing ${formatCount(list.rows.length)} of ${formatCount(list.matching)}`
     : null;
 }
+
+/** A person as the report names them: the full name with the username, or the username. */
+export function personName(person: { username: string; full_name: string | null }): string {
+  return person.full_name === null ? person.username : `${person.full_name} (${person.username})`;
+}

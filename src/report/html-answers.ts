@@ -10,7 +10,7 @@ import {
   readinessThresholds,
   thresholdOf,
 } from './answer-rows.ts';
-import { formatCount, formatPercent } from './format.ts';
+import { formatCount, formatPercent, personName } from './format.ts';
 import { type Column, cutNote, e, type Names, num, renderTable } from './html-table.ts';
 import type {
   ApprovalTime,
@@ -53,7 +53,7 @@ function renderWork(report: Report, titles: ReturnType<typeof answerTitles>): st
   const contributors = renderTable<ContributorRank>(
     [
       num('rank', (r) => String(r.rank)),
-      { header: 'user', cell: (r) => e(r.username) },
+      { header: 'person', cell: (r) => e(personName(r)) },
       num('words translated', (r) => formatCount(r.words_translated)),
       num('strings translated', (r) => formatCount(r.strings_translated)),
       num('approved', (r) => formatCount(r.strings_approved)),

@@ -199,6 +199,8 @@ export interface NewWorkPeriod {
 export interface ContributorRank {
   rank: number;
   username: string;
+  /** The full name the server shows for the person, or null. */
+  full_name: string | null;
   strings_translated: number;
   words_translated: number;
   strings_approved: number;

@@ -10,7 +10,7 @@ import {
   readinessThresholds,
   thresholdOf,
 } from './answer-rows.ts';
-import { formatCount, formatPercent } from './format.ts';
+import { formatCount, formatPercent, personName } from './format.ts';
 import type {
   ApprovalTime,
   ContributorRank,
@@ -51,7 +51,7 @@ function workSections(report: Report, titles: ReturnType<typeof answerTitles>): 
       formatColumns<ContributorRank>(
         [
           num('rank', (r) => String(r.rank)),
-          { header: 'user', cell: (r) => r.username },
+          { header: 'person', cell: (r) => personName(r) },
           num('words translated', (r) => formatCount(r.words_translated)),
           num('strings translated', (r) => formatCount(r.strings_translated)),
           num('approved', (r) => formatCount(r.strings_approved)),

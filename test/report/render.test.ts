@@ -191,6 +191,7 @@ function hostileReport(): Report {
         {
           rank: 1,
           username: EVIL,
+          full_name: EVIL,
           strings_translated: 5,
           words_translated: 40,
           strings_approved: 2,
@@ -439,7 +440,9 @@ describe('the sections of new work, contributors, review, method, readiness and 
     expect(csv).toContain(
       '# release_readiness\r\nproject_slug,language_code,threshold,total_words,translated_words,translated_words_percent,is_reached,words_needed,words_per_day,projected_date\r\np,de,80,100,85,85,true,0,0.5,\r\n',
     );
-    expect(csv).toContain('\r\n1,"<script>alert(""x"")</script> & \'co\'",5,40,2,9,1,4,de fr\r\n');
+    expect(csv).toContain(
+      '\r\n1,"<script>alert(""x"")</script> & \'co\'","<script>alert(""x"")</script> & \'co\'",5,40,2,9,1,4,de fr\r\n',
+    );
   });
 });
 

@@ -305,6 +305,10 @@ describe('report sections of new work, contributors, review, method, readiness a
     expect(pick(translating, ['username', 'strings_translated', 'words_translated'])).toEqual(
       expected,
     );
+    // Named as the server shows them (the simulator shows every user's full name).
+    const fullNames = new Map(fixture.sim.instance.users.map((u) => [u.username, u.fullName]));
+    for (const row of report.contributor_ranking.rows)
+      expect([row.username, row.full_name]).toEqual([row.username, fullNames.get(row.username)]);
     const ranks = report.contributor_ranking.rows.map((r) => r.rank);
     expect(ranks[0]).toBe(1);
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));

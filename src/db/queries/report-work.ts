@@ -18,6 +18,8 @@ export interface NewWorkRow {
 export interface ContributorRankRow {
   rank: string;
   username: string;
+  /** The person's full name where the server showed it (weblate.users), else null. */
+  full_name: string | null;
   strings_translated: string;
   words_translated: string;
   strings_approved: string;
@@ -86,8 +88,9 @@ export async function listContributorRanking(
       group by c.username
     )
     select rank() over (order by p.words_translated desc, p.strings_translated desc) as rank,
-           p.*, count(*) over () as matching
+           p.*, u.full_name, count(*) over () as matching
     from people p
+    left join weblate.users u on u.username = p.username and u.full_name <> ''
     order by p.words_translated desc, p.strings_translated desc, p.username
     limit ${options.limit}`.execute(db);
   return result.rows;
