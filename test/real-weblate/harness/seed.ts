@@ -51,7 +51,7 @@ export const SEED = {
           android: ['Settings'],
         },
         // Its source string carries it too: the unit counts once.
-        units: { 'aurora/app/cs': ['Save'] },
+        units: { 'aurora/app/ja': ['Save'] },
       },
       {
         name: 'Überprüfung – Menü ✓',
@@ -66,8 +66,13 @@ export const SEED = {
         name: 'Frage an Übersetzer',
         color: 'orange',
         sources: {},
-        // On one translation unit only, as Weblate's bulk edit or automatic translation puts it.
-        units: { 'aurora/app/cs': ['Rocket 🚀 launch in %s seconds'] },
+        // On translation units alone, as Weblate 5.14's automatic translation puts its label.
+        units: {
+          'aurora/app/ja': [
+            'Rocket 🚀 launch in %s seconds',
+            '<b>Bold</b> &amp; <i>italic</i> markup',
+          ],
+        },
       },
     ],
     borealis: [

@@ -55,6 +55,8 @@ beforeAll(async () => {
     rateLimit: { limit: 5000, windowSeconds: 3600, headers: true },
     token: SIM_TOKEN,
     compat: { release: TIER_SIM_RELEASE },
+    // The seed labels source strings: the simulator's units carry labels too.
+    categoriesAndLabels: true,
   });
   real = await prepareWeblate(weblate.current);
   simulated = simulatorSide(sim, SIM_TOKEN);
@@ -97,6 +99,9 @@ const SHAPE_RULES: ShapeRules = {
     addon: 'a link only for a change of an add-on the token may see (2026)',
     alert: 'an object only for a change of an alert (2026)',
     translation_parent: 'a link only for a translation from a parent language (2026)',
+    // The seed's borealis has components in nested categories; the simulator's categories
+    // hold no component (src/simulator/generate-labels.ts), so its links never show one.
+    category: 'a link only for a component in a category',
   },
   opaque: {
     details: 'a change’s details: free-form, keys depend on the action',
@@ -104,6 +109,9 @@ const SHAPE_RULES: ShapeRules = {
   },
   linkData: {
     git_export: 'stored when the component was created: the tier seeded it under another port',
+    // A component in a category is addressed by its path: one more segment per category.
+    web_url: 'one more path segment per category that holds the component',
+    translate_url: 'one more path segment per category that holds the component',
   },
 };
 
