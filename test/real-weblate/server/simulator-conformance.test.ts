@@ -99,8 +99,6 @@ const SHAPE_RULES: ShapeRules = {
     addon: 'a link only for a change of an add-on the token may see (2026)',
     alert: 'an object only for a change of an alert (2026)',
     translation_parent: 'a link only for a translation from a parent language (2026)',
-    // The seed's borealis has components in nested categories; the simulator's categories
-    // hold no component (src/simulator/generate-labels.ts), so its links never show one.
     category: 'a link only for a component in a category',
   },
   opaque: {
@@ -109,7 +107,8 @@ const SHAPE_RULES: ShapeRules = {
   },
   linkData: {
     git_export: 'stored when the component was created: the tier seeded it under another port',
-    // A component in a category is addressed by its path: one more segment per category.
+    // Weblate addresses a component in a category by its path, one more segment per
+    // category; the simulator's web links leave the categories out.
     web_url: 'one more path segment per category that holds the component',
     translate_url: 'one more path segment per category that holds the component',
   },
