@@ -164,7 +164,20 @@ def subscribe(username, notification, scope, frequency, project, component=None)
     return created.pk
 
 
+def label_units(unit_ids, label):
+    """Puts a project's label on units directly, as Weblate's bulk edit and automatic
+    translation do on translation units (the API labels source strings only)."""
+    from weblate.trans.models import Label, Unit
+
+    units = list(Unit.objects.filter(pk__in=unit_ids).select_related("translation__component"))
+    for unit in units:
+        unit.labels.add(Label.objects.get(project=unit.translation.component.project, name=label))
+        unit.translation.invalidate_cache()
+    return len(units)
+
+
 OPERATIONS = {
+    "label_units": label_units,
     "subscribe": subscribe,
     "synthesize_changes": synthesize_changes,
     "bulk_edit": bulk_edit,

@@ -65,14 +65,16 @@ export async function compareWithWeblate(
   const translationPages = isGlobal ? await api.listPages('translations/') : [];
   const statisticsPages: Array<{ component: number; text: string }> = [];
   for (const slug of projectSlugs) {
-    const components = await api.listAll<{ id: number; slug: string }>(
+    const components = await api.listAll<{ id: number; url: string }>(
       `projects/${slug}/components/`,
     );
     if (!isGlobal) componentPages.push(...(await api.listPages(`projects/${slug}/components/`)));
     for (const component of components) {
-      const path = `components/${slug}/${component.slug}/`;
-      if (!isGlobal) translationPages.push(...(await api.listPages(`${path}translations/`)));
-      for (const text of await api.listPages(`${path}statistics/`)) {
+      // The component's own path (one in a category is addressed by its path, `%252F`), on
+      // the server asked: its links may name another origin (a proxy's).
+      const url = (path: string) => `${new URL(component.url).pathname}${path}`;
+      if (!isGlobal) translationPages.push(...(await api.listPages(url('translations/'))));
+      for (const text of await api.listPages(url('statistics/'))) {
         statisticsPages.push({ component: component.id, text });
       }
     }

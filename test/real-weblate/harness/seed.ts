@@ -17,6 +17,16 @@ import { zipFiles } from './zip.ts';
 /** Unit states as Weblate numbers them. */
 export const STATE = { empty: 0, fuzzy: 10, translated: 20, approved: 30, readonly: 100 } as const;
 
+/** A label of the seed: the source strings and the translation units that carry it. */
+export interface SeedLabel {
+  name: string;
+  color: string;
+  /** Source texts (first form) by component slug (`category/…/slug` in a category). */
+  sources: Record<string, readonly string[]>;
+  /** Source texts of translation units that carry it themselves, by `project/component/language`. */
+  units: Record<string, readonly string[]>;
+}
+
 /** What the seeded instance holds: projects and their components, by slug. */
 export const SEED = {
   /** The main project: gettext PO with plurals, Android resources, its glossary; review on. */
@@ -26,6 +36,66 @@ export const SEED = {
   /** Small: the scoped test mirrors it alone. */
   cirrus: { slug: 'cirrus', components: ['docs', 'glossary'] },
   users: ['alice', 'bob'],
+  /**
+   * Labels by project: each on source strings (so every translation of those strings carries
+   * it), by component and source text, and on translation units alone, by translation and
+   * source text. Borealis has a label of the same name as one of Aurora's.
+   */
+  labels: {
+    aurora: [
+      {
+        name: 'Release blocker',
+        color: 'red',
+        sources: {
+          app: ['Hello, world!', '%d file', 'Save', 'Cancel'],
+          android: ['Settings'],
+        },
+        // Its source string carries it too: the unit counts once.
+        units: { 'aurora/app/ja': ['Save'] },
+      },
+      {
+        name: 'Überprüfung – Menü ✓',
+        color: 'blue',
+        sources: {
+          app: ['Settings', 'Welcome, {name}!', 'Last synced {date}'],
+          android: ['Good morning, %1$s!'],
+        },
+        units: {},
+      },
+      {
+        name: 'Frage an Übersetzer',
+        color: 'orange',
+        sources: {},
+        // On translation units alone, as Weblate 5.14's automatic translation puts its label.
+        units: {
+          'aurora/app/ja': [
+            'Rocket 🚀 launch in %s seconds',
+            '<b>Bold</b> &amp; <i>italic</i> markup',
+          ],
+        },
+      },
+    ],
+    borealis: [
+      {
+        name: 'Release blocker',
+        color: 'green',
+        sources: {
+          web: ['Home'],
+          'handbooks/guide': ['Installation'],
+          'handbooks/howto/faq': ['Chapter %d'],
+        },
+        units: {},
+      },
+    ],
+  } as Record<'aurora' | 'borealis', readonly SeedLabel[]>,
+  /**
+   * Borealis's categories: `handbooks` holds the component `guide` and the category `howto`,
+   * which holds `faq` (both uploaded into them, from the docs component's files).
+   */
+  categories: [
+    { path: 'handbooks', name: 'Handbücher', component: 'guide' },
+    { path: 'handbooks/howto', name: 'How-to ❓', component: 'faq' },
+  ],
 } as const;
 
 interface Unit {
@@ -45,6 +115,7 @@ interface Unit {
 export async function seedWeblate(
   admin: TierApi,
   tokensOf: (usernames: string[]) => Promise<Record<string, string>>,
+  ops: (list: TierOp[]) => Promise<unknown[]>,
 ): Promise<Record<string, string>> {
   await createUsers(admin);
   const tokens = await tokensOf([...SEED.users]);
@@ -146,6 +217,8 @@ export async function seedWeblate(
   await editStrings(admin, users);
   await addGlossaryTerms(admin);
   await addSubscriptions(admin);
+  await addCategories(admin);
+  await addLabels(admin, ops);
   return tokens;
 }
 
@@ -170,6 +243,8 @@ interface UploadSpec {
   filemask: string;
   new_base?: string;
   template?: string;
+  /** URL of the category to create the component in. */
+  category?: string;
   files: Record<string, string>;
 }
 
@@ -280,6 +355,97 @@ async function editStrings(admin: TierApi, users: Record<string, TierApi>): Prom
     target: ['Bis bald 👋'],
     state: STATE.translated,
   });
+}
+
+/** Borealis's nested categories (SEED.categories), each with a component uploaded into it. */
+async function addCategories(admin: TierApi): Promise<void> {
+  const project = admin.url('projects/borealis/').href;
+  const urls = new Map<string, string>();
+  for (const { path, name, component } of SEED.categories) {
+    const parent = urls.get(path.split('/').slice(0, -1).join('/'));
+    const created = await admin.post<{ url: string }>('categories/', {
+      name,
+      slug: path.split('/').at(-1)!,
+      project,
+      ...(parent === undefined ? {} : { category: parent }),
+    });
+    urls.set(path, created.url);
+    await uploadComponent(admin, 'borealis', {
+      name: component[0]!.toUpperCase() + component.slice(1),
+      slug: component,
+      file_format: 'po',
+      filemask: 'docs/*.po',
+      new_base: 'docs/docs.pot',
+      category: created.url,
+      files: {
+        'docs/docs.pot': poFile(DOCS_ENTRIES, null),
+        ...Object.fromEntries(
+          Object.entries(DOCS_TRANSLATIONS).map(([lang, t]) => [
+            `docs/${lang}.po`,
+            poFile(DOCS_ENTRIES, lang, t),
+          ]),
+        ),
+      },
+    });
+  }
+}
+
+/**
+ * The labels of SEED.labels: created through the API, put on source strings with a unit
+ * PATCH (`labels`, which takes source strings only), and on translation units inside Weblate.
+ */
+async function addLabels(
+  admin: TierApi,
+  ops: (list: TierOp[]) => Promise<unknown[]>,
+): Promise<void> {
+  const onUnits: TierOp[] = [];
+  for (const [project, labels] of Object.entries(SEED.labels)) {
+    const ids = new Map<string, number>();
+    for (const { name, color } of labels) {
+      const created = await admin.post<{ id: number }>(`projects/${project}/labels/`, {
+        name,
+        color,
+        description: `${name}: set by the tier's seed`,
+      });
+      ids.set(name, created.id);
+    }
+    // Every label of a source string in one PATCH: `labels` replaces the string's set.
+    const bySource = new Map<number, number[]>();
+    for (const { name, sources, units } of labels) {
+      for (const [component, texts] of Object.entries(sources)) {
+        const source = await unitsOf(admin, translationPath(project, component));
+        for (const text of texts) {
+          const id = findUnitByText(source, text).id;
+          bySource.set(id, [...(bySource.get(id) ?? []), ids.get(name)!]);
+        }
+      }
+      for (const [translation, texts] of Object.entries(units)) {
+        const found = await unitsOf(admin, translation);
+        onUnits.push({
+          op: 'label_units',
+          args: { unit_ids: texts.map((t) => findUnitByText(found, t).id), label: name },
+        });
+      }
+    }
+    for (const [id, labelIds] of bySource) await admin.patch(`units/${id}/`, { labels: labelIds });
+  }
+  if (onUnits.length > 0) await ops(onUnits);
+}
+
+/**
+ * `project/component/language` (the source language by default), a component in a category
+ * named by its path as Weblate's API links write it: the categories' slugs and its own joined
+ * by `%2F`, escaped once more (`%252F`) because the server decodes the path before routing it.
+ */
+export function translationPath(project: string, component: string, language = 'en'): string {
+  return `${project}/${component.replaceAll('/', '%252F')}/${language}`;
+}
+
+/** A unit by its source text (first form), or by its target for monolingual sources by key. */
+function findUnitByText(units: Unit[], text: string): Unit {
+  const unit = units.find((u) => u.source[0] === text);
+  if (unit === undefined) throw new Error(`no unit with source ${JSON.stringify(text)}`);
+  return unit;
 }
 
 async function addGlossaryTerms(admin: TierApi): Promise<void> {

@@ -22,6 +22,7 @@ import {
   manage,
   startServer,
   TIER_DIR,
+  type TierOp,
   tierOps,
 } from './weblate.ts';
 
@@ -133,7 +134,8 @@ async function buildTemplate(root: string, key: string, venv: string): Promise<W
     };
     const adminTokens = await tokensOf(['admin']);
     const admin = new TierApi(server.url, adminTokens.admin!);
-    const tokens = { ...adminTokens, ...(await seedWeblate(admin, tokensOf)) };
+    const ops = (list: TierOp[]) => tierOps(config, list);
+    const tokens = { ...adminTokens, ...(await seedWeblate(admin, tokensOf, ops)) };
     await tierOps(config, SCOPED_SUBSCRIPTIONS);
     // A day old, whenever the template was built: older than any sync's lookback, so what a
     // test's sync reads does not depend on how recently the template was seeded.

@@ -55,6 +55,8 @@ beforeAll(async () => {
     rateLimit: { limit: 5000, windowSeconds: 3600, headers: true },
     token: SIM_TOKEN,
     compat: { release: TIER_SIM_RELEASE },
+    // The seed labels source strings: the simulator's units carry labels too.
+    categoriesAndLabels: true,
   });
   real = await prepareWeblate(weblate.current);
   simulated = simulatorSide(sim, SIM_TOKEN);
@@ -97,6 +99,7 @@ const SHAPE_RULES: ShapeRules = {
     addon: 'a link only for a change of an add-on the token may see (2026)',
     alert: 'an object only for a change of an alert (2026)',
     translation_parent: 'a link only for a translation from a parent language (2026)',
+    category: 'a link only for a component in a category',
   },
   opaque: {
     details: 'a change’s details: free-form, keys depend on the action',
@@ -104,6 +107,10 @@ const SHAPE_RULES: ShapeRules = {
   },
   linkData: {
     git_export: 'stored when the component was created: the tier seeded it under another port',
+    // Weblate addresses a component in a category by its path, one more segment per
+    // category; the simulator's web links leave the categories out.
+    web_url: 'one more path segment per category that holds the component',
+    translate_url: 'one more path segment per category that holds the component',
   },
 };
 
