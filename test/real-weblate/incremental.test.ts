@@ -89,7 +89,8 @@ describe(`incremental syncs of a real Weblate ${TIER_RELEASE}`, () => {
       translation_statistics: moved.components.size,
       language_statistics: new Set([...moved.languages, ...laggingBefore]).size,
       notification_subscriptions: USERS.length,
-      users: newPeople.rows[0]!.n,
+      // requestsOf leaves out what was not asked for.
+      ...(newPeople.rows[0]!.n > 0 ? { users: newPeople.rows[0]!.n } : {}),
     });
     await expectEqualToFreshAndWeblate();
     return result;
