@@ -23,8 +23,8 @@ import { toNumber, toNumberOrNull } from './numbers.ts';
 // The report's sections of categories and labels, and, with --label, its progress
 // overview, languages and history from the label functions (migration 0012).
 
-/** Figures of a day or of now without a last change (the label functions have none). */
-function toDayProgress(row: SummedDayProgress): Progress {
+/** Figures of a day or of now; the last change where the row has one (label rows do not). */
+export function toProgress(row: SummedDayProgress & { last_change?: string | null }): Progress {
   return {
     translations: toNumber(row.translations),
     total: toNumber(row.total),
@@ -38,7 +38,7 @@ function toDayProgress(row: SummedDayProgress): Progress {
     failing: toNumber(row.failing),
     untranslated: toNumber(row.untranslated),
     untranslated_words: toNumber(row.untranslated_words),
-    last_change: null,
+    last_change: row.last_change ?? null,
   };
 }
 
@@ -49,8 +49,7 @@ export async function buildCategories(
 ): Promise<CategoryProgress[]> {
   const rows = await listCategoryProgress(db, scope);
   return rows.map((r) => ({
-    ...toDayProgress(r),
-    last_change: r.last_change,
+    ...toProgress(r),
     project_slug: r.project_slug,
     category_id: r.category_id,
     category_slug: r.category_slug,
@@ -108,13 +107,13 @@ export async function buildLabelProgress(
   const days = await listLabelLanguageDaily(db, scope, options);
   return {
     languages: languages.map((r) => ({
-      ...toDayProgress(r),
+      ...toProgress(r),
       language_code: r.language_code,
       language_name: r.language_name,
       projects: toNumber(r.projects),
       components: null,
     })),
-    total: toDayProgress(total),
+    total: toProgress(total),
     history: days.map((r) => ({
       day: r.day,
       language_code: r.language_code,

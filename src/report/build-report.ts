@@ -14,11 +14,10 @@ import {
   listLanguageProgressDaily,
   listProjectProgress,
   readProgressTotal,
-  type SummedProgress,
 } from '../db/queries/report-progress.ts';
 import { type DayRange, readReportClock, type ReportFilter } from '../db/queries/report-scope.ts';
 import { buildAnswers } from './build-answers.ts';
-import { buildCategories, buildLabelProgress, buildLabels } from './build-groups.ts';
+import { buildCategories, buildLabelProgress, buildLabels, toProgress } from './build-groups.ts';
 import { addDays, daysBetween } from './days.ts';
 import type {
   ActivityDay,
@@ -49,24 +48,6 @@ export interface ReportOptions extends Omit<ReportFilters, 'category' | 'label'>
 export const DEFAULT_MOVER_DAYS = [7, 30] as const;
 /** The activity window without --since, in days (today included). */
 export const DEFAULT_ACTIVITY_DAYS = 30;
-
-function toProgress(row: SummedProgress): Progress {
-  return {
-    translations: toNumber(row.translations),
-    total: toNumber(row.total),
-    translated: toNumber(row.translated),
-    translated_percent: toNumberOrNull(row.translated_percent),
-    total_words: toNumber(row.total_words),
-    translated_words: toNumber(row.translated_words),
-    translated_words_percent: toNumberOrNull(row.translated_words_percent),
-    fuzzy: toNumber(row.fuzzy),
-    approved: toNumber(row.approved),
-    failing: toNumber(row.failing),
-    untranslated: toNumber(row.untranslated),
-    untranslated_words: toNumber(row.untranslated_words),
-    last_change: row.last_change,
-  };
-}
 
 async function buildMovers(
   db: Kysely<Database>,

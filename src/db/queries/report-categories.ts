@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
-import type { SummedProgress } from './report-progress.ts';
-import { iso, progressArguments, type ReportFilter } from './report-scope.ts';
+import { currentColumns, type SummedProgress } from './report-progress.ts';
+import { progressArguments, type ReportFilter } from './report-scope.ts';
 
 // Categories for the report (see report-scope.ts): their progress, summed by
 // weblate.progress_by_category of migration 0012 (a category sums its own components and
@@ -28,27 +28,6 @@ export interface CategoryPathRow {
   name: string;
 }
 
-const FIGURES = [
-  'translations',
-  'total',
-  'total_words',
-  'translated',
-  'translated_words',
-  'translated_percent',
-  'translated_words_percent',
-  'fuzzy',
-  'fuzzy_words',
-  'fuzzy_percent',
-  'approved',
-  'approved_words',
-  'approved_percent',
-  'failing',
-  'failing_percent',
-  'failing_words',
-  'untranslated',
-  'untranslated_words',
-] as const;
-
 /**
  * Current progress of each live category of the projects in the filter, over its
  * subtree's translations in the filter; in tree order (a parent before its children). With
@@ -69,8 +48,7 @@ export async function listCategoryProgress(
     'components',
   ];
   const result = await sql<CategoryProgressRow>`
-    select ${sql.join([...keys, ...FIGURES].map((name) => sql.ref(`f.${name}`)))},
-           ${iso(sql`f.last_change`)} as last_change
+    select ${currentColumns(keys)}
     from weblate.progress_by_category(${progressArguments(filter)}) f
     order by f.project_slug, string_to_array(f.path, '/'), f.category_id`.execute(db);
   return result.rows;

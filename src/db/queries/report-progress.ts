@@ -129,7 +129,7 @@ function dayColumns(keys: readonly string[]): RawBuilder<unknown> {
 }
 
 /** The key columns, then the figures of now, the last change in ISO 8601. */
-function currentColumns(keys: readonly string[]): RawBuilder<unknown> {
+export function currentColumns(keys: readonly string[]): RawBuilder<unknown> {
   return sql`${columns([...keys, ...DAY_FIGURES, 'failing_words'])},
     ${iso(sql`f.last_change`)} as last_change`;
 }
