@@ -76,7 +76,49 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
   await dropDailySummaries(db);
-  await sql`create or replace view weblate.translation_progress_daily as
+  await sql`create or replace view weblate.translation_progress_daily as ${dailyWithEstimates()}`.execute(
+    db,
+  );
+  for (const summary of DAILY_SUMMARIES) {
+    await createFunction(db, summary, ORIGIN_FIGURES);
+    await createView(db, summary);
+  }
+  await grantReader(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await dropDailySummaries(db);
+  // create or replace cannot take a column away.
+  await sql`drop view weblate.translation_progress_daily`.execute(db);
+  await sql`create view weblate.translation_progress_daily as ${measuredDaily()}`.execute(db);
+  for (const summary of DAILY_SUMMARIES) {
+    await createFunction(db, summary);
+    await createView(db, summary);
+  }
+  await grantReader(db);
+  await sql`drop table weblate.translation_progress_estimated`.execute(db);
+}
+
+/** The daily summaries' views and functions, whose columns change here. */
+async function dropDailySummaries(db: Kysely<unknown>): Promise<void> {
+  for (const { fn, view } of DAILY_SUMMARIES) {
+    if (view !== null) await sql`drop view ${sql.table(`weblate.${view}`)}`.execute(db);
+    await sql`drop function ${sql.raw(`weblate.${fn}${ARGUMENT_TYPES}`)}`.execute(db);
+  }
+}
+
+async function createView(db: Kysely<unknown>, summary: Summary): Promise<void> {
+  if (summary.view === null) return;
+  await sql`create view ${sql.table(`weblate.${summary.view}`)} as
+    select * from ${sql.raw(`weblate.${summary.fn}()`)}`.execute(db);
+}
+
+/**
+ * translation_progress_daily: the measured days of 0003, then the estimated ones up to the
+ * day before a translation's first snapshot (0014 replaces it; its down restores this).
+ */
+export function dailyWithEstimates() {
+  return sql`
     select m.*, 'measured'::text as origin from (${measuredDaily()}) m
     union all
     select g.day::date as day,
@@ -121,37 +163,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       (least(e.next_day, e.measured_from) - 1)::timestamp,
       interval '1 day'
     ) as g(day)
-    where t.is_source is not true`.execute(db);
-  for (const summary of DAILY_SUMMARIES) {
-    await createFunction(db, summary, ORIGIN_FIGURES);
-    await createView(db, summary);
-  }
-  await grantReader(db);
-}
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await dropDailySummaries(db);
-  // create or replace cannot take a column away.
-  await sql`drop view weblate.translation_progress_daily`.execute(db);
-  await sql`create view weblate.translation_progress_daily as ${measuredDaily()}`.execute(db);
-  for (const summary of DAILY_SUMMARIES) {
-    await createFunction(db, summary);
-    await createView(db, summary);
-  }
-  await grantReader(db);
-  await sql`drop table weblate.translation_progress_estimated`.execute(db);
-}
-
-/** The daily summaries' views and functions, whose columns change here. */
-async function dropDailySummaries(db: Kysely<unknown>): Promise<void> {
-  for (const { fn, view } of DAILY_SUMMARIES) {
-    if (view !== null) await sql`drop view ${sql.table(`weblate.${view}`)}`.execute(db);
-    await sql`drop function ${sql.raw(`weblate.${fn}${ARGUMENT_TYPES}`)}`.execute(db);
-  }
-}
-
-async function createView(db: Kysely<unknown>, summary: Summary): Promise<void> {
-  if (summary.view === null) return;
-  await sql`create view ${sql.table(`weblate.${summary.view}`)} as
-    select * from ${sql.raw(`weblate.${summary.fn}()`)}`.execute(db);
+    where t.is_source is not true`;
 }

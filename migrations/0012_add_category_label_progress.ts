@@ -23,7 +23,7 @@ import { LABEL_IDS } from './0011_mirror_categories_labels.ts';
 // docs/schema.md documents each. Frozen once merged; add a new migration.
 
 /** The progress functions' arguments from here on: 0005's and the component slugs. */
-const ARGUMENTS =
+export const ARGUMENTS =
   'only_projects text[] default null, only_language text default null, only_components text[] default null';
 const SCOPED_ARGUMENT_TYPES = '(text[], text, text[])';
 
@@ -34,7 +34,7 @@ const COMPONENT_FILTER = 'and (only_components is null or x.component_slug = any
  * A summary's filtered select with the component filter beside the language one; groups
  * that no translation in scope reaches are left out under either filter.
  */
-function scopedQuery(summary: Summary, extra: readonly Figure[]): string {
+export function scopedQuery(summary: Summary, extra: readonly Figure[]): string {
   return summaryQuery(summary, true, extra)
     .replace(LANGUAGE_FILTER, `${LANGUAGE_FILTER} ${COMPONENT_FILTER}`)
     .replace(

@@ -53,6 +53,13 @@ export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport
   });
 }
 
+/** Applies the migrations up to `name` and no further (for tests of a migration's effect). */
+export async function migrateTo(handle: DbHandle, name: string): Promise<void> {
+  const { error } = await createMigrator(handle).migrateTo(name);
+  if (error)
+    throw new Error(`migration to ${name} failed: ${(error as Error).message}`, { cause: error });
+}
+
 /** Names of migrations that exist in migrations/ but are not applied yet. */
 export async function pendingMigrations(handle: DbHandle): Promise<string[]> {
   const migrations = await createMigrator(handle).getMigrations();

@@ -66,6 +66,7 @@ const FUNCTIONS = [
   'strings_awaiting_review()',
   'time_to_approval()',
   'translation_methods()',
+  'translation_progress_spans()',
   'truncated_percent()',
 ];
 

@@ -1,0 +1,173 @@
+import { type Kysely, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+
+import type { Database } from '../../src/db/database.ts';
+import { migrateTo, migrateToLatest } from '../../src/db/migrator.ts';
+import { useTestDatabases } from '../helpers/database.ts';
+
+// Migration 0014 rewrites the daily progress reads over spans of days. They must give the
+// rows the definitions before it gave, on a history with every shape they meet: several
+// snapshots a day, estimates before, after and without a snapshot, deleted translations,
+// unknown failing counts and word counts, sources, components joining late.
+
+const databases = useTestDatabases();
+
+/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const DAY_MS = 86_400_000;
+const utcDay = (offset: number) =>
+  new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS + offset * DAY_MS).toISOString().slice(0, 10);
+
+async function seed(db: Kysely<Database>, next: () => number): Promise<void> {
+  const pick = (n: number) => Math.floor(next() * n);
+  let translationId = 0;
+  for (let p = 1; p <= 3; p++) {
+    await sql`insert into weblate.projects (id, slug, name, raw)
+      values (${p}, ${`p${p}`}, ${`Project ${p}`}, '{}')`.execute(db);
+    // A category with a subcategory: c1 in the parent, c2 in the child, c3 in none.
+    for (const [id, parent] of [
+      [p * 100, null],
+      [p * 100 + 1, p * 100],
+    ] as const)
+      await sql`insert into weblate.categories (id, project_id, project_slug, slug, name, parent_id, raw)
+        values (${id}, ${p}, ${`p${p}`}, ${`k${id}`}, ${`Category ${id}`}, ${parent}, '{}')`.execute(
+        db,
+      );
+    for (let c = 1; c <= 3; c++) {
+      const componentId = p * 10 + c;
+      const categoryId = c === 3 ? null : p * 100 + c - 1;
+      await sql`insert into weblate.components (id, project_id, project_slug, slug, name, category_id, raw)
+        values (${componentId}, ${p}, ${`p${p}`}, ${`c${c}`}, ${`Component ${c}`}, ${categoryId}, '{}')`.execute(
+        db,
+      );
+      for (const language of ['en', 'de', 'fr', 'ar']) {
+        const id = ++translationId;
+        const isSource = language === 'en';
+        // One translation in seven was removed some days ago.
+        const deletedAt = pick(7) === 0 ? `${utcDay(-pick(20))}T0${pick(10)}:30:00Z` : null;
+        await sql`insert into weblate.translations
+            (id, component_id, project_slug, component_slug, language_code, is_source, deleted_at, raw)
+          values (${id}, ${componentId}, ${`p${p}`}, ${`c${c}`}, ${language}, ${isSource},
+                  ${deletedAt}, '{}')`.execute(db);
+        // Snapshots: none for some, up to six, sometimes two on one day; the first may be
+        // weeks ago or today.
+        const snapshots = pick(4) === 0 ? 0 : 1 + pick(6);
+        let offset = -45 + pick(40);
+        let firstDay: number | null = null;
+        for (let s = 0; s < snapshots && offset <= 0; s++) {
+          firstDay ??= offset;
+          const total = 50 + pick(50);
+          const translated = pick(total + 1);
+          const at = `${utcDay(offset)}T${String(8 + pick(12)).padStart(2, '0')}:${String(pick(60)).padStart(2, '0')}:00Z`;
+          await sql`insert into weblate.translation_statistics
+              (translation_id, captured_at, last_seen_at, project_slug, component_slug,
+               language_code, total, total_words, translated, translated_words, fuzzy,
+               fuzzy_words, approved, approved_words, failing, raw)
+            values (${id}, ${at}, ${at}, ${`p${p}`}, ${`c${c}`}, ${language}, ${total},
+                    ${pick(5) === 0 ? null : total * 3}, ${translated}, ${translated * 3},
+                    ${pick(5)}, ${pick(15)}, ${pick(translated + 1)}, ${pick(20)},
+                    ${pick(4) === 0 ? null : pick(9)}, '{}')
+            on conflict do nothing`.execute(db);
+          offset += pick(3) === 0 ? 0 : 1 + pick(9);
+        }
+        // Estimates: before the first snapshot, and now and then one on or after it (which
+        // a measured day overrides) or with no snapshot at all.
+        if (pick(3) !== 0) {
+          const until = firstDay ?? -pick(5);
+          let day = until - 5 - pick(30);
+          while (day < until + (pick(4) === 0 ? 3 : 0)) {
+            const total = 40 + pick(50);
+            const translated = pick(total + 1);
+            await sql`insert into weblate.translation_progress_estimated
+                (translation_id, day, total, total_words, translated, translated_words, fuzzy,
+                 fuzzy_words, approved, approved_words, anchored_at)
+              values (${id}, ${utcDay(day)}, ${total}, ${pick(5) === 0 ? null : total * 2},
+                      ${translated}, ${pick(5) === 0 ? null : translated * 2}, ${pick(4)},
+                      ${pick(8)}, ${pick(translated + 1)}, ${pick(10)}, now())`.execute(db);
+            day += 1 + pick(8);
+          }
+        }
+      }
+    }
+  }
+}
+
+/** Every read 0014 changes, with and without each filter. */
+const READS: readonly (readonly [string, string])[] = [
+  ['translation_progress_daily', 'select * from weblate.translation_progress_daily'],
+  [
+    'translation_progress_daily, today',
+    `select * from weblate.translation_progress_daily where day = (now() at time zone 'UTC')::date`,
+  ],
+  [
+    'translation_progress_daily, a project',
+    `select * from weblate.translation_progress_daily where project_slug = 'p2'`,
+  ],
+  ['language_progress_daily', 'select * from weblate.language_progress_daily'],
+  ['project_progress_daily', 'select * from weblate.project_progress_daily'],
+  ['component_progress_daily', 'select * from weblate.component_progress_daily'],
+  ['category_progress_daily', 'select * from weblate.category_progress_daily'],
+  ...['language', 'project', 'component'].flatMap(
+    (group) =>
+      [
+        [
+          `${group}, projects`,
+          `select * from weblate.progress_by_${group}_daily(array['p1', 'p3'])`,
+        ],
+        [`${group}, language`, `select * from weblate.progress_by_${group}_daily(null, 'ar')`],
+        [
+          `${group}, components`,
+          `select * from weblate.progress_by_${group}_daily(null, null, array['c2'])`,
+        ],
+        [
+          `${group}, all three`,
+          `select * from weblate.progress_by_${group}_daily(array['p2'], 'de', array['c1', 'c3'])`,
+        ],
+      ] as const,
+  ),
+];
+
+async function readAll(db: Kysely<Database>): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const [name, query] of READS) {
+    const { rows } = await sql.raw(query).execute(db);
+    out[name] = rows.map((r) => JSON.stringify(r)).sort();
+  }
+  return out;
+}
+
+describe('migration 0014: daily progress over spans', () => {
+  it('gives the rows of the definitions it replaces', async () => {
+    const database = await databases.create({ empty: true });
+    const handle = await database.open();
+    await migrateTo(handle, '0013_mirror_users');
+    await seed(handle.db, random(14));
+    // Every read ends today: a day that ends between the two reads makes them incomparable,
+    // so they are read again from 0013's definitions (0014 rolled back).
+    let before: Record<string, string[]> = {};
+    let after: Record<string, string[]> = {};
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const today = utcDay(0);
+      await migrateTo(handle, '0013_mirror_users');
+      before = await readAll(handle.db);
+      await migrateToLatest(handle);
+      after = await readAll(handle.db);
+      if (utcDay(0) === today) break;
+    }
+    for (const [name] of READS) expect.soft(after[name], name).toEqual(before[name]);
+    // The history is not trivially empty: every kind of row was compared.
+    const origins = new Set(after['translation_progress_daily']!.map((r) => JSON.parse(r).origin));
+    expect(origins).toEqual(new Set(['measured', 'estimated']));
+    expect(after['language_progress_daily']!.length).toBeGreaterThan(100);
+    expect(after['category_progress_daily']!.length).toBeGreaterThan(100);
+  });
+});
