@@ -26,7 +26,6 @@ import {
 } from './html-table.ts';
 import type {
   ComponentProgress,
-  Contributor,
   LanguageProgress,
   Mover,
   ProjectProgress,
@@ -140,17 +139,6 @@ function renderPeople(report: Report, names: Names): string {
     );
     return `<section class="movers"><h2>${e(moverTitle(w))}</h2>${table}${cutNote(w)}</section>`;
   });
-  const contributors = renderTable<Contributor>(
-    [
-      { header: 'author', cell: (r) => e(r.author_name) },
-      num('changes', (r) => formatCount(r.changes)),
-      num('words translated', (r) => formatCount(r.words)),
-      { header: 'languages', cell: (r) => e(r.languages.join(' ')) },
-      { header: 'last active', cell: (r) => e(r.last_day) },
-    ],
-    report.contributors.rows,
-    { empty: 'No changes with an author in this window.', className: 'contributors' },
-  );
   const stalled = renderTable<StalledTranslation>(
     [
       ...translationColumns<StalledTranslation>(names),
@@ -167,7 +155,6 @@ function renderPeople(report: Report, names: Names): string {
   if (!isShown(report, 'movers')) return '';
   return [
     ...movers,
-    `<section id="contributors"><h2>Top contributors, ${e(formatRange(report.window))}</h2>${contributors}${cutNote(report.contributors)}</section>`,
     `<section id="stalled"><h2>Stalled translations: strings left, no change since ${e(report.window.from)}</h2>${stalled}${cutNote(report.stalled)}</section>`,
   ].join('\n');
 }

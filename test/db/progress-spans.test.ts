@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { Database } from '../../src/db/database.ts';
 import { migrateTo, migrateToLatest } from '../../src/db/migrator.ts';
+import { listMovers } from '../../src/db/queries/report-activity.ts';
+import type { ReportFilter } from '../../src/db/queries/report-scope.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 
 // Migration 0014 rewrites the daily progress reads over spans of days. They must give the
@@ -169,5 +171,58 @@ describe('migration 0014: daily progress over spans', () => {
     expect(origins).toEqual(new Set(['measured', 'estimated']));
     expect(after['language_progress_daily']!.length).toBeGreaterThan(100);
     expect(after['category_progress_daily']!.length).toBeGreaterThan(100);
+  });
+
+  it('gives the report the movers the daily view gives', async () => {
+    const handle = await databases.migrated();
+    await seed(handle.db, random(26));
+    // The movers as they were read before: from translation_progress_daily.
+    const fromDays = async (filter: ReportFilter, baselineDay: string, today: string) => {
+      const { rows } = await sql<Record<string, unknown>>`
+        with now_rows as (
+          select d.* from weblate.translation_progress_daily d where d.day = ${today}::date
+        ), base as (
+          select distinct on (d.translation_id) d.* from weblate.translation_progress_daily d
+          where d.day between ${baselineDay}::date and ${today}::date
+          order by d.translation_id, d.day
+        )
+        select n.project_slug, n.component_slug, n.language_code, b.day::text as from_day,
+               b.origin as from_origin, b.translated_percent as translated_percent_before,
+               n.translated_percent as translated_percent_now,
+               n.translated_percent - b.translated_percent as translated_percent_change,
+               b.translated_words as translated_words_before,
+               n.translated_words as translated_words_now,
+               n.translated_words - b.translated_words as translated_words_change,
+               count(*) over () as matching
+        from now_rows n join base b on b.translation_id = n.translation_id
+        where (n.translated is distinct from b.translated
+               or n.translated_words is distinct from b.translated_words
+               or n.total is distinct from b.total)
+          and (${filter.projects ?? null}::text[] is null or n.project_slug = any(${filter.projects ?? null}::text[]))
+          and (${filter.language ?? null}::text is null or n.language_code = ${filter.language ?? null}::text)`.execute(
+        handle.db,
+      );
+      return rows;
+    };
+    const sorted = (rows: readonly object[]) => rows.map((r) => JSON.stringify(r)).sort();
+    let compared = 0;
+    for (const filter of [{}, { projects: ['p2'] }, { language: 'ar' }] as ReportFilter[])
+      for (const [baseline, today] of [
+        [-7, 0],
+        [-30, 0],
+        [-60, -10],
+      ] as const) {
+        const range = [utcDay(baseline), utcDay(today)] as const;
+        const movers = await listMovers(handle.db, filter, {
+          baselineDay: range[0],
+          today: range[1],
+          limit: 10_000,
+        });
+        expect
+          .soft(sorted(movers), JSON.stringify([filter, range]))
+          .toEqual(sorted(await fromDays(filter, ...range)));
+        compared += movers.length;
+      }
+    expect(compared).toBeGreaterThan(20);
   });
 });

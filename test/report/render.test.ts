@@ -336,7 +336,6 @@ describe('renderHtml', () => {
       'projects',
       'languages',
       'components',
-      'contributors',
       'stalled',
       'new-work',
       'contributor-ranking',
@@ -347,6 +346,11 @@ describe('renderHtml', () => {
     ];
     const at = order.map((id) => html.indexOf(`<section id="${id}">`));
     expect(at).toEqual([...at].sort((a, b) => a - b));
+    expect(at).not.toContain(-1);
+    // One table of contributors: the ranking, with full names.
+    expect(html.match(/<table class="[^"]*\b(contributors|ranking)\b/g)).toEqual([
+      '<table class="ranking',
+    ]);
   });
 
   it('says so when there is nothing to draw', () => {

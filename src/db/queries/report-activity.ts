@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
-import { filterConditions, iso, type ReportFilter } from './report-scope.ts';
+import { filterConditions, iso, progressArguments, type ReportFilter } from './report-scope.ts';
 
 // Movement, activity and people (see report-scope.ts).
 
@@ -76,7 +76,7 @@ const ACTIVITY_COLUMNS = {
 
 /**
  * Translations whose translated strings or words moved between the end of `baselineDay`
- * and `today` (translation_progress_daily), biggest percentage change first. A translation
+ * and `today` (translation_progress_spans), biggest percentage change first. A translation
  * the history does not reach back to `baselineDay` for is compared with its earliest day
  * (`from_day`). `matching` is the number of movers before the limit.
  */
@@ -85,20 +85,20 @@ export async function listMovers(
   filter: ReportFilter,
   window: { baselineDay: string; today: string; limit: number },
 ): Promise<MoverRow[]> {
-  const filters = filterConditions(filter, {
-    project: 'd.project_slug',
-    language: 'd.language_code',
-    component: 'd.component_slug',
-  });
+  // Spans (migration 0014) rather than translation_progress_daily: the window's days of
+  // every translation are never made, only the spans that hold on the baseline and today.
   const result = await sql<MoverRow>`
-    with now_rows as (
-      select d.* from weblate.translation_progress_daily d
-      where d.day = ${window.today}::date ${filters}
+    with spans as materialized (
+      select s.*, weblate.truncated_percent(s.translated, s.total, true) as translated_percent
+      from weblate.translation_progress_spans(${progressArguments(filter)}) s
+      where s.first_day <= ${window.today}::date and s.last_day >= ${window.baselineDay}::date
+    ), now_rows as (
+      select s.* from spans s where ${window.today}::date between s.first_day and s.last_day
     ), base as (
-      select distinct on (d.translation_id) d.*
-      from weblate.translation_progress_daily d
-      where d.day between ${window.baselineDay}::date and ${window.today}::date ${filters}
-      order by d.translation_id, d.day
+      select distinct on (s.translation_id) s.*,
+             greatest(s.first_day, ${window.baselineDay}::date) as day
+      from spans s
+      order by s.translation_id, s.first_day
     )
     select n.project_slug, n.component_slug, n.language_code, b.day::text as from_day,
            b.origin as from_origin,
