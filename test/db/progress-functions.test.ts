@@ -11,6 +11,7 @@ import {
   down as downScoped,
   up as upScoped,
 } from '../../migrations/0012_add_category_label_progress.ts';
+import { down as downSpans, up as upSpans } from '../../migrations/0014_progress_spans.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createReportFixture, type ReportFixture } from '../helpers/report-fixture.ts';
@@ -201,8 +202,9 @@ describe('progress functions', () => {
           select * from ${sql.table(`weblate.${view}`)} order by ${sql.raw(order)}`);
       return result;
     };
-    // 0012's component filter and 0010's functions go first; 0007 changed the daily
-    // summaries' columns: back to them as 0005 made them.
+    // 0014's spans, 0012's component filter and 0010's functions go first; 0007 changed
+    // the daily summaries' columns: back to them as 0005 made them.
+    await downSpans(db as Kysely<unknown>);
     await downScoped(db as Kysely<unknown>);
     await downAnswers(db as Kysely<unknown>);
     await downEstimates(db as Kysely<unknown>);
@@ -224,5 +226,6 @@ describe('progress functions', () => {
     await upEstimates(db as Kysely<unknown>);
     await upAnswers(db as Kysely<unknown>);
     await upScoped(db as Kysely<unknown>);
+    await upSpans(db as Kysely<unknown>);
   });
 });
