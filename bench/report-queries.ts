@@ -52,7 +52,7 @@ export async function timeReportQueries(
   const pool = new pg.Pool({
     connectionString: url,
     max: 1,
-    options: `-c TimeZone=UTC -c default_transaction_read_only=on -c statement_timeout=${Math.round(timeoutMs)}`,
+    options: `-c TimeZone=UTC -c default_transaction_read_only=on -c jit=off -c statement_timeout=${Math.round(timeoutMs)}`,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
         TEXT_OIDS.includes(oid)

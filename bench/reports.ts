@@ -79,7 +79,8 @@ async function measureAll(
 ): Promise<Measured> {
   const log = (message: string) => process.stderr.write(`${new Date().toISOString()} ${message}\n`);
   const bounds = { timeoutMs: o.timeoutMs, repeatUnderMs: 10_000 };
-  const client = new pg.Client({ connectionString: url, options: '-c TimeZone=UTC' });
+  // As the mirror's readers run: weblate_reader and the report command have JIT off.
+  const client = new pg.Client({ connectionString: url, options: '-c TimeZone=UTC -c jit=off' });
   await client.connect();
   let scope: Measured['scope'];
   const surface: Timing[] = [];

@@ -239,6 +239,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         null; -- dropped meanwhile by another database's rollback: nothing to grant to
     end
     $$`.execute(db);
+  await setJit(db, 'set jit = off');
+}
+
+/**
+ * JIT off for every session of the mirror's database, dashboards' logins included: the
+ * planner's row estimates of table functions make it compile reads that it only slows
+ * (docs/performance.md). A login that may not alter the database keeps the server's setting.
+ */
+async function setJit(db: Kysely<unknown>, setting: 'set jit = off' | 'reset jit'): Promise<void> {
+  await sql`
+    do $$
+    begin
+      execute format('alter database %I ${sql.raw(setting)}', current_database());
+    exception
+      when insufficient_privilege then
+        raise notice 'the database keeps its jit setting: %', sqlerrm;
+    end
+    $$`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -248,4 +266,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     db,
   );
   await sql`drop function weblate.translation_progress_spans(text[], text, text[])`.execute(db);
+  await setJit(db, 'reset jit');
 }

@@ -225,4 +225,22 @@ describe('migration 0014: daily progress over spans', () => {
       }
     expect(compared).toBeGreaterThan(20);
   });
+
+  it('turns JIT off for the database, and its rollback turns it back', async () => {
+    const database = await databases.create({ empty: true });
+    const handle = await database.open();
+    const config = async () => {
+      const { rows } = await sql<{ setconfig: string[] }>`
+        select s.setconfig from pg_db_role_setting s
+        join pg_database d on d.oid = s.setdatabase
+        where d.datname = current_database() and s.setrole = 0`.execute(handle.db);
+      return rows[0]?.setconfig ?? [];
+    };
+    await migrateToLatest(handle);
+    expect(await config()).toContain('jit=off');
+    await migrateTo(handle, '0013_mirror_users');
+    expect(await config()).not.toContain('jit=off');
+    await migrateToLatest(handle);
+    expect(await config()).toContain('jit=off');
+  });
 });
