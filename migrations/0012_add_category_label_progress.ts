@@ -66,7 +66,7 @@ const CATEGORY_PATH = `(select string_agg(a.slug, '/' order by t.depth desc)
   from weblate.category_tree t join weblate.categories a on a.id = t.ancestor_id
   where t.category_id = k.id)`;
 
-const CATEGORY_SUMMARIES: readonly Summary[] = [
+export const CATEGORY_SUMMARIES: readonly Summary[] = [
   {
     fn: 'progress_by_category',
     view: 'category_progress',

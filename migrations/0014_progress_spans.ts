@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 import { figuresOf, SUMMARIES, type Summary } from './0005_add_progress_functions.ts';
 import { dailyWithEstimates, ORIGIN_FIGURES } from './0007_add_estimated_history.ts';
-import { ARGUMENTS, scopedQuery } from './0012_add_category_label_progress.ts';
+import { ARGUMENTS, CATEGORY_SUMMARIES, scopedQuery } from './0012_add_category_label_progress.ts';
 
 // Daily progress without a row per translation and day being built. Each translation's
 // history becomes spans of days holding the same figures (translation_progress_spans);
@@ -136,17 +136,43 @@ const EVENT_FIGURES: readonly (readonly [name: string, expression: string])[] = 
   ['untranslated_words', 'coalesce(s.total_words - s.translated_words, 0)'],
 ];
 
+/** Where a daily summary's spans `s` come from, and its group keys where not `s.<key>`. */
+interface EventSource {
+  from: string;
+  keys: Readonly<Record<string, string>>;
+}
+
+const SPANS_SOURCE: EventSource = {
+  from: 'weblate.translation_progress_spans(only_projects, only_language, only_components) s',
+  keys: {},
+};
+
+/** A category's spans: those of its components and of the components of its subcategories. */
+const CATEGORY_SOURCE: EventSource = {
+  from: `${SPANS_SOURCE.from}
+      join weblate.components c on c.id = s.component_id
+      join weblate.category_tree tr on tr.category_id = c.category_id
+      join weblate.categories k on k.id = tr.ancestor_id`,
+  keys: {
+    category_id: 'k.id',
+    category_slug: 'k.slug',
+    project_id: 'k.project_id',
+    project_slug: 'k.project_slug',
+  },
+};
+
 /**
  * A daily summary's body: each span adds its figures on its first day and takes them away
  * the day after its last; running sums per group give the group's figures from one event
  * to the next. A count of components, when the summary has one, moves when a component's
  * first translation enters the group or its last one leaves.
  */
-function eventQuery(summary: Summary): string {
+function eventQuery(summary: Summary, source: EventSource = SPANS_SOURCE): string {
   const keys = summary.keys.map(([name]) => name).filter((k) => k !== 'day');
   const countsComponents = keys.includes('components');
   const group = keys.filter((k) => k !== 'components');
   const g = group.join(', ');
+  const groupColumns = group.map((k) => `${source.keys[k] ?? `s.${k}`} as ${k}`).join(', ');
   const names = EVENT_FIGURES.map(([name]) => name);
   const sums = (over: string) => names.map((n) => `sum(${n})${over}::bigint as ${n}`).join(', ');
   const columns = [
@@ -183,9 +209,9 @@ function eventQuery(summary: Summary): string {
   const withComponents = (s: string) => (countsComponents ? `${s}, ` : '');
   return `
     with events as (
-      select ${group.map((k) => `s.${k}`).join(', ')}, s.component_id as span_component,
+      select ${groupColumns}, s.component_id as span_component,
              ev.day, ${EVENT_FIGURES.map(([n, e]) => `ev.sign * ${e}::bigint as ${n}`).join(', ')}
-      from weblate.translation_progress_spans(only_projects, only_language, only_components) s
+      from ${source.from}
       cross join lateral (values (s.first_day, 1), (s.last_day + 1, -1)) as ev(day, sign)
     )${components}, by_day as (
       select ${g}, day, ${withComponents('sum(components) as components')}${sums('')}
@@ -206,6 +232,7 @@ function eventQuery(summary: Summary): string {
 
 /** The daily summaries whose bodies this migration replaces (their views follow). */
 const DAILY_SUMMARIES: readonly Summary[] = SUMMARIES.filter((s) => s.source === 'daily');
+const CATEGORY_DAILY: Summary = CATEGORY_SUMMARIES.find((s) => s.source === 'daily')!;
 
 async function replaceSummary(db: Kysely<unknown>, summary: Summary, body: string): Promise<void> {
   const returns = [
@@ -227,6 +254,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
   for (const summary of DAILY_SUMMARIES) await replaceSummary(db, summary, eventQuery(summary));
+  await replaceSummary(db, CATEGORY_DAILY, eventQuery(CATEGORY_DAILY, CATEGORY_SOURCE));
   await sql`
     do $$
     begin
@@ -260,7 +288,7 @@ async function setJit(db: Kysely<unknown>, setting: 'set jit = off' | 'reset jit
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const summary of DAILY_SUMMARIES)
+  for (const summary of [...DAILY_SUMMARIES, CATEGORY_DAILY])
     await replaceSummary(db, summary, scopedQuery(summary, ORIGIN_FIGURES));
   await sql`create or replace view weblate.translation_progress_daily as ${dailyWithEstimates()}`.execute(
     db,

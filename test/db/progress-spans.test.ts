@@ -118,7 +118,7 @@ const READS: readonly (readonly [string, string])[] = [
   ['project_progress_daily', 'select * from weblate.project_progress_daily'],
   ['component_progress_daily', 'select * from weblate.component_progress_daily'],
   ['category_progress_daily', 'select * from weblate.category_progress_daily'],
-  ...['language', 'project', 'component'].flatMap(
+  ...['language', 'project', 'component', 'category'].flatMap(
     (group) =>
       [
         [
