@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 import { figuresOf, SUMMARIES, type Summary } from './0005_add_progress_functions.ts';
 import { dailyWithEstimates, ORIGIN_FIGURES } from './0007_add_estimated_history.ts';
+import { type AnswerFunction, FUNCTIONS as ANSWERS } from './0010_add_answer_views.ts';
 import { ARGUMENTS, CATEGORY_SUMMARIES, scopedQuery } from './0012_add_category_label_progress.ts';
 
 // Daily progress without a row per translation and day being built. Each translation's
@@ -230,6 +231,68 @@ function eventQuery(summary: Summary, source: EventSource = SPANS_SOURCE): strin
     where r.translations > 0`;
 }
 
+const FAILING_CHECKS_0010 = ANSWERS.find((f) => f.name === 'failing_checks')!;
+
+/**
+ * failing_checks over the measured spans: each translation's value on its last measured day
+ * of each period and the window, found per span and period instead of per day. Periods of
+ * a day, week, month, quarter or year step from one start to the next; any other unit of
+ * date_trunc goes day by day, as before.
+ */
+const FAILING_CHECKS: AnswerFunction = {
+  ...FAILING_CHECKS_0010,
+  body: `
+    with clipped as (
+      select s.translation_id, s.project_slug, s.component_slug, s.language_code, s.failing,
+             s.total, greatest(s.first_day, (since at time zone 'UTC')::date) as f,
+             least(s.last_day, (until at time zone 'UTC')::date - 1) as l
+      from weblate.translation_progress_spans(only_projects, only_language, only_components) s
+      where s.origin = 'measured' and per in ('translation', 'language')
+    ), step as (
+      select case lower(period_unit)
+               when 'day' then interval '1 day' when 'week' then interval '1 week'
+               when 'month' then interval '1 month' when 'quarter' then interval '3 months'
+               when 'year' then interval '1 year'
+             end as step
+    ), ends as (
+      select c.*, p.start::date as period_start, least(c.l, (p.start + st.step)::date - 1) as day
+      from clipped c cross join step st
+      cross join lateral generate_series(date_trunc(period_unit, c.f::timestamp),
+                                         date_trunc(period_unit, c.l::timestamp), st.step) as p(start)
+      where c.l >= c.f and st.step is not null
+      union all
+      select c.*, null::date, c.l from clipped c where c.l >= c.f and period_unit is null
+      union all
+      select c.*, date_trunc(period_unit, g.day)::date, g.day::date
+      from clipped c cross join step st
+      cross join lateral generate_series(c.f::timestamp, c.l::timestamp, interval '1 day') as g(day)
+      where c.l >= c.f and st.step is null and period_unit is not null
+    ), last_day as (
+      select distinct on (e.translation_id, e.period_start) e.*
+      from ends e
+      order by e.translation_id, e.period_start, e.day desc
+    )
+    select l.period_start, max(l.day) as day,
+           case when per = 'translation' then l.translation_id end as translation_id,
+           case when per = 'translation' then l.project_slug end as project_slug,
+           case when per = 'translation' then l.component_slug end as component_slug,
+           l.language_code,
+           count(*) as translations,
+           coalesce(sum(l.failing), 0)::bigint as failing,
+           coalesce(sum(l.total), 0)::bigint as total,
+           weblate.truncated_percent(coalesce(sum(l.failing), 0), coalesce(sum(l.total), 0))
+             as failing_percent
+    from last_day l
+    group by 1, 3, 4, 5, 6`,
+};
+
+async function replaceAnswer(db: Kysely<unknown>, fn: AnswerFunction): Promise<void> {
+  await sql`
+    create or replace function ${sql.raw(`weblate.${fn.name}(${fn.args.join(', ')})`)}
+    returns table (${sql.raw(fn.returns)})
+    language sql stable parallel safe as $fn$${sql.raw(fn.body)}$fn$`.execute(db);
+}
+
 /** The daily summaries whose bodies this migration replaces (their views follow). */
 const DAILY_SUMMARIES: readonly Summary[] = SUMMARIES.filter((s) => s.source === 'daily');
 const CATEGORY_DAILY: Summary = CATEGORY_SUMMARIES.find((s) => s.source === 'daily')!;
@@ -255,6 +318,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   );
   for (const summary of DAILY_SUMMARIES) await replaceSummary(db, summary, eventQuery(summary));
   await replaceSummary(db, CATEGORY_DAILY, eventQuery(CATEGORY_DAILY, CATEGORY_SOURCE));
+  await replaceAnswer(db, FAILING_CHECKS);
   await sql`
     do $$
     begin
@@ -290,6 +354,7 @@ async function setJit(db: Kysely<unknown>, setting: 'set jit = off' | 'reset jit
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const summary of [...DAILY_SUMMARIES, CATEGORY_DAILY])
     await replaceSummary(db, summary, scopedQuery(summary, ORIGIN_FIGURES));
+  await replaceAnswer(db, FAILING_CHECKS_0010);
   await sql`create or replace view weblate.translation_progress_daily as ${dailyWithEstimates()}`.execute(
     db,
   );

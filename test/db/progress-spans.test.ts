@@ -118,6 +118,20 @@ const READS: readonly (readonly [string, string])[] = [
   ['project_progress_daily', 'select * from weblate.project_progress_daily'],
   ['component_progress_daily', 'select * from weblate.component_progress_daily'],
   ['category_progress_daily', 'select * from weblate.category_progress_daily'],
+  ...[
+    `'week'`,
+    `'day'`,
+    `'month', 'language'`,
+    `'quarter', only_projects => array['p1']`,
+    `'year', only_language => 'de'`,
+    `null`,
+    `'weeks'`,
+    `'hour', 'language'`,
+    `'week', since => now() - interval '9 days', until => now() - interval '2 days'`,
+    `'month', 'translation', array['p2'], array['c1'], 'fr', now() - interval '40 days'`,
+  ].map(
+    (args) => [`failing_checks(${args})`, `select * from weblate.failing_checks(${args})`] as const,
+  ),
   ...['language', 'project', 'component', 'category'].flatMap(
     (group) =>
       [
@@ -171,6 +185,7 @@ describe('migration 0014: daily progress over spans', () => {
     expect(origins).toEqual(new Set(['measured', 'estimated']));
     expect(after['language_progress_daily']!.length).toBeGreaterThan(100);
     expect(after['category_progress_daily']!.length).toBeGreaterThan(100);
+    expect(after[`failing_checks('day')`]!.length).toBeGreaterThan(100);
   });
 
   it('gives the report the movers the daily view gives', async () => {
