@@ -200,7 +200,7 @@ const LABEL_FIGURES = `
   s.total - s.translated as untranslated,
   s.total_words - s.translated_words as untranslated_words`;
 
-const LABEL_RETURNS = `translations bigint, total bigint, total_words bigint, translated bigint,
+export const LABEL_RETURNS = `translations bigint, total bigint, total_words bigint, translated bigint,
   translated_words bigint, fuzzy bigint, fuzzy_words bigint, approved bigint,
   approved_words bigint, failing bigint, translated_percent numeric,
   translated_words_percent numeric, fuzzy_percent numeric, approved_percent numeric,
@@ -213,18 +213,42 @@ const SCOPE_OF_X = `(only_projects is null or x.project_slug = any(only_projects
   and (only_language is null or x.language_code = only_language)
   and (only_components is null or x.component_slug = any(only_components))`;
 
-/** A label's progress in each translation now: the rows progress_by_label sums. */
-const LABEL_TRANSLATIONS = `
-  select lu.label_id, t.id as translation_id, p.id as project_id, p.slug as project_slug,
+/**
+ * A label's progress in each translation now: the rows progress_by_label sums, over rows `u`
+ * (label_id, translation_id, state, num_words, has_failing_check) of the labelled units.
+ */
+export function labelTranslations(units: string): string {
+  return `
+  select u.label_id, t.id as translation_id, p.id as project_id, p.slug as project_slug,
          c.id as component_id, c.slug as component_slug, t.language_code, ${LABEL_COUNTS}
-  from weblate.labelled_units lu
-  join weblate.units u on u.id = lu.unit_id
-  join weblate.translations t on t.id = lu.translation_id
+  from ${units}
+  join weblate.translations t on t.id = u.translation_id
   join weblate.components c on c.id = t.component_id
   join weblate.projects p on p.id = c.project_id
   where t.deleted_at is null and c.deleted_at is null and p.deleted_at is null
     and t.is_source is not true
-  group by lu.label_id, t.id, p.id, c.id`;
+  group by u.label_id, t.id, p.id, c.id`;
+}
+
+const LABEL_TRANSLATIONS = labelTranslations(`(
+    select lu.label_id, lu.translation_id, u.state, u.num_words, u.has_failing_check
+    from weblate.labelled_units lu
+    join weblate.units u on u.id = lu.unit_id
+  ) u`);
+
+/** progress_by_label's select over a label's rows per translation (labelTranslations). */
+export function progressByLabel(translations: string): string {
+  return `
+      select s.label_id, lb.name as label_name, lb.project_id, lb.project_slug, s.language_code,
+             s.translations, ${COUNT_COLUMNS.map((c) => `s.${c}`).join(', ')}, ${LABEL_FIGURES}
+      from (
+        select x.label_id, x.language_code, count(*) as translations, ${SUMMED}
+        from (${translations}) x
+        where ${SCOPE_OF_X}
+        group by x.label_id, x.language_code
+      ) s
+      join weblate.labels lb on lb.id = s.label_id`;
+}
 
 /**
  * Each day from a label's first recorded counts in a translation on: the last counts of the
@@ -261,27 +285,18 @@ const LABEL_DAILY = `
   ) as g(day)
   where t.is_source is not true`;
 
-interface LabelFunction {
+export interface LabelFunction {
   name: string;
   keys: string;
   /** The select, over rows `x` of one label and translation each. */
   body: string;
 }
 
-const LABEL_FUNCTIONS: readonly LabelFunction[] = [
+export const LABEL_FUNCTIONS: readonly LabelFunction[] = [
   {
     name: 'progress_by_label',
     keys: 'label_id integer, label_name text, project_id integer, project_slug text, language_code text',
-    body: `
-      select s.label_id, lb.name as label_name, lb.project_id, lb.project_slug, s.language_code,
-             s.translations, ${COUNT_COLUMNS.map((c) => `s.${c}`).join(', ')}, ${LABEL_FIGURES}
-      from (
-        select x.label_id, x.language_code, count(*) as translations, ${SUMMED}
-        from (${LABEL_TRANSLATIONS}) x
-        where ${SCOPE_OF_X}
-        group by x.label_id, x.language_code
-      ) s
-      join weblate.labels lb on lb.id = s.label_id`,
+    body: progressByLabel(LABEL_TRANSLATIONS),
   },
   {
     name: 'progress_by_label_daily',

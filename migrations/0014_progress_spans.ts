@@ -3,12 +3,22 @@ import { type Kysely, sql } from 'kysely';
 import { figuresOf, SUMMARIES, type Summary } from './0005_add_progress_functions.ts';
 import { dailyWithEstimates, ORIGIN_FIGURES } from './0007_add_estimated_history.ts';
 import { type AnswerFunction, FUNCTIONS as ANSWERS } from './0010_add_answer_views.ts';
-import { ARGUMENTS, CATEGORY_SUMMARIES, scopedQuery } from './0012_add_category_label_progress.ts';
+import {
+  ARGUMENTS,
+  CATEGORY_SUMMARIES,
+  LABEL_FUNCTIONS,
+  LABEL_RETURNS,
+  type LabelFunction,
+  labelTranslations,
+  progressByLabel,
+  scopedQuery,
+} from './0012_add_category_label_progress.ts';
 
 // Daily progress without a row per translation and day being built. Each translation's
 // history becomes spans of days holding the same figures (translation_progress_spans);
 // translation_progress_daily joins them with a calendar, so a filter on `day` narrows the
-// calendar first, and the daily summaries sum events over the spans. Same rows and columns
+// calendar first, and the daily summaries (categories' too) and failing_checks read the
+// spans; progress_by_label reads the units once, and JIT is off for the database. Same rows and columns
 // as before (test/db/progress-spans.test.ts); why and how much, docs/performance.md,
 // "Reporting at the large shape". Frozen once merged; add a new migration.
 
@@ -286,6 +296,39 @@ const FAILING_CHECKS: AnswerFunction = {
     group by 1, 3, 4, 5, 6`,
 };
 
+const PROGRESS_BY_LABEL_0012 = LABEL_FUNCTIONS.find((f) => f.name === 'progress_by_label')!;
+
+/**
+ * progress_by_label reading each labelled unit's state and words with the label, once: the
+ * view labelled_units gave ids only, and joining units again read the table a second time.
+ */
+const PROGRESS_BY_LABEL: LabelFunction = {
+  ...PROGRESS_BY_LABEL_0012,
+  body: progressByLabel(
+    labelTranslations(`(
+      select ul.label_id, u.id as unit_id, u.translation_id, u.state, u.num_words,
+             u.has_failing_check
+      from weblate.unit_labels ul
+      join weblate.labels lb on lb.id = ul.label_id and lb.deleted_at is null
+      join weblate.units u on u.id = ul.unit_id
+      where ul.deleted_at is null and u.deleted_at is null
+      union
+      select ul.label_id, u.id, u.translation_id, u.state, u.num_words, u.has_failing_check
+      from weblate.unit_labels ul
+      join weblate.labels lb on lb.id = ul.label_id and lb.deleted_at is null
+      join weblate.units u on u.source_unit_id = ul.unit_id
+      where ul.deleted_at is null and u.deleted_at is null
+    ) u`),
+  ),
+};
+
+async function replaceLabelFunction(db: Kysely<unknown>, fn: LabelFunction): Promise<void> {
+  await sql`
+    create or replace function ${sql.raw(`weblate.${fn.name}(${ARGUMENTS})`)}
+    returns table (${sql.raw(`${fn.keys}, ${LABEL_RETURNS}`)})
+    language sql stable parallel safe as $fn$${sql.raw(fn.body)}$fn$`.execute(db);
+}
+
 async function replaceAnswer(db: Kysely<unknown>, fn: AnswerFunction): Promise<void> {
   await sql`
     create or replace function ${sql.raw(`weblate.${fn.name}(${fn.args.join(', ')})`)}
@@ -319,6 +362,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const summary of DAILY_SUMMARIES) await replaceSummary(db, summary, eventQuery(summary));
   await replaceSummary(db, CATEGORY_DAILY, eventQuery(CATEGORY_DAILY, CATEGORY_SOURCE));
   await replaceAnswer(db, FAILING_CHECKS);
+  await replaceLabelFunction(db, PROGRESS_BY_LABEL);
   await sql`
     do $$
     begin
@@ -355,6 +399,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const summary of [...DAILY_SUMMARIES, CATEGORY_DAILY])
     await replaceSummary(db, summary, scopedQuery(summary, ORIGIN_FIGURES));
   await replaceAnswer(db, FAILING_CHECKS_0010);
+  await replaceLabelFunction(db, PROGRESS_BY_LABEL_0012);
   await sql`create or replace view weblate.translation_progress_daily as ${dailyWithEstimates()}`.execute(
     db,
   );
