@@ -37,6 +37,11 @@ export class UnreachableError extends ExplainedError {
   override name = 'UnreachableError';
 }
 
+/** The mirror's database lost, shut down or out of space while a command used it. */
+export class DatabaseFailureError extends ExplainedError {
+  override name = 'DatabaseFailureError';
+}
+
 /** A PostgreSQL database that does not exist (SQLSTATE 3D000). */
 export class MissingDatabaseError extends ExplainedError {
   override name = 'MissingDatabaseError';

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { createDb, type DbHandle, openMirror } from '../db/client.ts';
+import { explainDatabaseError } from '../db/connect-errors.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import type { Logger } from '../logger.ts';
 
@@ -34,7 +35,15 @@ export async function withDatabase<T>(
         log.info({ applied: applied.join(' '), database: handle.location }, 'migrations applied');
     }
     return await fn(handle);
+  } catch (err) {
+    // A database lost, shut down or full is said as such, naming it (not its credentials).
+    throw explainDatabaseError(err, handle.location);
   } finally {
-    await handle.close();
+    // A database already gone must not replace the error that said so.
+    await handle
+      .close()
+      .catch((err: unknown) =>
+        log.debug({ error: String(err) }, 'the database did not close cleanly'),
+      );
   }
 }

@@ -121,3 +121,23 @@ async function advisoryUnlock(conn: Kysely<Database>, name: string): Promise<voi
     conn,
   );
 }
+
+/**
+ * Whether another session holds `name`, for a reader that may not take it (`status`). On
+ * the embedded database, a reader that could open the folder is its only process.
+ */
+export async function isLockHeld(
+  handle: Pick<DbHandle, 'db' | 'kind'>,
+  name: string,
+): Promise<boolean> {
+  if (handle.kind === 'pglite') return false;
+  // A two-key advisory lock shows as classid, objid (unsigned) and objsubid 2.
+  const result = await sql<{ held: boolean }>`
+    select exists (
+      select from pg_locks
+      where locktype = 'advisory' and objsubid = 2 and granted
+        and classid = ${String(LOCK_NAMESPACE >>> 0)}::oid
+        and objid = ${String(lockKey(name) >>> 0)}::oid
+    ) as held`.execute(handle.db);
+  return result.rows[0]?.held === true;
+}

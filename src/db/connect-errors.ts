@@ -1,4 +1,10 @@
-import { MissingDatabaseError, toError, UnreachableError } from '../errors.ts';
+import {
+  DatabaseFailureError,
+  ExplainedError,
+  MissingDatabaseError,
+  toError,
+  UnreachableError,
+} from '../errors.ts';
 import { connectFailureOf } from '../lib/network-errors.ts';
 
 /** Where a PostgreSQL database is, without credentials. */
@@ -34,4 +40,48 @@ export function explainConnectError(err: unknown, target: PostgresTarget): Error
       { cause: err },
     );
   return toError(err);
+}
+
+/** node-postgres's own words for a connection that broke under a query. */
+const LOST_CONNECTION = [
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+];
+
+/** Socket errors of a connection that was open. */
+const SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/**
+ * An error of the mirror's database while a command used it (lost, shut down, out of disk
+ * or memory), said in one line that names the database: `location` is host:port/database or
+ * the embedded database's folder, without credentials. Any other error, and one already
+ * explained, is returned as it is.
+ */
+export function explainDatabaseError(err: unknown, location: string): Error {
+  const error = toError(err);
+  if (error instanceof ExplainedError) return error;
+  const code = (err as { code?: unknown } | null)?.code;
+  const sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+  const failure = connectFailureOf(err);
+  const where = `the database at ${location}`;
+  if (failure !== null) return new UnreachableError(`lost ${where} (${failure})`, { cause: err });
+  if (
+    LOST_CONNECTION.some((m) => error.message.startsWith(m)) ||
+    (typeof code === 'string' && SOCKET_CODES.has(code)) ||
+    sqlState?.startsWith('08') === true ||
+    sqlState?.startsWith('57P') === true
+  )
+    return new DatabaseFailureError(`lost ${where}: ${firstLine(error.message)}`, { cause: err });
+  if (sqlState === '53100' || /No space left on device/.test(error.message))
+    return new DatabaseFailureError(`${where}: its disk is full (${firstLine(error.message)})`, {
+      cause: err,
+    });
+  if (sqlState?.startsWith('53') === true)
+    return new DatabaseFailureError(`${where}: ${firstLine(error.message)}`, { cause: err });
+  return error;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0]!.trim();
 }

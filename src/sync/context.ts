@@ -20,6 +20,8 @@ export interface SyncDeps {
   copy?: CopyCapability | null;
   /** The embedded database's memory limit (DbHandle.memoryLimit); none when not given. */
   memoryLimit?: MemoryLimit | null;
+  /** Where the mirror is (DbHandle.location, no credentials), for the database's errors. */
+  databaseLocation?: string;
 }
 
 export interface SyncScope {

@@ -1,3 +1,4 @@
+import { explainDatabaseError } from '../db/connect-errors.ts';
 import { recordLabelStatistics } from '../db/queries/statistics.ts';
 import { finishSyncRun, startSyncRun } from '../db/queries/sync-runs.ts';
 import {
@@ -55,6 +56,7 @@ export async function recordRun(
   body: RunBody,
 ): Promise<RunResult> {
   const started = Date.now();
+  const location = deps.databaseLocation ?? "the mirror's database";
   const clientWarnings = deps.client.warnings.length;
   const runId = await startSyncRun(deps.db, {
     kind: run.kind,
@@ -93,7 +95,7 @@ export async function recordRun(
   try {
     await body(ctx, controller);
   } catch (err) {
-    error = toError(err);
+    error = explainDatabaseError(err, location);
     status = 'failed';
     if (options.signal?.aborted) {
       status = 'interrupted';
@@ -107,12 +109,18 @@ export async function recordRun(
   // What the client noticed about the server (e.g. http links), and logged then, goes into
   // this run's summary too.
   for (const warning of deps.client.warnings.slice(clientWarnings)) tally.warn(warning);
-  return finish(ctx, { kind: run.kind, started, status, error });
+  return finish(ctx, { kind: run.kind, started, status, error, location });
 }
 
 async function finish(
   ctx: SyncContext,
-  outcome: { kind: RunKind; started: number; status: RunStatus; error: Error | null },
+  outcome: {
+    kind: RunKind;
+    started: number;
+    status: RunStatus;
+    error: Error | null;
+    location: string;
+  },
 ): Promise<RunResult> {
   const { error, status } = outcome;
   await recordLabelHistory(ctx);
@@ -122,35 +130,55 @@ async function finish(
     Date.now() - outcome.started,
     outcome.kind,
   );
-  await finishSyncRun(ctx.db, ctx.runId, {
-    status,
-    requests: summary.requests,
-    rowsWritten: summary.rowsWritten,
-    rejected: summary.rejected,
-    error: error?.message ?? null,
-    summary,
-  });
+  let recordError: Error | null = null;
+  try {
+    await finishSyncRun(ctx.db, ctx.runId, {
+      status,
+      requests: summary.requests,
+      rowsWritten: summary.rowsWritten,
+      rejected: summary.rejected,
+      error: error?.message ?? null,
+      summary,
+    });
+  } catch (err) {
+    // The first cause stays the run's error; the row stays running until the next run,
+    // holding the writer lock, closes it (closeAbandonedRuns).
+    recordError = explainDatabaseError(err, outcome.location);
+  }
   const counts = {
     requests: summary.requests,
     rows: summary.rowsWritten,
     rejected: summary.rejected,
   };
+  if (recordError !== null) {
+    ctx.log.error(
+      { error: error?.message ?? null, recording: recordError.message, ...counts },
+      'sync ended, but its end could not be recorded',
+    );
+    const cause = error ?? new SyncError(`its end could not be recorded: ${recordError.message}`);
+    return { runId: ctx.runId, kind: outcome.kind, status: 'failed', error: cause, summary };
+  }
   if (error === null) ctx.log.info({ ...counts, ms: summary.durationMs }, 'sync succeeded');
   else if (status === 'interrupted')
     ctx.log.warn({ error: error.message, ...counts }, 'sync interrupted');
-  else ctx.log.error({ ...describeFailure(error), ...counts }, 'sync failed');
+  else {
+    ctx.log.error({ error: error.message, ...counts }, 'sync failed');
+    logStack(ctx, error);
+  }
   return { runId: ctx.runId, kind: outcome.kind, status, error, summary };
 }
 
 /**
- * Failures the mirror raises on purpose (a server answer, a bad record, a setting) are
- * logged by message; anything else is a bug and keeps its stack for the report.
+ * Failures the mirror raises on purpose (a server answer, a bad record, a setting, a lost
+ * database) say everything in their message; anything else is a bug, whose stack goes to
+ * the debug level only: log lines at the default level carry messages, never stacks or a
+ * statement's parameters.
  */
-function describeFailure(error: Error): Record<string, unknown> {
+function logStack(ctx: SyncContext, error: Error): void {
   const expected = [HttpError, ResponseError, TransformError, SyncError, ExplainedError].some(
     (type) => error instanceof type,
   );
-  return expected ? { error: error.message } : { err: error };
+  if (!expected) ctx.log.debug({ stack: error.stack }, 'sync failure stack');
 }
 
 /**

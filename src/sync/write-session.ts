@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { LockSession } from '../db/advisory-lock.ts';
 import type { DbHandle } from '../db/client.ts';
+import { closeAbandonedRuns } from '../db/queries/sync-runs.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient, WeblateClientOptions } from '../weblate/client.ts';
 import { createClient } from '../weblate/from-config.ts';
@@ -55,7 +56,7 @@ export function configuredRun(
  */
 export async function withWriter<T>(
   session: LockSession,
-  handle: Pick<DbHandle, 'db' | 'kind' | 'copy' | 'memoryLimit'>,
+  handle: Pick<DbHandle, 'db' | 'kind' | 'copy' | 'memoryLimit' | 'location'>,
   run: WriterRun,
   options: WriterOptions,
   work: (deps: SyncDeps) => Promise<T>,
@@ -65,6 +66,11 @@ export async function withWriter<T>(
     pollMs: options.pollMs,
     onWait: options.onWait,
   });
+  // Holding the writer lock, this process is the only writer: a run still marked running
+  // stopped before it could record its end.
+  const closed = await closeAbandonedRuns(handle.db);
+  if (closed.length > 0)
+    run.log.warn({ runs: closed }, 'runs that ended without recording it are closed as failed');
   const client = run.client();
   options.onClient?.(client);
   try {
@@ -76,6 +82,7 @@ export async function withWriter<T>(
       overlapCommits: overlapsCommits(handle.kind),
       copy: handle.copy,
       memoryLimit: handle.memoryLimit,
+      databaseLocation: handle.location,
     });
   } finally {
     await client.close();

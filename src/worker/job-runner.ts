@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { withLockSession } from '../db/advisory-lock.ts';
 import type { DbHandle } from '../db/client.ts';
-import { toError } from '../errors.ts';
+import { explainDatabaseError } from '../db/connect-errors.ts';
 import type { Logger } from '../logger.ts';
 import type { SyncDeps } from '../sync/context.ts';
 import type { RunResult, RunStatus } from '../sync/run-record.ts';
@@ -102,7 +102,12 @@ export class JobRunner {
             }
           });
     } catch (err) {
-      report = { job: job.name, status: 'failed', result: null, error: toError(err) };
+      report = {
+        job: job.name,
+        status: 'failed',
+        result: null,
+        error: explainDatabaseError(err, handle.location),
+      };
     }
     this.#report(report, log, Date.now() - started);
     if (report.status === 'skipped') metrics?.recordSkip(job.name, report.reason);
@@ -129,7 +134,9 @@ export class JobRunner {
       return;
     }
     if (report.result === null) {
-      log.error({ err: report.error, ms }, 'job could not run');
+      // Its message says what failed; a stack is for the debug level only.
+      log.error({ error: report.error.message, ms }, 'job could not run');
+      log.debug({ stack: report.error.stack }, 'job failure stack');
       return;
     }
     const { runId, kind, status } = report.result;

@@ -181,7 +181,9 @@ describe('migration 0014: daily progress over spans', () => {
     }
     for (const [name] of READS) expect.soft(after[name], name).toEqual(before[name]);
     // The history is not trivially empty: every kind of row was compared.
-    const origins = new Set(after['translation_progress_daily']!.map((r) => JSON.parse(r).origin));
+    const origins = new Set(
+      after['translation_progress_daily']!.map((r) => (JSON.parse(r) as { origin: string }).origin),
+    );
     expect(origins).toEqual(new Set(['measured', 'estimated']));
     expect(after['language_progress_daily']!.length).toBeGreaterThan(100);
     expect(after['category_progress_daily']!.length).toBeGreaterThan(100);

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { SyncRunRow } from '../../src/db/database.ts';
 import { countRows } from '../../src/db/queries/status.ts';
+import { ABANDONED_RUN } from '../../src/db/queries/sync-runs.ts';
 import { startChurn } from '../../src/simulator/churn.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
@@ -298,6 +299,11 @@ describe('weblate-mirror worker', () => {
     const killed = await worker.done;
     expect([trigger.fired, killed.signal]).toEqual([true, 'SIGKILL']);
 
+    // Until a run closes it, `status` tells the killed run from one in progress.
+    const status = await runCli(['status'], workerEnv(db, sim, {}));
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/ stopped .*its process stopped before recording the end/);
+
     const next = await runCli(['run', 'sync'], { ...workerEnv(db, sim, {}), LOG_LEVEL: 'warn' });
     expect(next.code, next.stdout + next.stderr).toBe(0);
     // Not necessarily run 2: the embedded database's recovery after a kill skips ahead in
@@ -305,8 +311,10 @@ describe('weblate-mirror worker', () => {
     expect(next.stdout).toMatch(/^full sync run \d+ of .*: succeeded$/m);
     const handle = await db.open();
     const runs = await runsOf(handle);
-    // The killed run could not record its end; nothing else of it remains.
-    expect(runs.map((r) => r.status)).toEqual(['running', 'succeeded']);
+    // The killed run could not record its end: the next run, holding the writer lock,
+    // closed it as failed. Nothing else of it remains.
+    expect(runs.map((r) => r.status)).toEqual(['failed', 'succeeded']);
+    expect(runs[0]!.error).toContain(ABANDONED_RUN);
     await expectMirrorOf(sim, handle);
   });
 

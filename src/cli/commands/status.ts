@@ -1,9 +1,11 @@
 import { loadConfig } from '../../config.ts';
+import { isLockHeld } from '../../db/advisory-lock.ts';
 import { countRows } from '../../db/queries/status.ts';
 import { listSyncRuns } from '../../db/queries/sync-runs.ts';
 import { UsageError } from '../../errors.ts';
 import { createLogger } from '../../logger.ts';
 import { formatDuration, formatTable } from '../../sync/summary.ts';
+import { WRITER_LOCK } from '../../sync/write-session.ts';
 import {
   type Command,
   DATABASE_FLAGS,
@@ -12,6 +14,9 @@ import {
   flagOverrides,
 } from '../args.ts';
 import { print, withDatabase } from '../runtime.ts';
+
+/** A run left running by a process that stopped, as `status` lists it. */
+const STOPPED = 'its process stopped before recording the end; the next run closes it';
 
 export const statusCommand: Command = {
   name: 'status',
@@ -29,20 +34,26 @@ export const statusCommand: Command = {
       throw new UsageError('--runs must be a positive whole number');
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
-    return withDatabase(config, log, { mode: 'read' }, async ({ db, location }) => {
+    return withDatabase(config, log, { mode: 'read' }, async (handle) => {
+      const { db, location } = handle;
       print(`database: ${location}`);
       print();
-      const rows = (await listSyncRuns(db, runs)).map((r) => [
+      const listed = await listSyncRuns(db, runs);
+      // A run marked running while no process holds the writer lock has stopped; the next
+      // run records it failed (closeAbandonedRuns).
+      const stopped =
+        listed.some((r) => r.status === 'running') && !(await isLockHeld(handle, WRITER_LOCK));
+      const rows = listed.map((r) => [
         String(r.id),
         r.kind,
-        r.status,
+        r.status === 'running' && stopped ? 'stopped' : r.status,
         r.started_at.slice(0, 19).replace('T', ' '),
         r.finished_at === null
           ? ''
           : formatDuration(Date.parse(r.finished_at) - Date.parse(r.started_at)),
         String(r.requests),
         String(r.rows_written),
-        (r.error ?? '').slice(0, 80),
+        (r.status === 'running' && stopped ? STOPPED : (r.error ?? '')).slice(0, 80),
       ]);
       print(
         rows.length === 0

@@ -47,6 +47,28 @@ export async function finishSyncRun(
     .execute();
 }
 
+/** Why a run left `running` was closed: said the same in the table and by `status`. */
+export const ABANDONED_RUN =
+  'ended without recording its end: its process stopped, or lost the database, before it finished';
+
+/**
+ * Closes, as failed, every run still marked running: only a caller that holds the writer
+ * lock may, since then no other run is writing. Returns their ids.
+ */
+export async function closeAbandonedRuns(db: Kysely<Database>): Promise<number[]> {
+  const rows = await db
+    .updateTable('weblate.sync_runs')
+    .set({
+      status: 'failed',
+      finished_at: sql<string>`clock_timestamp()`,
+      error: sql<string>`coalesce(error || '; ', '') || ${ABANDONED_RUN}::text || ' (closed when a later run began)'`,
+    })
+    .where('status', '=', 'running')
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** Kinds of run that sync the mirror (a `statistics` run only snapshots statistics). */
 const SYNC_KINDS = ['full', 'incremental', 'webhook'];
 
