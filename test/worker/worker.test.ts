@@ -299,10 +299,16 @@ describe('weblate-mirror worker', () => {
     const killed = await worker.done;
     expect([trigger.fired, killed.signal]).toEqual([true, 'SIGKILL']);
 
-    // Until a run closes it, `status` tells the killed run from one in progress.
-    const status = await runCli(['status'], workerEnv(db, sim, {}));
+    // Until a run closes it, `status` tells the killed run from one in progress, once the
+    // server has noticed that the killed process's connection is gone (its locks go with it).
+    const stopped = / stopped .*its process stopped before recording the end/;
+    let status = await runCli(['status'], workerEnv(db, sim, {}));
+    for (let tries = 1; tries < 50 && !stopped.test(status.stdout); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      status = await runCli(['status'], workerEnv(db, sim, {}));
+    }
     expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toMatch(/ stopped .*its process stopped before recording the end/);
+    expect(status.stdout).toMatch(stopped);
 
     const next = await runCli(['run', 'sync'], { ...workerEnv(db, sim, {}), LOG_LEVEL: 'warn' });
     expect(next.code, next.stdout + next.stderr).toBe(0);
