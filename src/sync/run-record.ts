@@ -1,6 +1,9 @@
+import type { Kysely } from 'kysely';
+
 import { explainDatabaseError } from '../db/connect-errors.ts';
+import type { Database } from '../db/database.ts';
 import { recordLabelStatistics } from '../db/queries/statistics.ts';
-import { finishSyncRun, startSyncRun } from '../db/queries/sync-runs.ts';
+import { finishSyncRun, type RunOutcome, startSyncRun } from '../db/queries/sync-runs.ts';
 import {
   ExplainedError,
   HttpError,
@@ -130,20 +133,26 @@ async function finish(
     Date.now() - outcome.started,
     outcome.kind,
   );
+  const ending: RunOutcome = {
+    status,
+    requests: summary.requests,
+    rowsWritten: summary.rowsWritten,
+    rejected: summary.rejected,
+    error: error?.message ?? null,
+    summary,
+  };
   let recordError: Error | null = null;
   try {
-    await finishSyncRun(ctx.db, ctx.runId, {
-      status,
-      requests: summary.requests,
-      rowsWritten: summary.rowsWritten,
-      rejected: summary.rejected,
-      error: error?.message ?? null,
-      summary,
-    });
+    await finishSyncRun(ctx.db, ctx.runId, ending);
   } catch (err) {
-    // The first cause stays the run's error; the row stays running until the next run,
-    // holding the writer lock, closes it (closeAbandonedRuns).
+    // The first cause stays the run's error. The next run of this process records this
+    // end as it was (recordLateEnds); another process's run closes the row as abandoned.
     recordError = explainDatabaseError(err, outcome.location);
+    lateEnds(ctx.db).set(ctx.runId, {
+      ...ending,
+      status: 'failed',
+      error: `${error?.message ?? 'succeeded'}; its end recorded late: ${recordError.message}`,
+    });
   }
   const counts = {
     requests: summary.requests,
@@ -166,6 +175,30 @@ async function finish(
     logStack(ctx, error);
   }
   return { runId: ctx.runId, kind: outcome.kind, status, error, summary };
+}
+
+/** Ends this process could not record, by database, until a later run records them. */
+const unrecorded = new WeakMap<Kysely<Database>, Map<number, RunOutcome>>();
+
+function lateEnds(db: Kysely<Database>): Map<number, RunOutcome> {
+  let ends = unrecorded.get(db);
+  if (ends === undefined) unrecorded.set(db, (ends = new Map<number, RunOutcome>()));
+  return ends;
+}
+
+/**
+ * Records the ends of this process's runs that could not be recorded when they ended, as
+ * they were. For a caller that holds the writer lock (withWriter), before it closes what
+ * other processes left running. Returns the runs recorded.
+ */
+export async function recordLateEnds(db: Kysely<Database>): Promise<number[]> {
+  const recorded: number[] = [];
+  for (const [runId, ending] of lateEnds(db)) {
+    await finishSyncRun(db, runId, ending);
+    lateEnds(db).delete(runId);
+    recorded.push(runId);
+  }
+  return recorded;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import type { WeblateClient, WeblateClientOptions } from '../weblate/client.ts';
 import { createClient } from '../weblate/from-config.ts';
 import type { SyncDeps, SyncScope } from './context.ts';
+import { recordLateEnds } from './run-record.ts';
 import { overlapsCommits } from './run-sync.ts';
 
 /**
@@ -67,7 +68,10 @@ export async function withWriter<T>(
     onWait: options.onWait,
   });
   // Holding the writer lock, this process is the only writer: a run still marked running
-  // stopped before it could record its end.
+  // stopped before it could record its end (this process's own are recorded as they ended).
+  const late = await recordLateEnds(handle.db);
+  if (late.length > 0)
+    run.log.warn({ runs: late }, 'runs whose end could not be recorded, recorded');
   const closed = await closeAbandonedRuns(handle.db);
   if (closed.length > 0)
     run.log.warn({ runs: closed }, 'runs that ended without recording it are closed as failed');

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../db/database.ts';
-import { lastSucceededSyncAt } from '../db/queries/sync-runs.ts';
+import { type EndedRun, lastEndedRun, lastSucceededSyncAt } from '../db/queries/sync-runs.ts';
 import { toError } from '../errors.ts';
 
 export interface HealthReport {
@@ -14,6 +14,8 @@ export interface HealthReport {
   /** Seconds since then. */
   ageSeconds: number | null;
   maxAgeSeconds: number;
+  /** The newest run that ended, of any kind and process, with its error: what happened last. */
+  lastRun: EndedRun | null;
 }
 
 export interface HealthOptions {
@@ -32,13 +34,19 @@ export async function checkHealth(
   options: HealthOptions,
 ): Promise<HealthReport> {
   const now = options.now ?? Date.now;
-  const base = { maxAgeSeconds: options.maxAgeSeconds, lastSuccessfulSync: null, ageSeconds: null };
+  const base = {
+    maxAgeSeconds: options.maxAgeSeconds,
+    lastSuccessfulSync: null,
+    ageSeconds: null,
+    lastRun: null,
+  };
   let last: string | null;
+  let lastRun: EndedRun | null;
   try {
-    last = await withTimeout(
+    [last, lastRun] = await withTimeout(
       (async () => {
         await sql`select 1`.execute(db);
-        return lastSucceededSyncAt(db);
+        return [await lastSucceededSyncAt(db), await lastEndedRun(db)] as const;
       })(),
       options.timeoutMs ?? 5000,
     );
@@ -51,7 +59,13 @@ export async function checkHealth(
     };
   }
   if (last === null)
-    return { ...base, healthy: false, database: 'ok', reason: 'no sync has succeeded yet' };
+    return {
+      ...base,
+      lastRun,
+      healthy: false,
+      database: 'ok',
+      reason: 'no sync has succeeded yet',
+    };
   const ageSeconds = Math.max(0, Math.round((now() - Date.parse(last)) / 1000));
   const healthy = ageSeconds <= options.maxAgeSeconds;
   return {
@@ -60,6 +74,7 @@ export async function checkHealth(
     database: 'ok',
     lastSuccessfulSync: last,
     ageSeconds,
+    lastRun,
     reason: healthy
       ? null
       : `the last successful sync finished ${ageSeconds} s ago, more than WORKER_HEALTH_MAX_AGE_SECONDS (${options.maxAgeSeconds})`,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../../src/db/client.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, startCli } from '../helpers/cli.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 import { parseLogLines } from '../helpers/logs.ts';
 import { type OwnCluster, startOwnCluster } from '../helpers/own-cluster.ts';
@@ -104,4 +104,93 @@ describe('PostgreSQL restarted', () => {
       await expectSameAsCleanSync(databases, sim, handle.db);
     }, 300_000);
   }
+});
+
+interface Health {
+  status: string;
+  database: string;
+  lastRun: { id: number; status: string; finishedAt: string; error: string | null } | null;
+}
+
+describe('PostgreSQL restarted under the worker', () => {
+  it('keeps the worker running, ends every run, and leaks no connection', async () => {
+    const database = 'mirror_worker';
+    await cluster.createDatabase(database);
+    const worker = startCli(
+      ['worker'],
+      {
+        ...env(database),
+        WORKER_SYNC_CRON: '*/2 * * * * *',
+        WORKER_STATISTICS_CRON: 'off',
+        WORKER_RECONCILE_CRON: 'off',
+        WORKER_HTTP_PORT: '0',
+      },
+      280_000,
+    );
+    try {
+      const url = (
+        await worker.waitForStderr(/"http":"(http:\/\/127\.0\.0\.1:\d+\/)"/, 60_000)
+      )[1]!;
+      const health = async (): Promise<Health> =>
+        (await (await fetch(new URL('healthz', url))).json()) as Health;
+      /** Waits (bounded) until a run that ended after `since` succeeded and health is ok. */
+      const recovered = async (since: number): Promise<Health> => {
+        const deadline = Date.now() + 90_000;
+        for (;;) {
+          const h = await health().catch(() => null);
+          if (
+            h?.status === 'ok' &&
+            h.lastRun?.status === 'succeeded' &&
+            Date.parse(h.lastRun.finishedAt) > since
+          )
+            return h;
+          if (Date.now() > deadline) throw new Error(`no recovery: ${JSON.stringify(h)}`);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      };
+      await recovered(0);
+
+      // During a run: while it reads the change history.
+      let restarting: Promise<void> = Promise.resolve();
+      const during = Date.now();
+      const trigger = sim.at({ match: /^\/api\/changes\//, nth: 1 }, () => {
+        restarting = cluster.restart('fast');
+      });
+      const deadline = Date.now() + 60_000;
+      while (!trigger.fired && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(trigger.fired).toBe(true);
+      await restarting;
+      await recovered(during);
+
+      // While it waits between runs (or in one: the schedule decides), a crash this time.
+      const idle = Date.now();
+      await cluster.restart('immediate');
+      await recovered(idle);
+      expect(worker.child.exitCode).toBeNull();
+
+      const handle = await createDb({ databaseUrl: cluster.url(database), dataDir: '' });
+      handles.push(handle);
+      // The pool's size bounds the worker's connections: none was lost and replaced apart.
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from pg_stat_activity
+        where datname = ${database} and application_name = 'weblate-mirror'
+          and pid <> pg_backend_pid()`.execute(handle.db);
+      expect(rows[0]!.n).toBeLessThanOrEqual(10);
+
+      worker.child.kill('SIGTERM');
+      const ended = await worker.done;
+      expect(ended.code, ended.stderr.slice(-2000)).toBe(0);
+      expectNoCrash(ended.stderr);
+      const runs = await runsOf(handle);
+      expect(runs.map((r) => r.status)).not.toContain('running');
+      // A run the restart cut short says so, naming the database.
+      for (const run of runs.filter((r) => r.status === 'failed'))
+        expect(run.error).toMatch(/database|ended without recording its end/);
+      await expectSameAsCleanSync(databases, sim, handle.db);
+    } finally {
+      if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+      await worker.done;
+    }
+  }, 300_000);
 });

@@ -11,7 +11,8 @@ import { captureLogger } from '../helpers/logs.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
 // A run whose end cannot be recorded (the database lost as it ends) keeps its first cause
-// as its error, and the next run, holding the writer lock, closes the row it left running.
+// as its error. The next run of the same process records that end late, as it was; a run
+// of another process (or after a kill) closes the row as abandoned.
 
 const databases = useTestDatabases();
 let sim: RunningSimulator;
@@ -73,9 +74,11 @@ describe('a run that cannot record its end', () => {
     expect(next.status).toBe('succeeded');
     let runs = await runsOf(handle);
     expect(runs.map((r) => r.status)).toEqual(['failed', 'succeeded']);
-    expect(runs[0]!.error).toContain(ABANDONED_RUN);
-    const closing = lines().find((l) => l.msg?.startsWith('runs that ended without recording'));
-    expect(closing?.runs).toEqual([runs[0]!.id]);
+    expect(runs[0]!.error).toBe(
+      `${failed.error!.message}; its end recorded late: the database went away`,
+    );
+    const late = lines().find((l) => l.msg === 'runs whose end could not be recorded, recorded');
+    expect(late?.runs).toEqual([runs[0]!.id]);
 
     // A run that succeeds but cannot record it says so as a failure.
     await refuseRunEnds(handle, true);
@@ -83,10 +86,26 @@ describe('a run that cannot record its end', () => {
     expect(unrecorded.status).toBe('failed');
     expect(unrecorded.error?.message).toMatch(/its end could not be recorded: .*went away/);
     await refuseRunEnds(handle, false);
+    // Left running by a process that is gone (killed, say): closed as abandoned.
+    await sql`update weblate.sync_runs set status = 'running', error = null
+      where id = ${unrecorded.runId}`.execute(handle.db);
+    await sql`insert into weblate.sync_runs (kind, weblate_url) values ('full', 'x')`.execute(
+      handle.db,
+    );
     expect((await syncSimulator(sim, handle, { log })).status).toBe('succeeded');
     runs = await runsOf(handle);
-    expect(runs.map((r) => r.status)).toEqual(['failed', 'succeeded', 'failed', 'succeeded']);
-    expect(runs[2]!.error).toContain(ABANDONED_RUN);
+    expect(runs.map((r) => r.status)).toEqual([
+      'failed',
+      'succeeded',
+      'failed',
+      'failed',
+      'succeeded',
+    ]);
+    // Its own late end was recorded first, then the other process's run closed.
+    expect(runs[2]!.error).toMatch(/^succeeded; its end recorded late: .*went away/);
+    expect(runs[3]!.error).toContain(ABANDONED_RUN);
+    const closing = lines().find((l) => l.msg?.startsWith('runs that ended without recording'));
+    expect(closing?.runs).toEqual([runs[3]!.id]);
     // No stack at the default level, whatever failed.
     expect(lines().filter((l) => 'stack' in l || 'err' in l)).toEqual([]);
   });

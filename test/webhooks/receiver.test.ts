@@ -26,6 +26,7 @@ const HEALTHY: HealthReport = {
   lastSuccessfulSync: null,
   ageSeconds: null,
   maxAgeSeconds: 3600,
+  lastRun: null,
 };
 
 const closers: Array<() => Promise<void>> = [];

@@ -99,6 +99,34 @@ export async function lastSucceededSyncAt(db: Kysely<Database>): Promise<string 
   return at === null ? null : toUtcMicros(at);
 }
 
+/** The newest run that ended (any kind), as the worker's health reports it. */
+export interface EndedRun {
+  id: number;
+  kind: string;
+  status: string;
+  finishedAt: string;
+  error: string | null;
+}
+
+export async function lastEndedRun(db: Kysely<Database>): Promise<EndedRun | null> {
+  const row = await db
+    .selectFrom('weblate.sync_runs')
+    .select(['id', 'kind', 'status', 'finished_at', 'error'])
+    .where('status', '!=', 'running')
+    .where('finished_at', 'is not', null)
+    .orderBy('finished_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (row === undefined || row.finished_at === null) return null;
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    finishedAt: toUtcMicros(row.finished_at),
+    error: row.error,
+  };
+}
+
 /** The most recent runs, newest first. */
 export function listSyncRuns(db: Kysely<Database>, limit: number): Promise<SyncRunRow[]> {
   return db
