@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
@@ -6,7 +6,13 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 
-import { MissingDatabaseError, NoMirrorError } from '../errors.ts';
+import {
+  DatabaseFailureError,
+  ExplainedError,
+  MissingDatabaseError,
+  NoMirrorError,
+  toError,
+} from '../errors.ts';
 import { explainConnectError, type PostgresTarget } from './connect-errors.ts';
 import { type CopyCapability, copyCapability, guardedPool } from './copy.ts';
 import type { Database } from './database.ts';
@@ -226,6 +232,31 @@ async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHand
     };
   } catch (err) {
     lock.release();
-    throw err;
+    throw explainEmbeddedOpenError(err, options.dataDir);
   }
+}
+
+/**
+ * The embedded database's failure to open, said with its folder: PGlite aborts without a
+ * word when it cannot write (`Aborted()`), so a full disk is told by the space left.
+ */
+function explainEmbeddedOpenError(err: unknown, dataDir: string): Error {
+  const error = toError(err);
+  if (error instanceof ExplainedError) return error;
+  let free: number | null = null;
+  try {
+    const stats = statfsSync(dataDir);
+    free = stats.bavail * stats.bsize;
+  } catch {
+    // No folder, or no statfs: the error says what it says.
+  }
+  if (free !== null && free < 1024 * 1024)
+    return new DatabaseFailureError(
+      `the embedded database at ${dataDir} cannot be opened: its disk is full (${free} bytes free); free some space and try again`,
+      { cause: err },
+    );
+  return new DatabaseFailureError(
+    `the embedded database at ${dataDir} could not be opened: ${error.message.split('\n', 1)[0]}`,
+    { cause: err },
+  );
 }

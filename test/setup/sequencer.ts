@@ -27,6 +27,7 @@ const LONGEST_FIRST = [
   'test/sync/change-windows.test.ts',
   // Shorter, but mostly waiting (for child processes, locks, a browser): early, their waits
   // overlap the work of other files instead of ending the run.
+  'test/sync/full-disk.test.ts',
   'test/sync/postgres-restart.test.ts',
   'test/deploy/bin.test.ts',
   'test/cli/secrets.test.ts',

@@ -1,0 +1,101 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createDb, type DbHandle } from '../../src/db/client.ts';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
+import { runCli } from '../helpers/cli.ts';
+import { DATABASE_KIND, useTestDatabases } from '../helpers/database.ts';
+import { parseLogLines } from '../helpers/logs.ts';
+
+// The embedded database's disk fills up mid-sync: on a tmpfs of its own with a size limit
+// (mounting needs root, which the machines of this project's CI have). The error says the
+// disk is full and where, in one line; `status` still answers or says why it cannot; with
+// space again, the next sync completes the mirror exactly. PostgreSQL has no data folder of
+// the mirror's: the file runs in the embedded suite only.
+
+const run = promisify(execFile);
+const databases = useTestDatabases();
+let sim: RunningSimulator;
+let mountPoint: string;
+let mounted = false;
+const handles: DbHandle[] = [];
+
+beforeAll(async () => {
+  if (DATABASE_KIND !== 'pglite') return;
+  mountPoint = mkdtempSync(join(tmpdir(), 'wm-full-disk-'));
+  try {
+    await run('mount', ['-t', 'tmpfs', '-o', 'size=96m', 'tmpfs', mountPoint]);
+  } catch (err) {
+    throw new Error(
+      `this test needs to mount a tmpfs of 96 MB (as root) to fill a disk: ${(err as Error).message}`,
+    );
+  }
+  mounted = true;
+  sim = await startSimulator({
+    seed: 43,
+    projects: 3,
+    components: 10,
+    languages: 10,
+    units: 60_000,
+    changes: 20_000,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  for (const handle of handles) await handle.close().catch(() => undefined);
+  await sim?.close();
+  if (mounted) await run('umount', [mountPoint]);
+  if (mountPoint !== undefined) rmSync(mountPoint, { recursive: true, force: true });
+});
+
+describe.runIf(DATABASE_KIND === 'pglite')('a full disk under the embedded database', () => {
+  it('fails the sync in one line, keeps status readable, and recovers exactly', async () => {
+    const dataDir = join(mountPoint, 'mirror');
+    const env = {
+      WEBLATE_MIRROR_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      WEBLATE_URL: sim.url,
+      WEBLATE_USERS: sim.instance.users
+        .filter((u) => u.subscriptions.length > 0)
+        .map((u) => u.username)
+        .join(','),
+      LOG_LEVEL: 'info',
+    };
+    const full = await runCli(['sync'], env, 300_000);
+    expect(full.code, full.stdout + full.stderr).toBe(1);
+    const said = full.stdout.split('\n').filter((l) => l.startsWith('error: '));
+    expect(said).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^error: the database at ${dataDir}: its disk is full \\(.*No space left on device\\)$`,
+        ),
+      ) as string,
+    ]);
+    // Log lines say it in words: no stack, no statement with its parameters.
+    for (const line of full.stderr.split('\n')) expect(line.length).toBeLessThan(2_000);
+    for (const line of parseLogLines(full.stderr)) {
+      expect(line).not.toHaveProperty('err');
+      expect(line).not.toHaveProperty('stack');
+    }
+
+    const status = await runCli(['status'], env);
+    if (status.code === 0) expect(status.stdout).toMatch(/its disk is full/);
+    else
+      expect(status.stderr.trim()).toBe(
+        `weblate-mirror: the embedded database at ${dataDir} cannot be opened: its disk is full (${/\((\d+) bytes free\)/.exec(status.stderr)?.[1]} bytes free); free some space and try again`,
+      );
+
+    await run('mount', ['-o', 'remount,size=1g', mountPoint]);
+    const again = await runCli(['sync'], env, 300_000);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const handle = await createDb({ databaseUrl: null, dataDir });
+    handles.push(handle);
+    await expectSameAsCleanSync(databases, sim, handle.db);
+  }, 600_000);
+});
