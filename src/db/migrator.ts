@@ -1,4 +1,4 @@
-import { type MigrationProvider, type MigrationResult, Migrator } from 'kysely';
+import { type MigrationProvider, type MigrationResult, Migrator, sql } from 'kysely';
 
 import { MIGRATIONS } from '../../migrations/index.ts';
 import { withLockSession } from './advisory-lock.ts';
@@ -6,6 +6,13 @@ import type { DbHandle } from './client.ts';
 
 /** The lock (see advisory-lock.ts) that serialises migrations across processes. */
 export const MIGRATION_LOCK = 'migrations';
+
+/**
+ * The advisory lock key the first releases migrated under (`pg_advisory_lock(74711203)`):
+ * held too, so that an older weblate-mirror migrating the same database waits for this one
+ * and this one for it.
+ */
+export const LEGACY_MIGRATION_LOCK_KEY = 74_711_203;
 
 export interface MigrationReport {
   applied: string[];
@@ -49,7 +56,17 @@ export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport
   };
   return withLockSession(handle, async (session) => {
     await session.waitLock(MIGRATION_LOCK, { pollMs: 100 });
-    return run();
+    if (handle.kind !== 'postgres') return run();
+    return handle.db.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(${LEGACY_MIGRATION_LOCK_KEY}::bigint)`.execute(conn);
+      try {
+        return await run();
+      } finally {
+        await sql`select pg_advisory_unlock(${LEGACY_MIGRATION_LOCK_KEY}::bigint)`
+          .execute(conn)
+          .catch(() => undefined);
+      }
+    });
   });
 }
 

@@ -1,11 +1,17 @@
 import { readdirSync } from 'node:fs';
 
 import { sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
-import { migrateDownToZero, migrateToLatest, pendingMigrations } from '../../src/db/migrator.ts';
+import {
+  LEGACY_MIGRATION_LOCK_KEY,
+  migrateDownToZero,
+  migrateToLatest,
+  pendingMigrations,
+} from '../../src/db/migrator.ts';
 import { databaseEnv, runCli } from '../helpers/cli.ts';
-import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
+import { DATABASE_KIND, type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 
 const databases = useTestDatabases();
 
@@ -168,4 +174,39 @@ describe('migrations', () => {
     }>`select count(*)::int as n from weblate.kysely_migration`.execute(handle.db);
     expect(applied.rows[0]?.n).toBe(MIGRATIONS.length);
   });
+
+  // The first releases migrated under pg_advisory_lock(74711203); one of them migrating the
+  // same database must make this release wait, not migrate beside it.
+  it.runIf(DATABASE_KIND === 'postgres')(
+    'wait for an older release migrating the database',
+    async () => {
+      const database = await freshDatabase();
+      const older = new pg.Client({ connectionString: database.databaseUrl! });
+      await older.connect();
+      try {
+        await older.query('select pg_advisory_lock($1::bigint)', [LEGACY_MIGRATION_LOCK_KEY]);
+        const handle = await database.open();
+        const migrating = migrateToLatest(handle);
+        // Until the server shows this release waiting for the older one's lock.
+        for (let tries = 0; tries < 600; tries++) {
+          const { rows } = await older.query<{ n: number }>(
+            `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted
+           and objid = $1::bigint::oid and objsubid = 1`,
+            [LEGACY_MIGRATION_LOCK_KEY],
+          );
+          if (rows[0]!.n > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const applied = await older.query<{ n: number }>(
+          `select count(*)::int as n from information_schema.tables where table_schema = 'weblate'
+         and table_name = 'sync_runs'`,
+        );
+        expect(applied.rows[0]!.n).toBe(0);
+        await older.query('select pg_advisory_unlock($1::bigint)', [LEGACY_MIGRATION_LOCK_KEY]);
+        expect((await migrating).applied).toEqual(MIGRATIONS);
+      } finally {
+        await older.end();
+      }
+    },
+  );
 });
