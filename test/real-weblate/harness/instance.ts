@@ -49,6 +49,11 @@ export interface WeblateInstance {
   logFile: string;
   /** Requests Weblate served since the previous call (from its access log). */
   takeRequests(): ServedRequest[];
+  /**
+   * Stops gunicorn (gracefully: requests in flight finish), leaves the port closed for
+   * `downMs`, then starts it again on the same port and waits until it answers.
+   */
+  restart(downMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -126,6 +131,11 @@ export async function startInstance(
           },
         ];
       });
+    },
+    async restart(downMs) {
+      await server.stop();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      server = await startServer(config, port, server.logFile);
     },
     async stop() {
       await server.stop();
