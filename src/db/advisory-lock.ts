@@ -131,11 +131,13 @@ export async function isLockHeld(
   name: string,
 ): Promise<boolean> {
   if (handle.kind === 'pglite') return false;
-  // A two-key advisory lock shows as classid, objid (unsigned) and objsubid 2.
+  // A two-key advisory lock shows as classid, objid (unsigned) and objsubid 2, in the
+  // database it was taken in (mirrors in other databases of the server hold their own).
   const result = await sql<{ held: boolean }>`
     select exists (
       select from pg_locks
       where locktype = 'advisory' and objsubid = 2 and granted
+        and database = (select oid from pg_database where datname = current_database())
         and classid = ${String(LOCK_NAMESPACE >>> 0)}::oid
         and objid = ${String(lockKey(name) >>> 0)}::oid
     ) as held`.execute(handle.db);

@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { isLockHeld, withLockSession } from '../../src/db/advisory-lock.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import { explainDatabaseError } from '../../src/db/connect-errors.ts';
 import { ABANDONED_RUN } from '../../src/db/queries/sync-runs.ts';
 import { DatabaseFailureError, UnreachableError } from '../../src/errors.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
-import { useTestDatabases } from '../helpers/database.ts';
+import { WRITER_LOCK } from '../../src/sync/write-session.ts';
+import { DATABASE_KIND, useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
@@ -109,6 +111,25 @@ describe('a run that cannot record its end', () => {
     // No stack at the default level, whatever failed.
     expect(lines().filter((l) => 'stack' in l || 'err' in l)).toEqual([]);
   });
+});
+
+describe('a writer that holds the lock', () => {
+  // status tells a run in progress from one whose process is gone by the writer lock; on the
+  // embedded database, a reader that opened the folder is its only process.
+  it.runIf(DATABASE_KIND === 'postgres')(
+    'is seen in its own database only, and not after it let go',
+    async () => {
+      const handle = await databases.migrated();
+      const other = await databases.migrated();
+      expect(await isLockHeld(handle, WRITER_LOCK)).toBe(false);
+      await withLockSession(handle, async (session) => {
+        expect(await session.tryLock(WRITER_LOCK)).toBe(true);
+        expect(await isLockHeld(handle, WRITER_LOCK)).toBe(true);
+        expect(await isLockHeld(other, WRITER_LOCK)).toBe(false);
+      });
+      expect(await isLockHeld(handle, WRITER_LOCK)).toBe(false);
+    },
+  );
 });
 
 describe("the database's errors", () => {
