@@ -20,9 +20,11 @@ export interface LoggerOptions {
  * objects, and the password of any URL in a line is masked as the line is written.
  */
 export function createLogger(options: LoggerOptions): Logger {
+  const withStack = options.level === 'debug' || options.level === 'trace';
   const base: pino.LoggerOptions = {
     level: options.level,
     base: { name: 'weblate-mirror' },
+    serializers: { err: (value: unknown) => serializeError(value, withStack) },
     redact: {
       paths: [
         'authorization',
@@ -62,4 +64,24 @@ export function createLogger(options: LoggerOptions): Logger {
     );
   }
   return pino(base, options.destination ?? pino.destination({ dest: 2, sync: true }));
+}
+
+/**
+ * An error as a log line carries it: its kind, code, message and its causes' messages. The
+ * stack only when debugging; never the properties a driver attaches (a statement and its
+ * parameters, which can run to megabytes).
+ */
+export function serializeError(value: unknown, withStack: boolean): unknown {
+  if (!(value instanceof Error)) return value;
+  const out: Record<string, unknown> = { type: value.name, message: value.message };
+  const code = (value as { code?: unknown }).code;
+  if (typeof code === 'string' || typeof code === 'number') out.code = code;
+  const causes: string[] = [];
+  for (let cause = value.cause; cause !== undefined && causes.length < 5;) {
+    causes.push(cause instanceof Error ? cause.message : JSON.stringify(cause));
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  if (causes.length > 0) out.causes = causes;
+  if (withStack) out.stack = value.stack;
+  return out;
 }
