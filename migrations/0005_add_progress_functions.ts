@@ -291,12 +291,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
  * does not exist (0003 could not create it), an administrator grants later (docs/schema.md).
  */
 export async function grantReader(db: Kysely<unknown>): Promise<void> {
-  const functions = SUMMARIES.map(({ fn }) => `weblate.${fn}${ARGUMENT_TYPES}`).join(', ');
+  await grantExecuteToReader(
+    db,
+    SUMMARIES.map(({ fn }) => `weblate.${fn}${ARGUMENT_TYPES}`),
+  );
+}
+
+/** `grant execute` on `functions` (weblate.name(types)) to weblate_reader, where it exists. */
+export async function grantExecuteToReader(
+  db: Kysely<unknown>,
+  functions: readonly string[],
+): Promise<void> {
   await sql`
     do $$
     begin
       if exists (select from pg_roles where rolname = 'weblate_reader') then
-        grant execute on function ${sql.raw(functions)} to weblate_reader;
+        grant execute on function ${sql.raw(functions.join(', '))} to weblate_reader;
       end if;
     exception
       when undefined_object then

@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
+import { grantExecuteToReader } from './0005_add_progress_functions.ts';
+
 // Functions that answer managers' questions: new source strings, contributors and their
 // rankings, the review queue and time to approval, how translations were made, release
 // readiness against thresholds, and failing checks over time. Each takes the filters of
@@ -73,6 +75,24 @@ export interface AnswerFunction {
   returns: string;
   body: string;
 }
+
+/**
+ * failing_checks' sums over `last_day` (each translation's last measured day of each period):
+ * per translation, or per language.
+ */
+export const FAILING_SUMS = `
+      select l.period_start, max(l.day) as day,
+             case when per = 'translation' then l.translation_id end as translation_id,
+             case when per = 'translation' then l.project_slug end as project_slug,
+             case when per = 'translation' then l.component_slug end as component_slug,
+             l.language_code,
+             count(*) as translations,
+             coalesce(sum(l.failing), 0)::bigint as failing,
+             coalesce(sum(l.total), 0)::bigint as total,
+             weblate.truncated_percent(coalesce(sum(l.failing), 0), coalesce(sum(l.total), 0))
+               as failing_percent
+      from last_day l
+      group by 1, 3, 4, 5, 6`;
 
 export const FUNCTIONS: readonly AnswerFunction[] = [
   {
@@ -328,19 +348,7 @@ export const FUNCTIONS: readonly AnswerFunction[] = [
           and (since is null or x.day >= (since at time zone 'UTC')::date)
           and (until is null or x.day < (until at time zone 'UTC')::date)
         order by x.translation_id, date_trunc(period_unit, x.day::timestamp), x.day desc
-      )
-      select l.period_start, max(l.day) as day,
-             case when per = 'translation' then l.translation_id end as translation_id,
-             case when per = 'translation' then l.project_slug end as project_slug,
-             case when per = 'translation' then l.component_slug end as component_slug,
-             l.language_code,
-             count(*) as translations,
-             coalesce(sum(l.failing), 0)::bigint as failing,
-             coalesce(sum(l.total), 0)::bigint as total,
-             weblate.truncated_percent(coalesce(sum(l.failing), 0), coalesce(sum(l.total), 0))
-               as failing_percent
-      from last_day l
-      group by 1, 3, 4, 5, 6`,
+      )${FAILING_SUMS}`,
   },
 ];
 
@@ -358,17 +366,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       language sql stable parallel safe as $fn$${sql.raw(fn.body)}$fn$`.execute(db);
   }
   // As 0005 does: PUBLIC may execute already; the role gets it by name too.
-  await sql`
-    do $$
-    begin
-      if exists (select from pg_roles where rolname = 'weblate_reader') then
-        grant execute on function ${sql.raw(FUNCTIONS.map(identity).join(', '))} to weblate_reader;
-      end if;
-    exception
-      when undefined_object then
-        null; -- dropped meanwhile by another database's rollback: nothing to grant to
-    end
-    $$`.execute(db);
+  await grantExecuteToReader(db, FUNCTIONS.map(identity));
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -5,6 +5,7 @@ import {
   createFunction,
   type Figure,
   figuresOf,
+  grantExecuteToReader,
   grantReader as grant0005,
   SUMMARIES,
   type Summary,
@@ -178,7 +179,7 @@ const LABEL_COUNTS = `count(*)::integer as total,
   coalesce(sum(u.num_words) filter (where u.state = 30), 0)::integer as approved_words,
   count(*) filter (where u.has_failing_check)::integer as failing`;
 
-const COUNT_COLUMNS = [
+export const COUNT_COLUMNS = [
   'total',
   'total_words',
   'translated',
@@ -434,7 +435,7 @@ function reviewFunction(keptApart: boolean): AnswerFunction {
   return { ...fn, body };
 }
 
-async function replaceAnswer(db: Kysely<unknown>, fn: AnswerFunction): Promise<void> {
+export async function replaceAnswer(db: Kysely<unknown>, fn: AnswerFunction): Promise<void> {
   await sql`
     create or replace function ${sql.raw(`weblate.${fn.name}(${fn.args.join(', ')})`)}
     returns table (${sql.raw(fn.returns)})
@@ -478,20 +479,8 @@ async function grantReader(db: Kysely<unknown>): Promise<void> {
   const functions = [
     ...[...PROGRESS.map(([s]) => s), ...CATEGORY_SUMMARIES].map((s) => s.fn),
     ...LABEL_FUNCTIONS.map((f) => f.name),
-  ]
-    .map((fn) => `weblate.${fn}${SCOPED_ARGUMENT_TYPES}`)
-    .join(', ');
-  await sql`
-    do $$
-    begin
-      if exists (select from pg_roles where rolname = 'weblate_reader') then
-        grant execute on function ${sql.raw(functions)} to weblate_reader;
-      end if;
-    exception
-      when undefined_object then
-        null; -- dropped meanwhile by another database's rollback: nothing to grant to
-    end
-    $$`.execute(db);
+  ].map((fn) => `weblate.${fn}${SCOPED_ARGUMENT_TYPES}`);
+  await grantExecuteToReader(db, functions);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

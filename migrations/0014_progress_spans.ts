@@ -1,16 +1,27 @@
 import { type Kysely, sql } from 'kysely';
 
-import { figuresOf, SUMMARIES, type Summary } from './0005_add_progress_functions.ts';
+import {
+  figuresOf,
+  grantExecuteToReader,
+  SUMMARIES,
+  type Summary,
+} from './0005_add_progress_functions.ts';
 import { dailyWithEstimates, ORIGIN_FIGURES } from './0007_add_estimated_history.ts';
-import { type AnswerFunction, FUNCTIONS as ANSWERS } from './0010_add_answer_views.ts';
+import {
+  type AnswerFunction,
+  FAILING_SUMS,
+  FUNCTIONS as ANSWERS,
+} from './0010_add_answer_views.ts';
 import {
   ARGUMENTS,
   CATEGORY_SUMMARIES,
+  COUNT_COLUMNS,
   LABEL_FUNCTIONS,
   LABEL_RETURNS,
   type LabelFunction,
   labelTranslations,
   progressByLabel,
+  replaceAnswer,
   scopedQuery,
 } from './0012_add_category_label_progress.ts';
 
@@ -24,17 +35,8 @@ import {
 
 const TODAY = `(now() at time zone 'UTC')::date`;
 
-/** The figures a span carries, as the daily view names them. */
-const COUNTS = [
-  'total',
-  'total_words',
-  'translated',
-  'translated_words',
-  'fuzzy',
-  'fuzzy_words',
-  'approved',
-  'approved_words',
-] as const;
+/** The figures a span carries, as the daily view names them: the label counts but failing. */
+const COUNTS = COUNT_COLUMNS.filter((c) => c !== 'failing');
 
 const SPANS = `
   with scope as (
@@ -281,19 +283,7 @@ const FAILING_CHECKS: AnswerFunction = {
       select distinct on (e.translation_id, e.period_start) e.*
       from ends e
       order by e.translation_id, e.period_start, e.day desc
-    )
-    select l.period_start, max(l.day) as day,
-           case when per = 'translation' then l.translation_id end as translation_id,
-           case when per = 'translation' then l.project_slug end as project_slug,
-           case when per = 'translation' then l.component_slug end as component_slug,
-           l.language_code,
-           count(*) as translations,
-           coalesce(sum(l.failing), 0)::bigint as failing,
-           coalesce(sum(l.total), 0)::bigint as total,
-           weblate.truncated_percent(coalesce(sum(l.failing), 0), coalesce(sum(l.total), 0))
-             as failing_percent
-    from last_day l
-    group by 1, 3, 4, 5, 6`,
+    )${FAILING_SUMS}`,
 };
 
 const PROGRESS_BY_LABEL_0012 = LABEL_FUNCTIONS.find((f) => f.name === 'progress_by_label')!;
@@ -329,13 +319,6 @@ async function replaceLabelFunction(db: Kysely<unknown>, fn: LabelFunction): Pro
     language sql stable parallel safe as $fn$${sql.raw(fn.body)}$fn$`.execute(db);
 }
 
-async function replaceAnswer(db: Kysely<unknown>, fn: AnswerFunction): Promise<void> {
-  await sql`
-    create or replace function ${sql.raw(`weblate.${fn.name}(${fn.args.join(', ')})`)}
-    returns table (${sql.raw(fn.returns)})
-    language sql stable parallel safe as $fn$${sql.raw(fn.body)}$fn$`.execute(db);
-}
-
 /** The daily summaries whose bodies this migration replaces (their views follow). */
 const DAILY_SUMMARIES: readonly Summary[] = SUMMARIES.filter((s) => s.source === 'daily');
 const CATEGORY_DAILY: Summary = CATEGORY_SUMMARIES.find((s) => s.source === 'daily')!;
@@ -363,18 +346,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await replaceSummary(db, CATEGORY_DAILY, eventQuery(CATEGORY_DAILY, CATEGORY_SOURCE));
   await replaceAnswer(db, FAILING_CHECKS);
   await replaceLabelFunction(db, PROGRESS_BY_LABEL);
-  await sql`
-    do $$
-    begin
-      if exists (select from pg_roles where rolname = 'weblate_reader') then
-        grant execute on function weblate.translation_progress_spans(text[], text, text[])
-          to weblate_reader;
-      end if;
-    exception
-      when undefined_object then
-        null; -- dropped meanwhile by another database's rollback: nothing to grant to
-    end
-    $$`.execute(db);
+  await grantExecuteToReader(db, ['weblate.translation_progress_spans(text[], text, text[])']);
   await setJit(db, 'set jit = off');
 }
 

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+
+import { freePort } from './ports.ts';
 
 const run = promisify(execFile);
 
@@ -33,17 +34,6 @@ function binDir(): string {
       `no PostgreSQL server binaries under ${root}: this test needs Debian's postgresql package`,
     );
   return join(root, found, 'bin');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 export async function startOwnCluster(): Promise<OwnCluster> {

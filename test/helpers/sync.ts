@@ -34,6 +34,11 @@ export function syncAsWriter(
   return asWriter(handle, run, (deps) => runSync(deps, options));
 }
 
+/** The simulator's users that have notification subscriptions: WEBLATE_USERS of a clean sync. */
+export function subscribedUsers(sim: RunningSimulator): string[] {
+  return sim.instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
+}
+
 /** One sync of the simulator into the database, with users that have subscriptions. */
 export async function syncSimulator(
   sim: RunningSimulator,
@@ -45,7 +50,7 @@ export async function syncSimulator(
   } = {},
 ): Promise<SyncResult> {
   const log = options.log ?? captureLogger('info').log;
-  const users = sim.instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
+  const users = subscribedUsers(sim);
   return syncAsWriter(
     handle,
     {

@@ -5,6 +5,7 @@ import { reconcileJob } from '../../jobs/reconcile.ts';
 import { WeblateClient } from '../../src/weblate/client.ts';
 import { handleOf, useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
+import { freePort } from '../helpers/ports.ts';
 import { asWriter } from '../helpers/sync.ts';
 import { createLoopbackCertificate, startTlsProxy, type TlsProxy } from '../helpers/tls-proxy.ts';
 import { compareWithWeblate } from './harness/compare.ts';
@@ -12,7 +13,6 @@ import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
 import { TIER_RELEASE, tierIsAtLeast } from './harness/release.ts';
 import { SEED, STATE, unitsOf } from './harness/seed.ts';
-import { freePort } from './harness/weblate.ts';
 
 /**
  * Weblate behind a TLS proxy that does not tell it so: its links say http:// for the proxy's

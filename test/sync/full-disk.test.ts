@@ -12,6 +12,7 @@ import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DATABASE_KIND, useTestDatabases } from '../helpers/database.ts';
 import { parseLogLines } from '../helpers/logs.ts';
+import { subscribedUsers } from '../helpers/sync.ts';
 
 // The embedded database's disk fills up mid-sync: on a tmpfs of its own with a size limit
 // (mounting needs root, which the machines of this project's CI have). The error says the
@@ -61,10 +62,7 @@ describe.runIf(DATABASE_KIND === 'pglite')('a full disk under the embedded datab
       WEBLATE_MIRROR_DATA_DIR: dataDir,
       DATABASE_URL: '',
       WEBLATE_URL: sim.url,
-      WEBLATE_USERS: sim.instance.users
-        .filter((u) => u.subscriptions.length > 0)
-        .map((u) => u.username)
-        .join(','),
+      WEBLATE_USERS: subscribedUsers(sim).join(','),
       LOG_LEVEL: 'info',
     };
     const full = await runCli(['sync'], env, 300_000);

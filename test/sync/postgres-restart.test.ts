@@ -8,6 +8,7 @@ import { runCli, startCli } from '../helpers/cli.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 import { parseLogLines } from '../helpers/logs.ts';
 import { type OwnCluster, startOwnCluster } from '../helpers/own-cluster.ts';
+import { subscribedUsers } from '../helpers/sync.ts';
 
 // PostgreSQL restarted under a sync, on a server of the test's own: the run completes or
 // fails in one line that names the database, never crashes or stays running, and the next
@@ -40,10 +41,7 @@ function env(database: string): Record<string, string> {
   return {
     DATABASE_URL: cluster.url(database),
     WEBLATE_URL: sim.url,
-    WEBLATE_USERS: sim.instance.users
-      .filter((u) => u.subscriptions.length > 0)
-      .map((u) => u.username)
-      .join(','),
+    WEBLATE_USERS: subscribedUsers(sim).join(','),
     WEBLATE_MAX_PAGE_SIZE: '250',
     WEBLATE_CONCURRENCY: '1',
     LOG_LEVEL: 'info',

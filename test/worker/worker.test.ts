@@ -11,6 +11,7 @@ import { databaseEnv, runCli, type RunningCli, startCli } from '../helpers/cli.t
 import type { ManualClock } from '../helpers/clock.ts';
 import { DATABASE_KIND, type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 import { parseLogLines } from '../helpers/logs.ts';
+import { subscribedUsers } from '../helpers/sync.ts';
 import { runWorkerInProcess } from '../helpers/worker.ts';
 
 /**
@@ -54,10 +55,7 @@ function workerEnv(
     ...databaseEnv(db),
     WEBLATE_URL: sim.url,
     // The users a clean sync of the simulator mirrors (see syncSimulator).
-    WEBLATE_USERS: sim.instance.users
-      .filter((u) => u.subscriptions.length > 0)
-      .map((u) => u.username)
-      .join(','),
+    WEBLATE_USERS: subscribedUsers(sim).join(','),
     LOG_LEVEL: 'info',
     WORKER_SYNC_CRON: cron.sync ?? 'off',
     WORKER_STATISTICS_CRON: cron.statistics ?? 'off',

@@ -6,10 +6,10 @@ import { promisify } from 'node:util';
 
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 
+import { freePort } from '../../helpers/ports.ts';
 import { TierApi } from './api.ts';
 import { adminQuery, type WeblateTemplate } from './template.ts';
 import {
-  freePort,
   type InstanceConfig,
   manage,
   type RunningServer,

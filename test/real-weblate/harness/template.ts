@@ -14,10 +14,10 @@ import { join } from 'node:path';
 
 import pg from 'pg';
 
+import { freePort } from '../../helpers/ports.ts';
 import { TierApi } from './api.ts';
 import { SCOPED_SUBSCRIPTIONS, seedWeblate } from './seed.ts';
 import {
-  freePort,
   type InstanceConfig,
   manage,
   startServer,

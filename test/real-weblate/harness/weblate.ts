@@ -1,6 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -233,17 +232,4 @@ async function stopChild(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 20_000);
   await exited;
   clearTimeout(timer);
-}
-
-/** A port nobody listens on right now (the server binds it moments later). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
