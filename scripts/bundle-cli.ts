@@ -27,7 +27,7 @@ await build({
   target: 'node20',
   format: 'esm',
   sourcemap: true,
-  external: ['@electric-sql/pglite', 'pg-native'],
+  external: ['@electric-sql/pglite', 'pglite-pg17', 'pg-native'],
   // The CommonJS dependencies (pg, pino) call require() for Node's modules.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

@@ -25,6 +25,7 @@ export async function withDatabase<T>(
     dataDir: config.dataDir,
     lockWaitMs: options.lockWaitMs,
     memoryLimitMb: config.memoryLimitMb,
+    onNotice: (message: string) => log.warn(message),
   };
   const handle = options.mode === 'read' ? await openMirror(dbOptions) : await createDb(dbOptions);
   try {

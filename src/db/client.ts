@@ -19,6 +19,12 @@ import type { Database } from './database.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
 import { DEFAULT_MEMORY_LIMIT_MB, MemoryLimit } from './memory-limit.ts';
 import { storedCluster } from './pglite-cluster.ts';
+import {
+  clusterMajor,
+  EMBEDDED_MAJOR,
+  majorMismatch,
+  upgradeEmbeddedCluster,
+} from './pglite-upgrade.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -49,6 +55,8 @@ export interface DbOptions {
   lockWaitMs?: number;
   /** The embedded database's memory limit in MB (default DEFAULT_MEMORY_LIMIT_MB). */
   memoryLimitMb?: number;
+  /** Told what opening did beyond opening (an embedded folder moved to a new release). */
+  onNotice?: (message: string) => void;
 }
 
 // Types read as exact text: int8 (a JS number rounds past 2^53), numeric, and the
@@ -193,15 +201,19 @@ async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHand
     options.lockWaitMs ?? 60_000,
   );
   try {
-    const identity = (value: string) => value;
-    const parsers = Object.fromEntries(TEXT_OIDS.map((oid) => [oid, identity]));
     const pgdata = join(options.dataDir, 'pgdata');
+    const mismatch = majorMismatch(options.dataDir, open.readOnly);
+    if (mismatch !== null) throw new ExplainedError(mismatch);
+    if ((clusterMajor(options.dataDir) ?? EMBEDDED_MAJOR) !== EMBEDDED_MAJOR) {
+      const upgrade = await upgradeEmbeddedCluster(options.dataDir, (folder) =>
+        createPglite(folder, true),
+      );
+      options.onNotice?.(
+        `moved the embedded database at ${options.dataDir} from PostgreSQL ${upgrade.from} to ${upgrade.to} (${upgrade.rows} rows); the old folder is kept at ${upgrade.kept}: remove it once the mirror is as expected`,
+      );
+    }
     const isNew = !open.readOnly && !hasCluster(options.dataDir);
-    const client = await PGlite.create(pgdata, {
-      loadDataDir: (isNew && storedCluster()) || undefined,
-      postgresqlconf: [`shared_buffers=${PGLITE_SHARED_BUFFERS}`],
-      parsers: { ...parsers, [pgliteTypes.JSONB]: (value: string) => JSON.parse(value) as unknown },
-    });
+    const client = await createPglite(pgdata, isNew);
     await client.exec(
       `set TimeZone = 'UTC'${open.readOnly ? '; set default_transaction_read_only = on' : ''}`,
     );
@@ -234,6 +246,17 @@ async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHand
     lock.release();
     throw explainEmbeddedOpenError(err, options.dataDir);
   }
+}
+
+/** A PGlite client on pgdata, loaded from the stored empty cluster when it is new. */
+function createPglite(pgdata: string, isNew: boolean): Promise<PGlite> {
+  const identity = (value: string) => value;
+  const parsers = Object.fromEntries(TEXT_OIDS.map((oid) => [oid, identity]));
+  return PGlite.create(pgdata, {
+    loadDataDir: (isNew && storedCluster()) || undefined,
+    postgresqlconf: [`shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    parsers: { ...parsers, [pgliteTypes.JSONB]: (value: string) => JSON.parse(value) as unknown },
+  });
 }
 
 /**

@@ -24,7 +24,7 @@ const provider: MigrationProvider = {
   getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
 };
 
-function createMigrator(handle: DbHandle): Migrator {
+function createMigrator(handle: Pick<DbHandle, 'db'>): Migrator {
   return new Migrator({
     db: handle.db,
     provider,
@@ -70,8 +70,11 @@ export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport
   });
 }
 
-/** Applies the migrations up to `name` and no further (for tests of a migration's effect). */
-export async function migrateTo(handle: DbHandle, name: string): Promise<void> {
+/**
+ * Applies the migrations up to `name` and no further: for tests of a migration's effect, and
+ * to rebuild an older schema that rows are copied into (pglite-upgrade.ts).
+ */
+export async function migrateTo(handle: Pick<DbHandle, 'db'>, name: string): Promise<void> {
   const { error } = await createMigrator(handle).migrateTo(name);
   if (error)
     throw new Error(`migration to ${name} failed: ${(error as Error).message}`, { cause: error });

@@ -24,12 +24,13 @@ interface Interrupt {
  * stderr line matches.
  */
 function spawnCli(
+  bin: string,
   args: string[],
   env: Record<string, string>,
   timeoutMs: number,
   interrupt?: Interrupt,
 ): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [bin, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     cwd: fileURLToPath(new URL('../fixtures/', import.meta.url)),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -89,7 +90,7 @@ export function startCli(
   env: Record<string, string>,
   timeoutMs = 120_000,
 ): RunningCli {
-  return spawnCli(args, env, timeoutMs);
+  return spawnCli(BIN, args, env, timeoutMs);
 }
 
 /** Runs the CLI to completion. */
@@ -98,7 +99,17 @@ export function runCli(
   env: Record<string, string>,
   timeoutMs = 120_000,
 ): Promise<CliResult> {
-  return spawnCli(args, env, timeoutMs).done;
+  return spawnCli(BIN, args, env, timeoutMs).done;
+}
+
+/** Runs another weblate-mirror's bin (an older release's, say) to completion, as runCli. */
+export function runBin(
+  bin: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<CliResult> {
+  return spawnCli(bin, args, env, timeoutMs).done;
 }
 
 /** Runs the CLI and sends `signal` once a stderr line matches `when`. */
@@ -109,7 +120,7 @@ export function runCliAndSignal(
   signal: NodeJS.Signals,
   timeoutMs = 120_000,
 ): Promise<CliResult> {
-  return spawnCli(args, env, timeoutMs, { when, signal }).done;
+  return spawnCli(BIN, args, env, timeoutMs, { when, signal }).done;
 }
 
 /** Environment that points the CLI at a test database. */

@@ -11,6 +11,7 @@ const LONGEST_FIRST = [
   // Longest first, as measured in one run of the whole suite (2 cores, 4 workers).
   'test/cli/window-crash.test.ts',
   'test/worker/worker.test.ts',
+  'test/upgrade/in-place.test.ts',
   'test/sync/faults.test.ts',
   'test/sync/slow-pages.test.ts',
   'test/cli/cli.test.ts',
