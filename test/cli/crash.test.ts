@@ -4,6 +4,7 @@ import { type RunningSimulator, startSimulator, type Trigger } from '../../src/s
 import { cleanSyncOnce } from '../helpers/clean-sync.ts';
 import { databaseEnv, runCli, startCli } from '../helpers/cli.ts';
 import { useTestDatabases } from '../helpers/database.ts';
+import { subscribedUsers } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
 const databases = useTestDatabases();
@@ -33,7 +34,7 @@ afterAll(async () => {
  */
 async function killAtEachThenFinish(points: Trigger[]): Promise<void> {
   const crashed = await databases.create();
-  const users = sim.instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
+  const users = subscribedUsers(sim);
   const env = {
     ...databaseEnv(crashed),
     WEBLATE_URL: sim.url,

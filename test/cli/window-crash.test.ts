@@ -8,6 +8,7 @@ import { type RunningSimulator, startSimulator, type Trigger } from '../../src/s
 import { cleanSyncOnce } from '../helpers/clean-sync.ts';
 import { databaseEnv, runCli, startCli } from '../helpers/cli.ts';
 import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
+import { subscribedUsers } from '../helpers/sync.ts';
 
 /** Units per window (WEBLATE_MAX_PAGE_SIZE): the walk takes about 24 windows, 4 at a time. */
 const PAGE = 125;
@@ -69,11 +70,10 @@ function cliEnv(
   crashed: TestDatabase,
   settings: Record<string, string>,
 ): Record<string, string> {
-  const users = server.instance.users.filter((u) => u.subscriptions.length > 0);
   return {
     ...databaseEnv(crashed),
     WEBLATE_URL: server.url,
-    WEBLATE_USERS: users.map((u) => u.username).join(','),
+    WEBLATE_USERS: subscribedUsers(server).join(','),
     WEBLATE_CONCURRENCY: '4',
     LOG_LEVEL: 'silent',
     ...settings,

@@ -10,7 +10,7 @@ import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { startRewritingProxy } from '../helpers/proxy.ts';
-import { syncAsWriter, syncSimulator } from '../helpers/sync.ts';
+import { subscribedUsers, syncAsWriter, syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
 const databases = useTestDatabases();
@@ -57,10 +57,9 @@ async function syncEditing(edits: Edits): Promise<SyncResult> {
     return forList.reduce((text, [id, edit]) => rewriteRecord(text, id, edit), body);
   });
   try {
-    const users = sim.instance.users.filter((u) => u.subscriptions.length > 0);
     return await syncAsWriter(handle, {
       log: captureLogger().log,
-      scope: { projects: null, users: users.map((u) => u.username) },
+      scope: { projects: null, users: subscribedUsers(sim) },
       client: () => createTestClient(proxy.url),
     });
   } finally {

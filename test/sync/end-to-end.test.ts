@@ -22,6 +22,7 @@ import {
   requestsByResource,
   syncAsWriter,
 } from '../helpers/sync.ts';
+import { subscribedUsers } from '../helpers/sync.ts';
 import { toUtcMicros, UTC_MICROS_FORMAT } from '../helpers/timestamps.ts';
 
 let sim: RunningSimulator;
@@ -50,7 +51,7 @@ beforeAll(async () => {
     changes: 2500,
     users: 3,
   });
-  usernames = sim.instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
+  usernames = subscribedUsers(sim);
   database = await createTestDatabase();
   handle = await database.migrated();
   db = handle.db;

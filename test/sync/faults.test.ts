@@ -9,7 +9,7 @@ import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, type MirrorSnapshot, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { startRewritingProxy } from '../helpers/proxy.ts';
-import { syncAsWriter, syncSimulator } from '../helpers/sync.ts';
+import { subscribedUsers, syncAsWriter, syncSimulator } from '../helpers/sync.ts';
 
 const TOKEN = 'wlu_NeverLogThisToken42';
 const SIZE = { projects: 2, components: 4, languages: 3, units: 2500, changes: 1500, users: 2 };
@@ -164,9 +164,7 @@ describe('records that cannot be stored', () => {
         : body,
     );
     try {
-      const users = sim.instance.users
-        .filter((u) => u.subscriptions.length > 0)
-        .map((u) => u.username);
+      const users = subscribedUsers(sim);
       const result = await syncAsWriter(handle, {
         log: captureLogger().log,
         scope: { projects: null, users },

@@ -8,7 +8,7 @@ import { createTestClient } from '../helpers/client.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
-import { asWriter, syncSimulator } from '../helpers/sync.ts';
+import { asWriter, subscribedUsers, syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
 const databases = useTestDatabases();
@@ -109,10 +109,9 @@ describe('unit changes Weblate makes without a trace (QuerySet.update)', () => {
     expect(differences.map((d) => d.table)).toEqual(['units']);
 
     // The nightly reconcile job (a full sync) reads every unit again.
-    const users = instance.users.filter((u) => u.subscriptions.length > 0);
     const run = {
       log: captureLogger('info').log,
-      scope: { projects: null, users: users.map((u) => u.username) },
+      scope: { projects: null, users: subscribedUsers(sim) },
       client: () => createTestClient(sim.url, { concurrency: 4 }),
     };
     const reconciled = await asWriter(kept, run, (deps) =>

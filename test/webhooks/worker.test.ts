@@ -12,7 +12,7 @@ import { manualClock } from '../helpers/clock.ts';
 import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
-import { syncSimulator } from '../helpers/sync.ts';
+import { subscribedUsers, syncSimulator } from '../helpers/sync.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { pythonJsonDumps, webhookHeaders, weblateChange } from '../helpers/webhooks.ts';
 import { runWorkerInProcess, webhookWorkerEnv, workerStarted } from '../helpers/worker.ts';
@@ -41,10 +41,7 @@ async function startWorker(db: TestDatabase, handle: DbHandle, sim: RunningSimul
   const env = {
     ...databaseEnv(db),
     WEBLATE_URL: sim.url,
-    WEBLATE_USERS: sim.instance.users
-      .filter((u) => u.subscriptions.length > 0)
-      .map((u) => u.username)
-      .join(','),
+    WEBLATE_USERS: subscribedUsers(sim).join(','),
     ...webhookWorkerEnv(SECRET),
   };
   const run = runWorkerInProcess(handle, env);
