@@ -2,13 +2,19 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createDb, type DbHandle } from '../../src/db/client.ts';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import {
+  type RunningSimulator,
+  startSimulator,
+  type TriggerHandle,
+} from '../../src/simulator/index.ts';
 import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
 import { runCli, startCli } from '../helpers/cli.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 import { parseLogLines } from '../helpers/logs.ts';
 import { type OwnCluster, startOwnCluster } from '../helpers/own-cluster.ts';
 import { subscribedUsers } from '../helpers/sync.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { TEST_SECRET } from '../helpers/webhooks.ts';
 
 // PostgreSQL restarted under a sync, on a server of the test's own: the run completes or
 // fails in one line that names the database, never crashes or stays running, and the next
@@ -110,63 +116,51 @@ interface Health {
   lastRun: { id: number; status: string; finishedAt: string; error: string | null } | null;
 }
 
-describe('PostgreSQL restarted under the worker', () => {
-  it('keeps the worker running, ends every run, and leaks no connection', async () => {
-    const database = 'mirror_worker';
-    await cluster.createDatabase(database);
-    const worker = startCli(
-      ['worker'],
-      {
-        ...env(database),
-        WORKER_SYNC_CRON: '*/2 * * * * *',
-        WORKER_STATISTICS_CRON: 'off',
-        WORKER_RECONCILE_CRON: 'off',
-        WORKER_HTTP_PORT: '0',
-      },
-      280_000,
-    );
-    try {
-      const url = (
-        await worker.waitForStderr(/"http":"(http:\/\/127\.0\.0\.1:\d+\/)"/, 60_000)
-      )[1]!;
-      const health = async (): Promise<Health> =>
-        (await (await fetch(new URL('healthz', url))).json()) as Health;
-      /** Waits (bounded) until a run that ended after `since` succeeded and health is ok. */
-      const recovered = async (since: number): Promise<Health> => {
-        const deadline = Date.now() + 90_000;
-        for (;;) {
-          const h = await health().catch(() => null);
-          if (
-            h?.status === 'ok' &&
-            h.lastRun?.status === 'succeeded' &&
-            Date.parse(h.lastRun.finishedAt) > since
-          )
-            return h;
-          if (Date.now() > deadline) throw new Error(`no recovery: ${JSON.stringify(h)}`);
-          await new Promise((resolve) => setTimeout(resolve, 250));
-        }
-      };
-      await recovered(0);
-
-      // During a run: while it reads the change history.
-      let restarting: Promise<void> = Promise.resolve();
-      const during = Date.now();
-      const trigger = sim.at({ match: /^\/api\/changes\//, nth: 1 }, () => {
-        restarting = cluster.restart('fast');
-      });
-      const deadline = Date.now() + 60_000;
-      while (!trigger.fired && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(trigger.fired).toBe(true);
-      await restarting;
-      await recovered(during);
-
-      // While it waits between runs (or in one: the schedule decides), a crash this time.
-      const idle = Date.now();
-      await cluster.restart('immediate');
-      await recovered(idle);
+/** The worker on `database` of the own cluster, as a child process, with its health. */
+async function startWorker(database: string, settings: Record<string, string>) {
+  const worker = startCli(
+    ['worker'],
+    {
+      ...env(database),
+      WORKER_SYNC_CRON: '*/2 * * * * *',
+      WORKER_STATISTICS_CRON: 'off',
+      WORKER_RECONCILE_CRON: 'off',
+      WORKER_HTTP_PORT: '0',
+      ...settings,
+    },
+    280_000,
+  );
+  const started = parseLogLines(
+    (await worker.waitForStderr(/^\{.*"msg":"worker started".*$/m, 60_000))[0],
+  )[0]!;
+  const url = String(started.http);
+  const health = async (): Promise<Health> =>
+    (await (await fetch(new URL('healthz', url))).json()) as Health;
+  return {
+    worker,
+    started,
+    /** Waits (bounded) until a run that ended after `since` succeeded and health is ok. */
+    async recovered(since: number): Promise<Health> {
+      const deadline = Date.now() + 90_000;
+      for (;;) {
+        const h = await health().catch(() => null);
+        if (
+          h?.status === 'ok' &&
+          h.lastRun?.status === 'succeeded' &&
+          Date.parse(h.lastRun.finishedAt) > since
+        )
+          return h;
+        if (Date.now() > deadline) throw new Error(`no recovery: ${JSON.stringify(h)}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
+    /**
+     * Stops the worker and checks what must hold after restarts: it stayed up, leaked no
+     * connection, left no run `running`, said which database a failed run lost, and the
+     * mirror equals a fresh full sync.
+     */
+    async stopAndCheck(): Promise<void> {
       expect(worker.child.exitCode).toBeNull();
-
       const handle = await createDb({ databaseUrl: cluster.url(database), dataDir: '' });
       handles.push(handle);
       // The pool's size bounds the worker's connections: none was lost and replaced apart.
@@ -186,9 +180,114 @@ describe('PostgreSQL restarted under the worker', () => {
       for (const run of runs.filter((r) => r.status === 'failed'))
         expect(run.error).toMatch(/database|ended without recording its end/);
       await expectSameAsCleanSync(databases, sim, handle.db);
-    } finally {
+    },
+    async kill(): Promise<void> {
       if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
       await worker.done;
+    },
+  };
+}
+
+/** Resolves once `trigger` fired (bounded), then waits for the restart it started. */
+async function afterTrigger(trigger: TriggerHandle, restarting: () => Promise<void>) {
+  const deadline = Date.now() + 60_000;
+  while (!trigger.fired && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(trigger.fired).toBe(true);
+  await restarting();
+}
+
+describe('PostgreSQL restarted under the worker', () => {
+  it('keeps the worker running, ends every run, and leaks no connection', async () => {
+    const database = 'mirror_worker';
+    await cluster.createDatabase(database);
+    const worker = await startWorker(database, {});
+    try {
+      await worker.recovered(0);
+
+      // During a run: while it reads the change history.
+      let restarting: Promise<void> = Promise.resolve();
+      const during = Date.now();
+      const trigger = sim.at({ match: /^\/api\/changes\//, nth: 1 }, () => {
+        restarting = cluster.restart('fast');
+      });
+      await afterTrigger(trigger, () => restarting);
+      await worker.recovered(during);
+
+      // While it waits between runs (or in one: the schedule decides), a crash this time.
+      const idle = Date.now();
+      await cluster.restart('immediate');
+      await worker.recovered(idle);
+      await worker.stopAndCheck();
+    } finally {
+      await worker.kill();
+    }
+  }, 300_000);
+
+  it('during a webhook batch: the schedule catches up what the batch lost', async () => {
+    const database = 'mirror_webhooks';
+    await cluster.createDatabase(database);
+    expect((await runCli(['sync'], env(database), 180_000)).code).toBe(0);
+    // Scheduled syncs every 10 s: the batch's own run is the one the restart meets.
+    const worker = await startWorker(database, {
+      WORKER_SYNC_CRON: '*/10 * * * * *',
+      WEBLATE_WEBHOOK_SECRET: TEST_SECRET,
+      WEBHOOK_DEBOUNCE_SECONDS: '0.5',
+    });
+    try {
+      await worker.recovered(0);
+      sim.setWebhook({ url: String(worker.started.webhooks), secret: TEST_SECRET });
+      const edited = sim.instance.units
+        .filter(
+          (u) =>
+            u.state === 20 && !sim.instance.index.translationById.get(u.translationId)!.isSource,
+        )
+        .slice(0, 8)
+        .map((u) => u.id);
+      let restarting: Promise<void> = Promise.resolve();
+      // The batch reads the units its webhooks name: restart as it asks for them.
+      const trigger = sim.at({ match: /^\/api\/units\//, nth: 1 }, () => {
+        restarting = cluster.restart('fast');
+      });
+      const edits = Date.now();
+      sim.mutate.editUnits(edited);
+      await afterTrigger(trigger, () => restarting);
+      await sim.webhooksIdle();
+      await worker.recovered(edits);
+      // Every edit arrives, whether in the batch or in a scheduled sync after it.
+      const handle = await createDb({ databaseUrl: cluster.url(database), dataDir: '' });
+      handles.push(handle);
+      await waitFor(
+        async () => {
+          const rows = await handle.db
+            .selectFrom('weblate.units')
+            .select(['id', 'target'])
+            .where('id', 'in', edited.map(String))
+            .execute();
+          const mirrored = new Map(rows.map((r) => [Number(r.id), JSON.stringify(r.target)]));
+          return (
+            edited.every(
+              (id) =>
+                mirrored.get(id) === JSON.stringify(sim.instance.index.unitById.get(id)!.target),
+            ) || undefined
+          );
+        },
+        'every edit to reach the mirror',
+        90_000,
+      );
+      sim.setWebhook(null);
+      // The statistics snapshots a batch owes are taken by the next scheduled sync.
+      await waitFor(
+        async () =>
+          (await handle.db.selectFrom('weblate.sync_pending').select('id').execute()).length ===
+            0 || undefined,
+        'the scheduled sync to settle what the batches owe',
+        90_000,
+      );
+      await worker.stopAndCheck();
+    } finally {
+      sim.setWebhook(null);
+      await worker.kill();
     }
   }, 300_000);
 });
