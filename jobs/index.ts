@@ -1,4 +1,4 @@
-import type { JobDefinition } from '../src/worker/job.ts';
+import type { JobDefinition } from '../src/job.ts';
 import { reconcileJob } from './reconcile.ts';
 import { statisticsJob } from './statistics.ts';
 import { syncJob } from './sync.ts';

@@ -1,5 +1,5 @@
+import type { JobDefinition } from '../src/job.ts';
 import { runSync } from '../src/sync/run-sync.ts';
-import type { JobDefinition } from '../src/worker/job.ts';
 
 /** A full sync: reads every list again and marks what vanished upstream as deleted. */
 export const reconcileJob: JobDefinition = {

@@ -1,5 +1,5 @@
+import type { JobDefinition } from '../src/job.ts';
 import { runStatisticsSnapshot } from '../src/sync/run-statistics.ts';
-import type { JobDefinition } from '../src/worker/job.ts';
 
 /** Snapshots the statistics of every translation and language in scope, changed or not. */
 export const statisticsJob: JobDefinition = {

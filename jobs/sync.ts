@@ -1,5 +1,5 @@
+import type { JobDefinition } from '../src/job.ts';
 import { runSync } from '../src/sync/run-sync.ts';
-import type { JobDefinition } from '../src/worker/job.ts';
 
 /** Reads what changed since the last sync (everything, the first time). */
 export const syncJob: JobDefinition = {

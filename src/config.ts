@@ -6,8 +6,9 @@ import { validateDetailed as validateCron } from 'node-cron';
 
 import { DEFAULT_MEMORY_LIMIT_MB } from './db/memory-limit.ts';
 import { ConfigError } from './errors.ts';
+import { isLoopbackHost } from './lib/hosts.ts';
 import { redactUrl } from './lib/redact.ts';
-import { checkWebhookSecret } from './webhooks/verify.ts';
+import { checkWebhookSecret } from './lib/webhook-secret.ts';
 
 /**
  * The only reader of process.env. Sources, weakest first: defaults, a `.env` file in the
@@ -255,12 +256,6 @@ function mergeSources(options: LoadConfigOptions): ConfigSource {
     merged[name] = options.overrides?.[name] ?? env[name] ?? fromFile[name];
   }
   return merged;
-}
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 /** Accepts the instance root or its /api/ URL; returns the root with a trailing slash. */

@@ -1,8 +1,8 @@
-import { type MigrationProvider, type MigrationResult, Migrator, sql } from 'kysely';
+import { type MigrationResult, sql } from 'kysely';
 
-import { MIGRATIONS } from '../../migrations/index.ts';
 import { withLockSession } from './advisory-lock.ts';
 import type { DbHandle } from './client.ts';
+import { createMigrator } from './schema-migrations.ts';
 
 /** The lock (see advisory-lock.ts) that serialises migrations across processes. */
 export const MIGRATION_LOCK = 'migrations';
@@ -19,19 +19,6 @@ export interface MigrationReport {
   pending: string[];
 }
 
-/** The migrations of migrations/, by name (see migrations/index.ts). */
-const provider: MigrationProvider = {
-  getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
-};
-
-function createMigrator(handle: Pick<DbHandle, 'db'>): Migrator {
-  return new Migrator({
-    db: handle.db,
-    provider,
-    migrationTableSchema: 'weblate',
-  });
-}
-
 /**
  * Applies every pending migration. Idempotent, and safe from several processes at once:
  * they take the migration lock in turn (Kysely's own lock table cannot guard its own
@@ -39,7 +26,7 @@ function createMigrator(handle: Pick<DbHandle, 'db'>): Migrator {
  */
 export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport> {
   const run = async (): Promise<MigrationReport> => {
-    const { error, results } = await createMigrator(handle).migrateToLatest();
+    const { error, results } = await createMigrator(handle.db).migrateToLatest();
     const applied = (results ?? [])
       .filter((r) => r.status === 'Success')
       .map((r) => r.migrationName);
@@ -70,25 +57,15 @@ export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport
   });
 }
 
-/**
- * Applies the migrations up to `name` and no further: for tests of a migration's effect, and
- * to rebuild an older schema that rows are copied into (pglite-upgrade.ts).
- */
-export async function migrateTo(handle: Pick<DbHandle, 'db'>, name: string): Promise<void> {
-  const { error } = await createMigrator(handle).migrateTo(name);
-  if (error)
-    throw new Error(`migration to ${name} failed: ${(error as Error).message}`, { cause: error });
-}
-
 /** Names of migrations that exist in migrations/ but are not applied yet. */
 export async function pendingMigrations(handle: DbHandle): Promise<string[]> {
-  const migrations = await createMigrator(handle).getMigrations();
+  const migrations = await createMigrator(handle.db).getMigrations();
   return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
 
 /** Rolls back every migration (for tests and `db:rollback`). */
 export async function migrateDownToZero(handle: DbHandle): Promise<void> {
-  const migrator = createMigrator(handle);
+  const migrator = createMigrator(handle.db);
   for (;;) {
     const { error, results } = await migrator.migrateDown();
     if (error) throw new Error(`rollback failed: ${(error as Error).message}`, { cause: error });

@@ -8,7 +8,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import { MIGRATIONS } from '../../migrations/index.ts';
 import { ExplainedError } from '../errors.ts';
 import type { Database } from './database.ts';
-import { migrateTo } from './migrator.ts';
+import { migrateTo } from './schema-migrations.ts';
 
 /**
  * The embedded database's folder is a PostgreSQL data directory, readable only by the major
@@ -104,7 +104,7 @@ async function copyCluster(old: PGlite, fresh: PGlite): Promise<number> {
   const last = applied.at(-1);
   if (last === undefined) return 0;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(fresh) });
-  await migrateTo({ db }, last);
+  await migrateTo(db, last);
 
   const tables = await listTables(old);
   const target = new Map((await listTables(fresh)).map((t) => [t.name, t]));

@@ -12,6 +12,7 @@
  * address), as Weblate's come from its settings, never from the request's Host.
  * test/real-weblate/simulator-conformance.test.ts compares it with Weblate 5.14.3.
  */
+import { isLoopbackHost } from '../lib/hosts.ts';
 import type { CompatOptions } from './compat.ts';
 import type { CostModel } from './cost.ts';
 import type { FailNextHandle, FaultKind, FaultOptions } from './faults.ts';
@@ -26,7 +27,6 @@ import {
   createRequestLog,
   createSimulatorServer,
   hostForUrl,
-  isLoopbackHost,
   listen,
   type RequestLog,
 } from './server.ts';

@@ -125,11 +125,6 @@ function recordOutcome(
 
 const ONE_RECORD: ServerWork = { ...NO_WORK, records: 1 };
 
-/** The simulator only ever listens on loopback: it serves generated data to local tests. */
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 export function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }

@@ -2,11 +2,10 @@ import type { Kysely } from 'kysely';
 
 import type { Database } from '../db/database.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
+import type { JobRunReport, RunnableJob } from '../job.ts';
 import type { Logger } from '../logger.ts';
 import { runSync } from '../sync/run-sync.ts';
 import { UnitStrategyMemo } from '../sync/streams/unit-strategy.ts';
-import type { RunnableJob } from '../worker/job.ts';
-import type { JobRunReport } from '../worker/job-runner.ts';
 import type { Batch, BatchOutcome } from './coalescer.ts';
 
 /** The name of the syncs webhooks start, in logs, metrics and locks (`job:webhook`). */

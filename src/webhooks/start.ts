@@ -2,9 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 
 import type { Database } from '../db/database.ts';
+import type { JobRunReport, RunnableJob } from '../job.ts';
 import type { Logger } from '../logger.ts';
-import type { RunnableJob } from '../worker/job.ts';
-import type { JobRunReport } from '../worker/job-runner.ts';
 import { batchSync } from './batch-sync.ts';
 import { Coalescer } from './coalescer.ts';
 import { createWebhookMetrics } from './metrics.ts';

@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
-import { Webhook } from 'standardwebhooks';
+import type { Webhook } from 'standardwebhooks';
 
 import { ConfigError } from '../errors.ts';
+import { webhookOf } from '../lib/webhook-secret.ts';
 
 /**
  * Checks the Standard Webhooks signature of a request from Weblate's webhook add-on
@@ -50,34 +51,6 @@ export interface VerifierOptions {
 /** A float or whole number of seconds; `parseInt` alone would also take `12abc` or `1e9`. */
 const TIMESTAMP_PATTERN = /^\d{1,15}(?:\.\d*)?$/;
 
-/**
- * Throws an Error (whose message never contains the secret) unless `secret` is what the add-on
- * takes: standard, padded base64 of at least one byte, with or without a `whsec_` prefix.
- */
-export function checkWebhookSecret(secret: string): void {
-  createWebhook(secret);
-}
-
-/**
- * Standard base64 with its `=` padding, as Python's `base64.b64decode` (which Weblate decodes the
- * secret with) requires. The package alone is laxer: it takes `hunter2` or `abcde` (no valid
- * padding, the last bits dropped), so a mistyped secret would pass and only ever fail to verify.
- */
-const BASE64_PATTERN =
-  /^(?:[A-Za-z0-9+/]{4})+$|^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)$/;
-
-function createWebhook(secret: string): Webhook {
-  try {
-    if (!BASE64_PATTERN.test(secret.replace(/^whsec_/, ''))) throw new Error('not base64');
-    return new Webhook(secret);
-  } catch {
-    // The package's messages do not quote the secret, but they do not say what is expected.
-    throw new Error(
-      "must be the webhook add-on's secret: base64 (standard alphabet, with = padding) of at least one byte, optionally prefixed with whsec_",
-    );
-  }
-}
-
 /** Throws ConfigError when the secret is unusable (config.ts checks it first). */
 export function createWebhookVerifier(
   secret: string,
@@ -85,7 +58,7 @@ export function createWebhookVerifier(
 ): WebhookVerifier {
   let webhook: Webhook;
   try {
-    webhook = createWebhook(secret);
+    webhook = webhookOf(secret);
   } catch (err) {
     throw new ConfigError([`WEBLATE_WEBHOOK_SECRET: ${(err as Error).message}`]);
   }

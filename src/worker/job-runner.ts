@@ -2,12 +2,11 @@ import type { Config } from '../config.ts';
 import { withLockSession } from '../db/advisory-lock.ts';
 import type { DbHandle } from '../db/client.ts';
 import { explainDatabaseError } from '../db/connect-errors.ts';
+import type { JobRunReport, RunnableJob } from '../job.ts';
 import type { Logger } from '../logger.ts';
 import type { SyncDeps } from '../sync/context.ts';
-import type { RunResult, RunStatus } from '../sync/run-record.ts';
 import { configuredRun, withWriter } from '../sync/write-session.ts';
-import type { RunnableJob } from './job.ts';
-import type { SkipReason, WorkerMetrics } from './metrics.ts';
+import type { WorkerMetrics } from './metrics.ts';
 
 /** The writer lock every job takes after its own (see sync/write-session.ts). */
 export { WRITER_LOCK } from '../sync/write-session.ts';
@@ -16,13 +15,6 @@ export { WRITER_LOCK } from '../sync/write-session.ts';
 export function jobLockName(job: string): string {
   return `job:${job}`;
 }
-
-export type JobRunReport =
-  | { job: string; status: RunStatus; result: RunResult }
-  /** The run did not start (see SkipReason). */
-  | { job: string; status: 'skipped'; reason: SkipReason }
-  /** The run could not start or could not be recorded (the database failed). */
-  | { job: string; status: 'failed'; result: null; error: Error };
 
 export interface JobRunnerOptions {
   handle: DbHandle;

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
 import { MIRRORED_TABLES } from '../db/database.ts';
+import { SKIP_REASONS, type SkipReason } from '../job.ts';
 import type { RunResult } from '../sync/run-record.ts';
 import type { RateGate } from '../weblate/rate-gate.ts';
 
@@ -8,8 +9,6 @@ import type { RateGate } from '../weblate/rate-gate.ts';
 const PREFIX = 'weblate_mirror_';
 
 export const RUN_STATUSES = ['succeeded', 'failed', 'interrupted'] as const;
-export const SKIP_REASONS = ['overlap', 'locked', 'stopping'] as const;
-export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface WorkerMetrics {
   /** A registry of our own (not prom-client's global one), for /metrics. */

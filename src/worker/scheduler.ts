@@ -1,8 +1,8 @@
 import { createTask } from 'node-cron';
 
 import type { Config } from '../config.ts';
+import type { JobDefinition } from '../job.ts';
 import type { Logger } from '../logger.ts';
-import type { JobDefinition } from './job.ts';
 
 export interface ScheduledJob {
   job: JobDefinition;

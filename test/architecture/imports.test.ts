@@ -66,6 +66,27 @@ describe('module imports', () => {
     expect(importCycles(files)).toEqual([]);
   });
 
+  it('run downward: configuration and webhooks import nothing that uses them', () => {
+    const files = sourceFiles(join(ROOT, 'src'));
+    const known = new Set(files);
+    const arrows = (from: (file: string) => boolean, to: RegExp) =>
+      files.filter(from).flatMap((file) =>
+        importsOf(file, known)
+          .map((target) => relative(ROOT, target))
+          .filter((target) => to.test(target))
+          .map((target) => `${relative(ROOT, file)} -> ${target}`),
+      );
+    // The worker starts the webhook receiver; the receiver knows jobs (src/job.ts), not the worker.
+    expect(arrows((f) => f.includes('/src/webhooks/'), /^src\/worker\//)).toEqual([]);
+    // Every part reads its settings; the settings read no part.
+    expect(
+      arrows(
+        (f) => f.endsWith('/src/config.ts'),
+        /^src\/(cli|report|simulator|sync|webhooks|weblate|worker)\//,
+      ),
+    ).toEqual([]);
+  });
+
   it('are seen by the check: a cycle made of two test fixtures is found', () => {
     const folder = join(ROOT, 'test/fixtures/import-cycle');
     expect(importCycles(sourceFiles(folder))).toEqual([

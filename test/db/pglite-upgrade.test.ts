@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createDb, openMirror } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
-import { migrateTo } from '../../src/db/migrator.ts';
 import { EMBEDDED_MAJOR, upgradeEmbeddedCluster } from '../../src/db/pglite-upgrade.ts';
+import { migrateTo } from '../../src/db/schema-migrations.ts';
 import { DATABASE_KIND } from '../helpers/database.ts';
 import { FOLDER_ROOT } from '../helpers/database-template.ts';
 
@@ -24,7 +24,7 @@ async function folderOfFirstRelease(): Promise<string> {
     const db = new Kysely<Database>({
       dialect: new PGliteDialect(client as unknown as PGlite),
     });
-    await migrateTo({ db }, FIRST_SCHEMA);
+    await migrateTo(db, FIRST_SCHEMA);
     await client.exec(`
       insert into weblate.sync_runs (weblate_url) values ('https://weblate.example/');
       insert into weblate.languages (code, id, name, raw)

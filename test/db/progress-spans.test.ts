@@ -2,9 +2,10 @@ import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 
 import type { Database } from '../../src/db/database.ts';
-import { migrateTo, migrateToLatest } from '../../src/db/migrator.ts';
+import { migrateToLatest } from '../../src/db/migrator.ts';
 import { listMovers } from '../../src/db/queries/report-activity.ts';
 import type { ReportFilter } from '../../src/db/queries/report-scope.ts';
+import { migrateTo } from '../../src/db/schema-migrations.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 
 // Migration 0014 rewrites the daily progress reads over spans of days. They must give the
@@ -165,7 +166,7 @@ describe('migration 0014: daily progress over spans', () => {
   it('gives the rows of the definitions it replaces', async () => {
     const database = await databases.create({ empty: true });
     const handle = await database.open();
-    await migrateTo(handle, '0013_mirror_users');
+    await migrateTo(handle.db, '0013_mirror_users');
     await seed(handle.db, random(14));
     // Every read ends today: a day that ends between the two reads makes them incomparable,
     // so they are read again from 0013's definitions (0014 rolled back).
@@ -173,7 +174,7 @@ describe('migration 0014: daily progress over spans', () => {
     let after: Record<string, string[]> = {};
     for (let attempt = 1; attempt <= 2; attempt++) {
       const today = utcDay(0);
-      await migrateTo(handle, '0013_mirror_users');
+      await migrateTo(handle.db, '0013_mirror_users');
       before = await readAll(handle.db);
       await migrateToLatest(handle);
       after = await readAll(handle.db);
@@ -255,7 +256,7 @@ describe('migration 0014: daily progress over spans', () => {
     };
     await migrateToLatest(handle);
     expect(await config()).toContain('jit=off');
-    await migrateTo(handle, '0013_mirror_users');
+    await migrateTo(handle.db, '0013_mirror_users');
     expect(await config()).not.toContain('jit=off');
     await migrateToLatest(handle);
     expect(await config()).toContain('jit=off');

@@ -4,7 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 
 import { ConfigError } from '../../src/errors.ts';
-import { checkWebhookSecret, createWebhookVerifier } from '../../src/webhooks/verify.ts';
+import { checkWebhookSecret } from '../../src/lib/webhook-secret.ts';
+import { createWebhookVerifier } from '../../src/webhooks/verify.ts';
 import { signWebhook, TEST_SECRET } from '../helpers/webhooks.ts';
 
 // The reference example of the Standard Webhooks specification.

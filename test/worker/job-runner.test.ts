@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadConfig } from '../../src/config.ts';
 import type { DbHandle } from '../../src/db/client.ts';
+import type { JobDefinition } from '../../src/job.ts';
 import type { RunResult } from '../../src/sync/run-record.ts';
-import type { JobDefinition } from '../../src/worker/job.ts';
 import { JobRunner } from '../../src/worker/job-runner.ts';
 import { createMetrics } from '../../src/worker/metrics.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 
 import { UsageError } from '../../errors.ts';
+import { checkWebhookSecret } from '../../lib/webhook-secret.ts';
 import { startChurn } from '../../simulator/churn.ts';
 import { FAULT_KINDS, parseFaultSpec } from '../../simulator/faults.ts';
 import {
@@ -14,7 +15,6 @@ import {
   startSimulator,
   WEBLATE_5_14_COSTS,
 } from '../../simulator/index.ts';
-import { checkWebhookSecret } from '../../webhooks/verify.ts';
 import type { Command, OptionSpec, OptionValues } from '../args.ts';
 import { print } from '../runtime.ts';
 

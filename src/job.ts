@@ -1,6 +1,11 @@
-import type { CronVariable } from '../config.ts';
-import type { SyncDeps } from '../sync/context.ts';
-import type { RunResult } from '../sync/run-record.ts';
+import type { CronVariable } from './config.ts';
+import type { SyncDeps } from './sync/context.ts';
+import type { RunResult, RunStatus } from './sync/run-record.ts';
+
+/*
+ * What a job is and what running one reports: shared by the worker, which schedules jobs,
+ * and the webhook receiver, whose batches run as jobs too.
+ */
 
 /** What a job's run receives. */
 export interface JobContext {
@@ -30,3 +35,14 @@ export interface JobDefinition {
 
 /** What the job runner needs of a job: scheduled ones, and the syncs webhooks start. */
 export type RunnableJob = Pick<JobDefinition, 'name' | 'run'>;
+
+export const SKIP_REASONS = ['overlap', 'locked', 'stopping'] as const;
+/** Why a run did not start: its job was running, another process held it, or shutdown began. */
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export type JobRunReport =
+  | { job: string; status: RunStatus; result: RunResult }
+  /** The run did not start (see SkipReason). */
+  | { job: string; status: 'skipped'; reason: SkipReason }
+  /** The run could not start or could not be recorded (the database failed). */
+  | { job: string; status: 'failed'; result: null; error: Error };
