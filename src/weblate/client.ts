@@ -251,8 +251,8 @@ export class WeblateClient {
   #noteDowngrade(): void {
     const message =
       `the server writes http:// links although WEBLATE_URL is ${this.apiRoot.origin}; weblate-mirror ` +
-      'follows them over https. The proxy in front of Weblate does not tell it that requests came over ' +
-      'TLS: set ENABLE_HTTPS (and SECURE_PROXY_SSL_HEADER) in its settings.';
+      'follows them over https. Weblate builds its links from its SITE_DOMAIN and ENABLE_HTTPS ' +
+      'settings, not from the request: set ENABLE_HTTPS in its settings.';
     if (this.warnings.includes(message)) return;
     this.warnings.push(message);
     this.#options.log.warn(

@@ -215,7 +215,7 @@ describe.skipIf(!SHOULD_RUN)(`a real Weblate ${TIER_RELEASE} behind nginx (needs
     expect([result.status, result.error]).toEqual(['succeeded', null]);
     expect(result.summary.warnings.filter((w) => /http:\/\//.test(w))).toEqual([
       `the server writes http:// links although WEBLATE_URL is ${origin}; weblate-mirror follows them over https. ` +
-        'The proxy in front of Weblate does not tell it that requests came over TLS: set ENABLE_HTTPS (and SECURE_PROXY_SSL_HEADER) in its settings.',
+        'Weblate builds its links from its SITE_DOMAIN and ENABLE_HTTPS settings, not from the request: set ENABLE_HTTPS in its settings.',
     ]);
     expect(lines.filter((l) => /server links say http for an https instance/.test(l))).toHaveLength(
       1,

@@ -63,7 +63,7 @@ describe('an https instance whose proxy makes Weblate write http:// links', () =
     expect([result.status, result.error, result.summary.rejected]).toEqual(['succeeded', null, 0]);
     expect(result.summary.warnings).toEqual([
       `the server writes http:// links although WEBLATE_URL is ${origin}; weblate-mirror follows them over https. ` +
-        'The proxy in front of Weblate does not tell it that requests came over TLS: set ENABLE_HTTPS (and SECURE_PROXY_SSL_HEADER) in its settings.',
+        'Weblate builds its links from its SITE_DOMAIN and ENABLE_HTTPS settings, not from the request: set ENABLE_HTTPS in its settings.',
     ]);
     const warned = lines
       .map((l) => JSON.parse(l) as Record<string, unknown>)
