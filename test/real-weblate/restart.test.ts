@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import type { SyncResult } from '../../src/sync/run-sync.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { useWeblate } from './harness/instance.ts';
-import { syncWeblate, type TierSyncOptions } from './harness/mirror.ts';
+import { expectEqualToFreshSync, syncWeblate, type TierSyncOptions } from './harness/mirror.ts';
 import { TIER_RELEASE } from './harness/release.ts';
 import { findUnit, STATE, unitsOf } from './harness/seed.ts';
 
@@ -55,25 +54,11 @@ describe(`a real Weblate ${TIER_RELEASE} restarted mid-sync`, () => {
     return result;
   }
 
-  async function expectEqualToFresh(): Promise<void> {
-    const fresh = await createTestDatabase();
-    try {
-      const freshDb = (await fresh.migrated()).db;
-      const full = await syncWeblate(weblate.current, freshDb);
-      expect([full.status, full.error]).toEqual(['succeeded', null]);
-      expect(
-        compareMirrors(await snapshotMirror(db), await snapshotMirror(freshDb), () => false),
-      ).toEqual([]);
-    } finally {
-      await fresh.drop();
-    }
-  }
-
   it('during a full sync', async () => {
     await syncThroughRestart('units', { full: true });
     const next = await syncWeblate(weblate.current, db);
     expect([next.status, next.error]).toEqual(['succeeded', null]);
-    await expectEqualToFresh();
+    await expectEqualToFreshSync(weblate.current, db);
   });
 
   it('during an incremental sync', async () => {
@@ -85,6 +70,6 @@ describe(`a real Weblate ${TIER_RELEASE} restarted mid-sync`, () => {
     await syncThroughRestart('changes', {});
     const next = await syncWeblate(weblate.current, db);
     expect([next.status, next.error]).toEqual(['succeeded', null]);
-    await expectEqualToFresh();
+    await expectEqualToFreshSync(weblate.current, db);
   });
 });

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
 
 import type { Database } from '../../../src/db/database.ts';
 import type { Logger } from '../../../src/logger.ts';
 import type { SyncOptions, SyncResult } from '../../../src/sync/run-sync.ts';
 import { WeblateClient, type WeblateClientOptions } from '../../../src/weblate/client.ts';
-import { handleOf } from '../../helpers/database.ts';
+import { createTestDatabase, handleOf } from '../../helpers/database.ts';
 import { captureLogger } from '../../helpers/logs.ts';
+import { compareMirrors, snapshotMirror } from '../../helpers/mirror-compare.ts';
 import { requestsByResource, syncAsWriter } from '../../helpers/sync.ts';
 import type { WeblateInstance } from './instance.ts';
 import { SEED } from './seed.ts';
@@ -55,4 +57,27 @@ export function requestsOf(result: SyncResult): Record<string, number> {
   return Object.fromEntries(
     Object.entries(requestsByResource(result)).filter(([, requests]) => requests > 0),
   );
+}
+
+/**
+ * The mirror in `db` equals a fresh full sync of the Weblate under test, made into a new
+ * database; the kept mirror may hold more changes only where `mayBeGone(id)` (their objects
+ * were deleted in Weblate, which deletes their history there).
+ */
+export async function expectEqualToFreshSync(
+  weblate: WeblateInstance,
+  db: Kysely<Database>,
+  mayBeGone: (changeId: string) => boolean = () => false,
+): Promise<void> {
+  const fresh = await createTestDatabase();
+  try {
+    const freshDb = (await fresh.migrated()).db;
+    const full = await syncWeblate(weblate, freshDb);
+    expect([full.status, full.error]).toEqual(['succeeded', null]);
+    expect(
+      compareMirrors(await snapshotMirror(db), await snapshotMirror(freshDb), mayBeGone),
+    ).toEqual([]);
+  } finally {
+    await fresh.drop();
+  }
 }

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
+import { stopChild } from './weblate.ts';
+
 /** Debian's nginx (the `nginx` package). */
 export const NGINX = '/usr/sbin/nginx';
 const INSTALL = 'apt-get install -y nginx';
@@ -91,14 +93,14 @@ export async function startNginx(upstream: string, servers: NginxServer[]): Prom
     requests: () => parseAccessLog(join(dir, 'access.log')),
     errorLog: () => (existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : ''),
     async stop() {
-      await stopChild(child);
+      await stopChild(child, 10_000);
       rmSync(dir, { recursive: true, force: true });
     },
   };
   try {
     for (const server of servers) await waitUntilListening(server.port, child, 20_000);
   } catch (err) {
-    await stopChild(child);
+    await stopChild(child, 10_000);
     throw new Error(`nginx did not start: ${output.trim()} ${running.errorLog().trim()}`, {
       cause: err,
     });
@@ -191,16 +193,6 @@ async function waitUntilListening(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`nothing listened on 127.0.0.1:${port} within ${timeoutMs} ms`);
-}
-
-/** Closes the shell's stdin, which stops nginx gracefully (SIGQUIT); kills the group after 10 s. */
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.stdin?.end();
-  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** A self-signed CA and a certificate for 127.0.0.1 that it signed, as PEM files in `dir`. */

@@ -224,12 +224,15 @@ async function waitUntilLogged(logFile: string, timeoutMs: number): Promise<void
   throw new Error(`the readiness request reached no access log line within ${timeoutMs} ms`);
 }
 
-/** Closes the shell's stdin, which stops gunicorn gracefully; kills the group after 20 s. */
-async function stopChild(child: ChildProcess): Promise<void> {
+/**
+ * Closes the stdin of a shell started detached, which stops its server gracefully (gunicorn
+ * here, nginx in nginx.ts); kills the process group after `killAfterMs`.
+ */
+export async function stopChild(child: ChildProcess, killAfterMs = 20_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.stdin?.end();
-  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 20_000);
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), killAfterMs);
   await exited;
   clearTimeout(timer);
 }
