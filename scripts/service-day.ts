@@ -173,7 +173,9 @@ if (!(minutes > 0) || (kind !== 'postgres' && kind !== 'embedded')) {
 }
 
 function say(text: string): void {
-  process.stdout.write(`${new Date().toISOString().slice(11, 19)} service-day (${kind}): ${text}\n`);
+  process.stdout.write(
+    `${new Date().toISOString().slice(11, 19)} service-day (${kind}): ${text}\n`,
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
