@@ -53,8 +53,13 @@ const BIN = fileURLToPath(new URL('../bin/weblate-mirror.js', import.meta.url));
 const EDITS_PER_MINUTE = 100;
 const SAMPLE_MS = 5_000;
 const POLL_MS = 200;
-/** The first quarter of the run is warm-up: no slope is fitted over it. */
-const WARM_UP_FRACTION = 0.25;
+/**
+ * The first half of the run is warm-up, no slope fitted over it: it holds the first reconcile
+ * (a full sync, at minute 8), which raises the memory high-water marks once.
+ */
+const WARM_UP_FRACTION = 0.5;
+/** The shortest fit whose slope is judged against its bound. */
+const MIN_FIT_MINUTES = 5;
 /** The p95 from edit to row the issue aims at; reported, not asserted (see P95_BOUND_MS). */
 const P95_TARGET_MS = 2_000;
 /**
@@ -90,7 +95,7 @@ const SERIES: SeriesSpec[] = [
     floor: true,
     unit: 'MB',
     bound: 1,
-    why: 'a leak of 1 MB a minute is 1.4 GB a day; GC and allocator noise averages out far below it over 15 minutes',
+    why: 'a leak of 1 MB a minute is 1.4 GB a day; GC and allocator noise averages out far below it over 10 minutes',
   },
   {
     name: 'heap_used_mb',
@@ -817,11 +822,18 @@ async function main(): Promise<number> {
 
     // -- Figures
     const warmUpEnd = WARM_UP_FRACTION * minutes;
+    // A slope over a few minutes is noise: shorter runs report their slopes without judging them.
+    const judged = minutes - warmUpEnd >= MIN_FIT_MINUTES;
+    if (!judged)
+      say(
+        `slopes reported, not judged: fitted over ${minutes - warmUpEnd} min, under ${MIN_FIT_MINUTES}`,
+      );
     const series = SERIES.map((spec) => {
       const points = samples
         .map((s) => [s.minute, s[spec.name as keyof Sample]] as [number, number | null])
         .filter((p): p is [number, number] => p[1] !== null && Number.isFinite(p[1]));
-      const after = points.filter(([m]) => m >= warmUpEnd);
+      // Up to the churn's end: the drain after it is not service at the same pace.
+      const after = points.filter(([m]) => m >= warmUpEnd && m < minutes);
       if (after.length === 0) return { ...spec, measured: false };
       const slope = slopePerMinute(windowed(after, warmUpEnd, spec.floor));
       const first = after.filter(([m]) => m < warmUpEnd + 1).map(([, v]) => v);
@@ -834,7 +846,8 @@ async function main(): Promise<number> {
         atEnd: mean(last),
         max: Math.max(...after.map(([, v]) => v)),
         slopePerMinute: slope,
-        pass: spec.bound === null || slope === null || slope <= spec.bound,
+        judged,
+        pass: spec.bound === null || slope === null || !judged || slope <= spec.bound,
       };
       if (!entry.pass)
         fail(
@@ -986,7 +999,7 @@ function printSummary(
         fmt(s.max).padStart(10),
         fmt(s.slopePerMinute, 3).padStart(13),
         (typeof s.bound === 'number' ? String(s.bound) : '-').padStart(10),
-        s.pass === true ? '  pass' : '  FAIL',
+        s.judged === false ? '  not judged' : s.pass === true ? '  pass' : '  FAIL',
       ].join(' '),
     );
   }
