@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statfsSync } from 'node:fs';
+import { mkdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
@@ -19,12 +19,7 @@ import type { Database } from './database.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
 import { DEFAULT_MEMORY_LIMIT_MB, MemoryLimit } from './memory-limit.ts';
 import { storedCluster } from './pglite-cluster.ts';
-import {
-  clusterMajor,
-  EMBEDDED_MAJOR,
-  majorMismatch,
-  upgradeEmbeddedCluster,
-} from './pglite-upgrade.ts';
+import { clusterMajor, needsMove, upgradeEmbeddedCluster } from './pglite-upgrade.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -122,7 +117,7 @@ function noEmbeddedMirror(dataDir: string): string {
 }
 
 function hasCluster(dataDir: string): boolean {
-  return existsSync(join(dataDir, 'pgdata', 'PG_VERSION'));
+  return clusterMajor(dataDir) !== null;
 }
 
 interface OpenOptions {
@@ -202,9 +197,7 @@ async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHand
   );
   try {
     const pgdata = join(options.dataDir, 'pgdata');
-    const mismatch = majorMismatch(options.dataDir, open.readOnly);
-    if (mismatch !== null) throw new ExplainedError(mismatch);
-    if ((clusterMajor(options.dataDir) ?? EMBEDDED_MAJOR) !== EMBEDDED_MAJOR) {
+    if (needsMove(options.dataDir, open.readOnly)) {
       const upgrade = await upgradeEmbeddedCluster(options.dataDir, (folder) =>
         createPglite(folder, true),
       );

@@ -15,7 +15,7 @@ import { migrateTo } from './schema-migrations.ts';
  * release that wrote it. weblate-mirror's first releases embedded PostgreSQL 17 (PGlite 0.4);
  * since PGlite 0.5 it is 18. A folder of 17 is moved over by loading it with the release that
  * wrote it (the `pglite-pg17` dependency) and copying every row into a new 18 cluster that the
- * same migrations built (docs/reliability.md, "Upgrade in place").
+ * same migrations built (docs/reliability.md, "Upgrades").
  */
 export const EMBEDDED_MAJOR = 18;
 
@@ -39,17 +39,26 @@ export function clusterMajor(dataDir: string): number | null {
   return Number.parseInt(readFileSync(file, 'utf8').trim(), 10);
 }
 
-/** Why a folder of another major release cannot simply be opened, or null when it can. */
-export function majorMismatch(dataDir: string, readOnly: boolean): string | null {
+/**
+ * Whether the folder in dataDir must be moved to EMBEDDED_MAJOR before it opens; throws, saying
+ * why, when it cannot be opened by this release, or must not be moved by a read-only command.
+ */
+export function needsMove(dataDir: string, readOnly: boolean): boolean {
   const major = clusterMajor(dataDir);
-  if (major === null || major === EMBEDDED_MAJOR) return null;
+  if (major === null || major === EMBEDDED_MAJOR) return false;
   if (major > EMBEDDED_MAJOR)
-    return `the embedded database at ${dataDir} was made by a newer weblate-mirror (PostgreSQL ${major}; this release reads ${EMBEDDED_MAJOR}): upgrade weblate-mirror`;
+    throw new ExplainedError(
+      `the embedded database at ${dataDir} was made by a newer weblate-mirror (PostgreSQL ${major}; this release reads ${EMBEDDED_MAJOR}): upgrade weblate-mirror`,
+    );
   if (major !== 17)
-    return `the embedded database at ${dataDir} is PostgreSQL ${major}, which no weblate-mirror release made`;
-  return readOnly
-    ? `the embedded database at ${dataDir} was made by an earlier weblate-mirror (PostgreSQL ${major}): run \`weblate-mirror migrate\` once to move it to PostgreSQL ${EMBEDDED_MAJOR}`
-    : null;
+    throw new ExplainedError(
+      `the embedded database at ${dataDir} is PostgreSQL ${major}, which no weblate-mirror release made`,
+    );
+  if (readOnly)
+    throw new ExplainedError(
+      `the embedded database at ${dataDir} was made by an earlier weblate-mirror (PostgreSQL ${major}): run \`weblate-mirror migrate\` once to move it to PostgreSQL ${EMBEDDED_MAJOR}`,
+    );
+  return true;
 }
 
 interface Table {
