@@ -1,9 +1,8 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 
 import type { ChangesTable, Database } from '../db/database.ts';
-import { pending, readCursor, writeCursor } from '../db/queries/sync-state.ts';
+import { pending, writeCursor } from '../db/queries/sync-state.ts';
 import { forEachConcurrently } from '../lib/task-group.ts';
-import { toEpochMicros } from '../lib/timestamps.ts';
 import { componentPathFromUrl, urlKey } from '../weblate/urls.ts';
 import { commitPage } from './commit.ts';
 import type { SyncContext } from './context.ts';
@@ -24,29 +23,10 @@ import { syncComponentTranslations } from './streams/translations.ts';
 /** The default discovery interval of the CLI and the worker (WEBLATE_DISCOVERY_INTERVAL_SECONDS). */
 export const DEFAULT_DISCOVERY_INTERVAL_SECONDS = 3600;
 
-/**
- * Whether this run reads the complete discovery lists: always in a full sync, when no
- * discovery was recorded, when the scope differs from the one it covered (WEBLATE_PROJECTS
- * changed), and once `intervalSeconds` have passed since it finished (0: every sync).
- */
-export async function isDiscoveryDue(ctx: SyncContext, intervalSeconds: number): Promise<boolean> {
-  if (ctx.mode === 'full' || intervalSeconds <= 0) return true;
-  const last = await readCursor(ctx.db, 'discovery', '');
-  if (last === null || !sameScope(last.projects, ctx.scope.projects)) return true;
-  const elapsedMs = ctx.now().getTime() - Number(toEpochMicros(last.at) / 1000n);
-  return elapsedMs >= intervalSeconds * 1000 || elapsedMs < 0;
-}
-
 /** Records a complete discovery, at the run's clock, for the scope it covered. */
 export async function recordDiscovery(ctx: SyncContext): Promise<void> {
   const projects = ctx.scope.projects === null ? null : [...ctx.scope.projects].sort();
   await writeCursor(ctx.db, 'discovery', '', { at: ctx.now().toISOString(), projects });
-}
-
-function sameScope(recorded: string[] | null, current: readonly string[] | null): boolean {
-  if (recorded === null || current === null) return recorded === current;
-  const sorted = [...current].sort();
-  return recorded.length === sorted.length && recorded.every((slug, i) => slug === sorted[i]);
 }
 
 /**
@@ -62,18 +42,8 @@ interface Named {
 }
 
 /**
- * Discovery from the changes new to the mirror (pending.newChanges): every component they
- * name (directly, or through a translation) has its translation list read, which brings new
- * and moved translations (noted for their units and statistics) and marks removed ones
- * deleted. A component the mirror does not hold, or whose record an action changed, is read
- * first, and the project of a new component if the mirror lacks it; languages are read once
- * if a translation names one the mirror lacks. When the complete lists were read in this
- * run (`listed`), only what they did not show is read. The changes leave the pending list
- * once all of that is stored; a run stopped before does it again.
- *
- * A sync driven by webhooks (`webhooks`) reads the translations in the moment Weblate may
- * not have recounted them yet (pending.recheckTranslations): it notes the translations its
- * changes name, and the next other sync reads their components' lists again.
+ * Discovery from the changes new to the mirror (docs/architecture.md#discovery); with `listed`,
+ * only what this run's lists did not show, with `webhooks`, noting pending.recheckTranslations.
  */
 export async function discoverFromChanges(
   ctx: SyncContext,

@@ -1,13 +1,13 @@
 import type { DatabaseKind } from '../db/client.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
-import { pending } from '../db/queries/sync-state.ts';
-import { SyncError } from '../errors.ts';
+import { pending, readCursor } from '../db/queries/sync-state.ts';
 import { runBackfill } from '../history/backfill.ts';
 import { forEachConcurrently, TaskGroup } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
 import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
-import { discoverFromChanges, isDiscoveryDue, recordDiscovery } from './discovery.ts';
+import { discoverFromChanges, recordDiscovery } from './discovery.ts';
 import { loadMirrored } from './mirrored.ts';
+import { planRun, runKindOf, type RunPlan, type RunRequest } from './plan.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
 import { GLOBAL_CHANGES, projectChanges, syncChanges } from './streams/changes.ts';
 import { syncComponents } from './streams/components.ts';
@@ -42,18 +42,8 @@ export interface SyncOptions extends RunOptions {
 }
 
 /**
- * What a sync driven by webhooks (src/webhooks/) reads, recorded as kind `webhook`: like an
- * incremental sync, what the changes since the mark name, and no more:
- * - the complete discovery lists only when the mirror has none for its scope (their interval
- *   is left to the scheduled syncs);
- * - with WEBLATE_PROJECTS, only the change lists of the projects the events named;
- * - no statistics: the translations that moved owe their snapshots (and their languages'
- *   sums) to the next sync that reads statistics, a scheduled one;
- * - the translations its changes name are read again by the next other sync: Weblate sends
- *   its webhooks before it recounts the translation, so their records may be one change
- *   behind (pending.recheckTranslations);
- * - the unit strategy the caller learned before, not a probe each time.
- * It is never the first sync: the caller runs it only once a sync has succeeded.
+ * A sync driven by webhooks (kind `webhook`): what the changes since the mark name, and no
+ * more; never the first sync (docs/internals.md#webhook-syncs).
  */
 export interface TargetedSync {
   /** Slugs of the projects the events named; null when an event named none (every project). */
@@ -72,18 +62,20 @@ export interface SyncResult extends RunResult {
  * `signal` stops is recorded `interrupted`.
  */
 export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncResult> {
-  const isFirst = !(await hasSucceededRun(deps.db));
-  const mode: SyncMode = options.full === true || isFirst ? 'full' : 'incremental';
-  const targeted = options.targeted ?? null;
-  if (targeted !== null && mode === 'full')
-    throw new SyncError('a sync driven by webhooks follows a sync that succeeded; none has');
-  // A targeted sync lists everything only when it must (never in step with the interval).
-  const interval = targeted === null ? (options.discoveryIntervalSeconds ?? 0) : Infinity;
-  const kind = targeted === null ? mode : 'webhook';
-  const result = await recordRun(deps, { kind, mode }, options, (ctx, controller) =>
-    syncEverything(ctx, controller, interval, targeted),
-  );
-  if (isFirst && result.status === 'succeeded') await backfillAfterFirstSync(deps);
+  const hasSucceeded = await hasSucceededRun(deps.db);
+  const request: Omit<RunRequest, 'now'> = {
+    full: options.full === true,
+    discoveryIntervalSeconds: options.discoveryIntervalSeconds ?? 0,
+    webhook: options.targeted ?? null,
+    scope: deps.scope,
+  };
+  const { kind, mode } = runKindOf(request, hasSucceeded);
+  const result = await recordRun(deps, { kind, mode }, options, async (ctx, controller) => {
+    const discovery = await readCursor(ctx.db, 'discovery', '');
+    const plan = planRun({ hasSucceeded, discovery }, { ...request, now: ctx.now() });
+    await executeRun(ctx, controller, plan);
+  });
+  if (!hasSucceeded && result.status === 'succeeded') await backfillAfterFirstSync(deps);
   return { ...result, mode };
 }
 
@@ -104,28 +96,20 @@ async function backfillAfterFirstSync(deps: SyncDeps): Promise<void> {
 }
 
 /**
- * The stages, in dependency order: discovery (complete lists, which mark what vanished, when
- * due; else the mirrored objects), the change history (every project's at once when all are
- * in scope, else each project's; windows end at the server time the run knows when they
- * open), discovery from the changes new to the mirror, then units (beside the changes in a
- * full sync), statistics, the people the changes named, and with a complete discovery the
- * subscriptions.
+ * The stages of a plan, in dependency order: discovery, the change history (windows end at
+ * the server time the run knows when they open), discovery from the changes, units,
+ * statistics, the people the changes named, then subscriptions with complete lists.
  */
-async function syncEverything(
+async function executeRun(
   run: SyncContext,
   controller: AbortController,
-  discoveryIntervalSeconds: number,
-  targeted: TargetedSync | null,
+  plan: RunPlan,
 ): Promise<void> {
-  const listed = await isDiscoveryDue(run, discoveryIntervalSeconds);
-  const found = listed ? await discoverByLists(run) : await loadMirrored(run);
-  const named = targeted?.projects ?? null;
+  const found = plan.discovery === 'lists' ? await discoverByLists(run) : await loadMirrored(run);
+  const named = plan.changedProjects;
   const changedProjects =
     named === null ? found.projects : found.projects.filter((p) => named.has(p.slug));
-  // Complete lists cover whatever changes an interrupted run left for discovery, and the
-  // translations earlier webhook syncs left to read again.
-  if (run.mode === 'full') await pending.newChanges.settleAll(run.db);
-  if (listed) await pending.recheckTranslations.settleAll(run.db);
+  for (const step of plan.settle) await pending[step].settleAll(run.db);
   const ctx: WindowedContext = { ...run, windowEnd: fromDate(run.client.serverNow()) };
   const changes = () =>
     ctx.scope.projects === null
@@ -133,11 +117,9 @@ async function syncEverything(
       : forEachConcurrently(changedProjects, controller, (project) =>
           syncChanges(ctx, projectChanges(project)),
         );
-  if (ctx.mode === 'full') {
-    // A full unit walk needs nothing from the changes: the two largest reads go side by side,
-    // their requests in flight together and their pages written as they come. While the
-    // changes are read, the unit walk leaves one of the client's places to them, whose
-    // requests would otherwise queue behind unit pages that take seconds each on a slow server.
+  if (plan.unitsBesideChanges) {
+    // The two largest reads side by side; while the changes are read the unit walk leaves
+    // them one of the client's places, as their requests would queue behind slow unit pages.
     const group = new TaskGroup(controller);
     const changesRead = changes();
     group.add(changesRead);
@@ -146,15 +128,16 @@ async function syncEverything(
     await group.settle();
   } else {
     await changes();
-    await discoverFromChanges(ctx, controller, found.projects, {
-      listed,
-      webhooks: targeted !== null,
-    });
-    await syncUnits(ctx, { knownStrategy: targeted?.unitStrategy ?? null });
+    if (plan.discoverFromChanges !== null)
+      await discoverFromChanges(ctx, controller, found.projects, {
+        listed: plan.discovery === 'lists',
+        webhooks: plan.discoverFromChanges.webhooks,
+      });
+    await syncUnits(ctx, { knownStrategy: plan.knownStrategy });
   }
-  await syncStatistics(ctx, found.languageUrls, { deferSnapshots: targeted !== null });
+  await syncStatistics(ctx, found.languageUrls, { deferSnapshots: plan.deferSnapshots });
   await syncUsers(ctx, controller);
-  if (!listed) return;
+  if (!plan.recordDiscovery) return;
   for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
   await recordDiscovery(ctx);
 }

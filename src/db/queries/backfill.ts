@@ -26,30 +26,8 @@ export interface BackfillResult {
 const list = (values: readonly number[]) => sql.raw(values.join(', '));
 
 /**
- * Rebuilds weblate.translation_progress_estimated in one transaction: for every translation
- * with a statistics snapshot, its progress at the end of the UTC day of its first change and
- * of every later day on which something moved, up to the day before its first snapshot,
- * counted back from that snapshot through the change log (a row holds until the next one,
- * as translation_progress_daily reads it). One pass over the changes, in the database
- * (docs/history.md):
- *
- * - Each string's changes form a chain, in the order Weblate logged them (by id). A change
- *   that logged the states (`details.old_state` and `details.state`, as Weblate does for
- *   every change it writes through a unit) moved its string from `old_state` to the state
- *   the next link started from: the next change's `old_state`, else (the last link) the
- *   unit's state in the mirror. So a move Weblate did not log between two links counts at
- *   the earlier one, and every chain ends where the mirror stands. An `old_state` of -1
- *   (Weblate's for a string added from a repository or an upload) means no string yet.
- * - A string created (CREATING_ACTIONS) did not count before; one removed (REMOVING_ACTIONS)
- *   does not count after. Weblate logs a removal after deleting the unit with its changes,
- *   without unit or state: the string counts as translated before it when the removal kept
- *   a translation text, else as untranslated.
- * - A day's counts are the first snapshot's minus every move between that day's end and the
- *   snapshot. Words are the moved strings' source words (0 for a string the mirror never
- *   held).
- *
- * Idempotent: it replaces every estimate, so a run after later syncs gives the same rows
- * as long as the snapshots and changes before them are the same.
+ * Rebuilds weblate.translation_progress_estimated in one transaction, counted back from each
+ * translation's first snapshot through the change log (the rules: docs/history.md). Idempotent.
  */
 export async function rebuildEstimates(db: Kysely<Database>): Promise<BackfillResult> {
   return db.transaction().execute(async (trx) => {

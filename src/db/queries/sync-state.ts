@@ -147,30 +147,8 @@ export interface PendingStep {
 }
 
 /**
- * The named steps a sync may owe, by who notes and who settles them:
- *
- * - `movedTranslations`: a translation whose record moved (every translation in a full sync).
- *   Noted by the translation list; its units are read by the unit stage, and it is settled
- *   by the statistics stage once its statistics are read (or the translation is gone).
- * - `namedUnits`: a unit that a change new to the mirror names (a bulk edit or a suggestion
- *   leaves its last_changed alone). Noted by the change history; settled by whichever read
- *   brings the unit (a unit page, a sweep of its translation, a read by id); all of them by a
- *   complete walk of every project.
- * - `staleLanguages`: a language whose statistics must be read again: one of its translations
- *   went away, or its statistics lagged its translations. Noted by deletions and by the
- *   statistics stage; settled when its statistics are read.
- * - `newChanges`: a change new to the mirror in an incremental sync, whose component and
- *   translations discovery must look at (see discover-from-changes.ts). Noted by the change
- *   history; settled by that discovery once what the change names is read.
- * - `owedSnapshots`: a moved translation whose statistics a sync driven by webhooks left to
- *   the next sync that reads statistics (see TargetedSync). Noted by that sync's statistics
- *   stage, which settles the translation's `movedTranslations` in the same transaction;
- *   settled with `movedTranslations` when its statistics are read (or it is gone).
- * - `recheckTranslations`: a translation whose record a sync driven by webhooks read right
- *   after a change of it. Weblate may still answer the counts from before that change (it
- *   recomputes them after queuing the webhook), so the next sync that is not driven by
- *   webhooks reads its component's translation list again. Noted by discovery from the
- *   changes in such a sync; settled by discovery in the next other sync, or by complete lists.
+ * The named steps a sync may owe; who notes and who settles each is in docs/architecture.md
+ * (Sync state).
  */
 export const pending = {
   movedTranslations: pendingStep('translation'),
