@@ -6,22 +6,22 @@ const SINCE = 'fb66963b55a8a0f3d22f8deb0966305165fe9600';
 const MAX = 72;
 
 const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' });
+const fail = (lines: string[]) => {
+  process.stderr.write(lines.map((line) => `${line}\n`).join(''));
+  process.exit(1);
+};
 
 try {
   git('cat-file', '-e', `${SINCE}^{commit}`);
 } catch {
-  console.error(
-    `check-commits: commit ${SINCE} is not in this clone (shallow?); clone with history`,
-  );
-  process.exit(1);
+  fail([`check-commits: commit ${SINCE} is not in this clone (shallow?); clone with history`]);
 }
 const subjects = git('log', '--format=%h %s', `${SINCE}..HEAD`).split('\n').filter(Boolean);
 const long = subjects.filter((line) => [...line.slice(line.indexOf(' ') + 1)].length > MAX);
 if (long.length > 0) {
-  console.error(
+  fail([
     `check-commits: subjects past ${MAX} characters; reword them, the why goes in the body:`,
-  );
-  for (const line of long) console.error(`  ${line}`);
-  process.exit(1);
+    ...long.map((line) => `  ${line}`),
+  ]);
 }
-console.log(`check-commits: ${subjects.length} subjects of ${MAX} characters or fewer`);
+process.stdout.write(`check-commits: ${subjects.length} subjects of ${MAX} characters or fewer\n`);

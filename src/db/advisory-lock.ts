@@ -4,18 +4,8 @@ import { sleep } from '../lib/sleep.ts';
 import type { DbHandle } from './client.ts';
 import type { Database } from './database.ts';
 
-/**
- * Named locks that keep two runs of the same job (or two jobs that write the mirror) apart,
- * within a process and across processes sharing one database.
- *
- * - Within a process, a registry of held names per database.
- * - On PostgreSQL, also session-level advisory locks, taken on one pooled connection that
- *   the session keeps for as long as it holds them. The server releases them when the
- *   connection ends, so a process that is killed leaves no lock behind.
- * - On the embedded database (PGlite) the registry alone suffices: only one process can open
- *   its folder (see directory-lock.ts), and its single connection cannot hold a lock for a
- *   session apart from the queries of the job (every query would queue behind it).
- */
+// Named locks that keep two runs of one job (or two jobs that write the mirror) apart, in a
+// process and across processes sharing one database (docs/internals.md#named-locks).
 
 /** First key of every advisory lock of weblate-mirror (the two-key form; "WMJB"). */
 export const LOCK_NAMESPACE = 0x574d4a42;

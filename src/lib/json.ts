@@ -1,18 +1,5 @@
-/**
- * Lossless JSON for API payloads.
- *
- * `JSON.parse` rounds integers beyond 2^53 (Weblate's id_hash and content_hash are signed
- * 64-bit), and Node 20 has neither `JSON.rawJSON` nor reviver source text. One linear scan
- * finds every integer literal outside strings that is too long to be exact and quotes it,
- * so it parses as its exact decimal string. The same scan records the text span of every
- * element of a top-level `results` array, so each record's `raw` is the API's own text.
- *
- * Quoting means building a second copy of the text, which costs as much as parsing it. A
- * list page's big integers are nearly all direct fields of its records (a unit's id_hash
- * and content_hash), so for those the scan also notes the record and the key, and after a
- * plain parse the exact text is put back in place: only when every such value is found where
- * the scan says, with the value a plain parse gives it; otherwise the text is quoted.
- */
+// Lossless JSON for API payloads: integers beyond 2^53 parse as exact decimal strings, and each
+// `results` element keeps its own source text (docs/internals.md#json-without-rounding).
 
 /** Integer literals with more digits than this may exceed Number.MAX_SAFE_INTEGER. */
 const SAFE_DIGITS = 15;

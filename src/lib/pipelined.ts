@@ -7,19 +7,8 @@ export class PreviousCommitFailed extends Error {
 }
 
 /**
- * Two items in hand over an async source: while item k commits (waiting on the database),
- * item k+1 is pulled from the source and `prepare`d, so CPU work in this process overlaps
- * the database's.
- *
- * With `overlap`, the commit of item k+1 starts as soon as it is prepared, while item k may
- * still be committing. Each commit receives `previous`, which settles when the commit before
- * it has: whatever must happen in order (a cursor that says "everything up to here is
- * stored") awaits it first. It rejects with PreviousCommitFailed when that commit failed,
- * so a later item never records progress past an earlier one that was lost. Without
- * `overlap`, `previous` has always settled already.
- *
- * The first error of any stage is thrown, after every commit still running has settled and
- * the source has been closed; nothing runs unobserved afterwards.
+ * Prepares item k+1 while item k commits, so this process's CPU work overlaps the database's;
+ * what must happen in order awaits `previous` (docs/internals.md#pipelined-commits).
  */
 export async function pipelined<T, P>(
   source: AsyncIterator<T>,

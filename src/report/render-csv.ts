@@ -16,15 +16,8 @@ import type {
 } from './model.ts';
 
 /**
- * The report as CSV, one table per section (RFC 4180: CRLF line ends; a field holding a
- * comma, a quote or a line break is quoted, its quotes doubled). Each section is a line
- * `# <name>`, a header row and the rows, and ends with a blank line. Sections: report
- * (one row: when, filters, window, and with --label the labels matched and the sections
- * left out, which are then header only), projects, languages, components, categories,
- * labels, movers_7d and
- * movers_30d (with --since: movers_since, then those of the two that fit), contributors, stalled, language_history,
- * activity, new_work, contributor_ranking, review_waiting, review_approval,
- * translation_methods, release_readiness and quality. An empty cell is a null; a list (a contributor's languages) is space-separated.
+ * The report as CSV, one table per section, as README.md#weblate-mirror-report describes; a
+ * section --label leaves out is header only, a list (a contributor's languages) space-separated.
  */
 export function renderCsv(report: Report): string {
   const meta = {

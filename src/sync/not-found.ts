@@ -11,18 +11,8 @@ export interface Listed {
 }
 
 /**
- * What a stage does when the server answers 404, one of four reactions, the only ones a sync
- * has:
- *
- * - `gone`: an object a listing showed was deleted meanwhile. It is marked deleted (with what
- *   it contains), the run goes on with a warning, and the result is null. Its mirrored history
- *   stays.
- * - `skip`: something the run meant to read is no longer there and nothing needs marking (a
- *   language no translation uses any more): a warning, and null.
- * - `fallback`: an older server lacks the endpoint; `read` gets the same thing another way.
- * - `refuse`: a name the configuration gave (WEBLATE_PROJECTS, WEBLATE_USERS) is unknown to
- *   the server: `refuse` says why, as the message that stops the run, or returns null when it
- *   could settle the matter itself.
+ * What a stage does when the server answers 404: `gone`, `skip`, `fallback` or `refuse`, the
+ * only reactions a sync has (docs/internals.md#what-a-404-means).
  */
 export type NotFoundPolicy<T> =
   | { gone: Listed }

@@ -59,19 +59,8 @@ export interface Stream<R, At, P> extends ReadSpec<R> {
 }
 
 /**
- * Runs one stream over one source: reads pages (see read.ts: validation, rejections,
- * progress), prepares each while the page before commits, and writes each in its own
- * transaction with its rejections (see commit.ts). At most two pages are in hand.
- *
- * The order of commits is the runner's alone: a page's `write` may run beside the page
- * before it, but whatever it claims waits on `previous`, so a cursor only ever claims a
- * contiguous prefix of stored pages. Windows of one source read side by side (id ranges,
- * time ranges) extend the same rule one level up: a window's cursor may claim it only once
- * every window before it has committed, a wait that must happen outside any transaction
- * (the embedded database runs one transaction at a time).
- *
- * Returns false when a 404 ended the source and its `notFound` policy settled it (a slice
- * gone upstream: the other slices go on), true when the source was read to its end.
+ * Runs one stream over one source, each page in its own transaction, in the order of commits
+ * of docs/internals.md#the-stream-runner. False when `notFound` settled a 404 that ended it.
  */
 export async function runStream<R, At, P>(
   ctx: SyncContext,

@@ -58,9 +58,7 @@ function walkOptions<O extends { pageSize: number }>(
 /**
  * Response text a list read side by side holds at most in pages ahead of its consumer: half
  * a unit walk's, since a discovery record parses into more heap than its text (a translation
- * of the global list nests its whole component). At 50,000 translations of 6.2 KB each, one
- * page of 1,000 is then read ahead rather than four: the same 29 s to store them here, and a
- * peak of 276 MB against 310 MB (a full sync of the large shape with 100,000 units).
+ * of the global list nests its whole component; measured: docs/performance.md#what-makes-it-fast).
  */
 const LIST_TEXT_IN_HAND = TEXT_IN_HAND / 2;
 

@@ -1,14 +1,5 @@
-/**
- * The webhook ids accepted lately, so that a delivery seen twice (Weblate retrying after a lost
- * answer, or someone replaying a captured request) is answered without queueing it again.
- *
- * An id only needs remembering while its signed timestamp is still inside the tolerance: after
- * that, verification refuses the request anyway. Each id therefore carries the time its
- * timestamp runs out (which can be up to twice the tolerance away, for a timestamp from the
- * future). The count is bounded too, oldest dropped first: a flood of validly signed events
- * costs at most `maxIds` entries, at the price of a very old id being accepted once more,
- * which only means one more sync.
- */
+// The webhook ids accepted lately, so that a delivery seen twice is not queued again; each is
+// kept until its timestamp runs out, and at most `maxIds` (docs/internals.md#replay-memory).
 
 export const DEFAULT_MAX_REMEMBERED_IDS = 100_000;
 

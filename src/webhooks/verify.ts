@@ -6,21 +6,9 @@ import type { Webhook } from 'standardwebhooks';
 import { ConfigError } from '../errors.ts';
 import { webhookOf } from '../lib/webhook-secret.ts';
 
-/**
- * Checks the Standard Webhooks signature of a request from Weblate's webhook add-on
- * (https://docs.weblate.org/en/latest/admin/addons.html#webhooks).
- *
- * The `standardwebhooks` package does the part that matters: it strips `whsec_`, base64-decodes
- * the secret and computes the HMAC-SHA256 of `<id>.<seconds>.<body>`.
- * Its `verify()` is not called, for two reasons: it reads `Date.now()` with no way to pass a
- * clock (the receiver's tests pass one), and it tells failures apart only by message text. So
- * the checks before the HMAC are done here with the package's own rules: the timestamp header
- * is cut to whole seconds (Weblate sends `str(datetime.timestamp())`, a float such as
- * `1764030000.123456`, and signs the floor of it, as the package's `parseInt` does), and more
- * than 5 minutes off the clock either way is refused; then each space-separated `v1,<base64>`
- * signature is compared, in constant time, with the package's `sign()`. The tests check this
- * against the package's `verify()` on the real clock.
- */
+// Checks the Standard Webhooks signature of a request from Weblate's webhook add-on, with the
+// `standardwebhooks` package's rules but not its `verify()`, which takes no clock and tells
+// failures apart only by message text (docs/internals.md#webhook-signatures).
 
 /** The package's (and the specification's) tolerance: 5 minutes either way. */
 export const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;

@@ -43,19 +43,8 @@ export interface ChangeWindowOptions {
 }
 
 /**
- * Reads the changes of a window newest first (Weblate's only order). Instead of page
- * numbers, which shift when changes are added or cascade-deleted while the list is read,
- * each request asks for page 1 of [after, oldest timestamp seen so far]; the boundary is
- * read twice and deduplicated by id by the caller's upsert. When a whole page shares one
- * timestamp the window cannot narrow, and the walk follows `next` for that stretch.
- *
- * Weblate counts every change a request matches, on every page. With `timeWindows`, the
- * requests after the first are also bounded from below, [lower, before], the lower bound
- * chosen so that the time window holds about a page (TimeWindows): a window read completely
- * moves `before` to its lower bound, and a window that overflows narrows as above. The last
- * stretch is read down to `after` again. Time windows may be read side by side (TimePlan):
- * pages are yielded as they arrive, each saying what it covers, so the consumer must claim
- * progress only over a gapless prefix of them (see sync/covered.ts).
+ * Reads the changes of a window newest first, always page 1 of a narrowing range; pages may come
+ * out of order, so claim only a gapless prefix (docs/internals.md#walkchangewindow).
  */
 export async function* walkChangeWindow(
   client: WeblateClient,
@@ -88,15 +77,8 @@ export interface FetchedPage {
 }
 
 /**
- * Which time ranges a change walk reads, and when. One at a time, each window starts where
- * the one before ended, its span chosen by TimeWindows; the walk plans downwards, so the
- * planning edge (`#edge`) is the lower bound of the oldest window planned. Up to
- * `concurrency` windows are read side by side when TimeWindows.hasRoomBeside says so (the
- * last window at the edge was busy and, when known, more than two pages are left). A window
- * newer than the edge that overflows its page leaves its rest queued, cut into pages by its
- * count and read before any new window; the window at the edge is planned afresh from where
- * its page ended, as when read alone. The final read down to the walk's lower bound waits
- * for every window above it.
+ * Which time ranges a change walk reads, and when: planned downwards from `#edge`, up to
+ * `concurrency` side by side (docs/internals.md#timeplan).
  */
 export class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
   readonly #client: WeblateClient;
@@ -253,21 +235,8 @@ async function fetchWindowPage(
 const MAX_SPAN_MICROS = 10n * 366n * 86_400n * 1_000_000n;
 
 /**
- * The lower bound of the next time window below `before`.
- *
- * The first request reads down to the walk's own lower bound: a history of a page or less
- * (most projects') costs that one request, and a longer one is counted once, its `count`
- * saying how many changes there are and its page how dense the newest are. A history too
- * large to count even once (a whole instance's) starts instead with one window from `before`
- * down to a span below its newest activity (the newest `last_change` of its translations,
- * when known): the quiet stretch above it and that span, counted at once. Then time windows
- * of about a page each follow. Changes come in bursts, so the span adapts to what the last
- * window held: it aims at one page, grows at most fourfold from one window to the next (a
- * window that held a quarter of a page is followed by one that holds about a page), and
- * eightfold over an empty window (a quiet stretch). The rest is read down to the lower bound
- * again once the changes left to expect fit in a page, or after three empty windows in a row
- * (changes deleted meanwhile made the count too high); that read's own count says whether
- * more were left, and if so the windows go on.
+ * The lower bound of the next time window below `before`, sized to hold about a page so that
+ * no request makes Weblate count a whole history (docs/internals.md#timewindows).
  */
 export class TimeWindows {
   #spanMicros = 0n;

@@ -1,22 +1,7 @@
 import type { z } from 'zod';
 
-/**
- * A fast path for validating API records, derived from their zod schemas.
- *
- * zod builds a result object for every field it checks and a copy of every record: for a
- * page of 10,000 units that is some 40 MB of garbage and most of the time spent reading
- * the page. The shapes our record schemas use (strings, with or without a pattern; numbers
- * and safe integers; booleans; unknown; arrays; optional and nullable; objects; and named
- * building blocks such as int64 with a conversion of their own) are compiled here into
- * plain checks that run on the freshly parsed record itself: its fields are converted in
- * place and no copy is made. Keys a record's schema does not name are left on it (where zod
- * would drop them); nothing reads them, since each record's raw text is kept apart.
- *
- * The fast path only ever says "valid" or "not sure". Whenever it is not sure (a record
- * that does not fit, or a schema using anything not listed above), zod decides and
- * explains, so the answer and the message are zod's in every case the fast path does not
- * accept. A test compares both on generated, valid and broken records of every schema.
- */
+// A fast path for validating API records, compiled from their zod schemas: checks in place,
+// without zod's copies; when not sure, zod decides (docs/internals.md#fast-validation-of-records).
 
 /** What a compiled check returns for a value it does not accept. */
 const NOT_SURE: unique symbol = Symbol('not sure');

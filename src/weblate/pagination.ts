@@ -118,18 +118,8 @@ export interface NumberedWalkOptions extends WalkOptions {
 }
 
 /**
- * Walks a list like walkList, but reads its pages side by side where the list is numbered as
- * Weblate's are (Django REST framework's page numbers): once the first page has told the
- * list's `count` and links `next` to `page=2`, the pages up to the last the count implies are
- * asked by number, as many at once as the concurrency and `textInHand` allow (judged by the
- * largest page so far), and yielded as they arrive, in any order. A list that grew meanwhile
- * (the last numbered page still links a `next`) is followed on from there by its links. A
- * list that shows no page numbers (no `count`, or another kind of `next`) is walked by its
- * links alone. `isLast` marks the last page yielded.
- *
- * Every page reports its own `count`: a consumer that proves deletions by what the list
- * lacks must check that it held still (see sync/listing.ts), since a list that changed while
- * it was read may have shifted records across page boundaries, as it may when read by links.
+ * Walks a list like walkList, its numbered pages read side by side and yielded in any order; to
+ * prove deletions, check each page's `count` (docs/internals.md#numbered-lists-side-by-side).
  */
 export async function* walkNumberedList(
   client: WeblateClient,

@@ -100,17 +100,8 @@ export class RateGate {
   }
 
   /**
-   * Records the budget the answer to the request `ticket` (see run) advertised; call it while
-   * that request still counts as in flight. Weblate truncates X-RateLimit-Reset to whole
-   * seconds (DRF's window, int()), so a whole number may mean up to a second more: the wait
-   * covers it. Fractional values are taken as they come.
-   *
-   * Only an answer to a request that was alone all its life (none in flight when it started,
-   * none started since) says exactly what is left: the probe after a spent budget, or any
-   * request in a lull. Such an answer sets the budget, higher or lower. Any other answer takes
-   * off the other requests in flight, which the server may have counted before or after it,
-   * and can only lower the budget: it may be older than one already noted (answers overtake
-   * each other), and its budget then stale.
+   * Records the budget the answer to `ticket` (see run) advertised; call it while that request
+   * still counts as in flight. Only some answers may raise it (docs/internals.md#rate-budget).
    */
   noteBudget(remaining: number, resetSeconds: number, ticket: GateTicket): void {
     const now = this.#now();

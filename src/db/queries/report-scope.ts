@@ -2,16 +2,9 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
 
-// The reporting layer's queries (report-scope.ts, report-progress.ts, report-activity.ts,
-// report-backlog.ts, and report-work.ts, report-review.ts, report-readiness.ts over the
-// answer functions of migration 0010): typed reads of the reporting views of migration 0003
-// and the functions of migrations 0005 and 0010 (documented in docs/schema.md), for
-// `weblate-mirror report` and the tests.
-// Every sum is SQL's: progress figures come summed from the functions (the progress views
-// are those functions unfiltered), percentages computed from the summed counts with
-// weblate.truncated_percent, never averaged. Counts (bigint) and percentages (numeric) come
-// back as exact decimal strings, integers as numbers, days as YYYY-MM-DD and timestamps as
-// ISO 8601 UTC strings.
+// Typed reads of the reporting views and functions, every sum SQL's
+// (docs/schema.md#reporting-views). Counts and percentages come back as exact decimal strings,
+// integers as numbers, days as YYYY-MM-DD and timestamps as ISO 8601 UTC strings.
 
 /** Which part of the mirror a read covers; every field is optional, and absent means any. */
 export interface ReportFilter {

@@ -118,15 +118,8 @@ export function projectChanges(project: ProjectRef): ChangeFeed {
 }
 
 /**
- * Mirrors a feed's changes since its mark, in the window
- * [mark − lookback, server time at the start of the run]. Weblate stamps a change before its
- * transaction commits, so the look-back catches late commits; both bounds are inclusive and
- * the overlap is deduplicated by id. Every page is written with the narrowed window, the
- * units it names (bulk edits leave a unit's last_changed alone) and, in an incremental sync,
- * the changes new to the mirror for discovery (see discover-from-changes.ts), so a crash
- * resumes in place, and the mark moves only when the window is complete. A full sync reads
- * the whole history. A project whose list answers 404 was deleted meanwhile: marked so, and
- * the others go on.
+ * Mirrors a feed's changes in [mark − lookback, the run's server time], resuming page by page
+ * (docs/architecture.md#a-sync-stage-by-stage; why the look-back: docs/schema.md#sync_cursors).
  */
 export async function syncChanges(ctx: WindowedContext, feed: ChangeFeed): Promise<void> {
   const cursor = (await readCursor(ctx.db, 'changes', feed.scope)) ?? {
