@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { CopyInto } from '../db/copy.ts';
 import type { Database } from '../db/database.ts';
 import { recordRejections, type Rejection } from '../db/queries/rejections.ts';
+import { applyTransitions, type Transition } from '../db/queries/sync-state.ts';
 import { underSavepoint, writeTransaction } from '../db/transactions.ts';
 import type { SyncContext } from './context.ts';
 import type { Resource } from './tally.ts';
@@ -10,6 +11,8 @@ import type { Resource } from './tally.ts';
 export interface PageWrite {
   written: number;
   rejected?: Rejection[];
+  /** The sync state the page moves (cursor, pending steps), applied after its rows. */
+  transitions?: readonly Transition[];
 }
 
 /**
@@ -28,6 +31,7 @@ export async function commitPage(
     async (trx, copy) => {
       all = [...rejected];
       const result = await write(trx, copy);
+      await applyTransitions(trx, result.transitions ?? []);
       all.push(...(result.rejected ?? []));
       await recordRejections(trx, ctx.runId, all);
       return result.written;
@@ -40,6 +44,24 @@ export async function commitPage(
     ctx.log.warn({ resource, url: rejection.url, reason: rejection.reason }, 'record rejected');
   }
   ctx.memoryLimit?.check();
+}
+
+/**
+ * Commits sync state alone, in one transaction: `transitions`, or those `decide` returns
+ * after reading the database in the same transaction.
+ */
+export async function commitState(
+  ctx: SyncContext,
+  resource: Resource,
+  decide:
+    | readonly Transition[]
+    | ((trx: Transaction<Database>) => Promise<{ written?: number; transitions: Transition[] }>),
+): Promise<void> {
+  await commitPage(ctx, resource, [], async (trx) => {
+    if (typeof decide !== 'function') return { written: 0, transitions: decide };
+    const { written = 0, transitions } = await decide(trx);
+    return { written, transitions };
+  });
 }
 
 /**

@@ -1,10 +1,10 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 
 import type { ChangesTable, Database } from '../db/database.ts';
-import { pending, writeCursor } from '../db/queries/sync-state.ts';
+import { applyTransitions, pending, transition } from '../db/queries/sync-state.ts';
 import { forEachConcurrently } from '../lib/task-group.ts';
 import { componentPathFromUrl, urlKey } from '../weblate/urls.ts';
-import { commitPage } from './commit.ts';
+import { commitState } from './commit.ts';
 import type { SyncContext } from './context.ts';
 import type { ComponentRef, Lookup, ProjectRef } from './refs.ts';
 import { attributeChange } from './streams/changes.ts';
@@ -26,7 +26,8 @@ export const DEFAULT_DISCOVERY_INTERVAL_SECONDS = 3600;
 /** Records a complete discovery, at the run's clock, for the scope it covered. */
 export async function recordDiscovery(ctx: SyncContext): Promise<void> {
   const projects = ctx.scope.projects === null ? null : [...ctx.scope.projects].sort();
-  await writeCursor(ctx.db, 'discovery', '', { at: ctx.now().toISOString(), projects });
+  const mark = { at: ctx.now().toISOString(), projects };
+  await applyTransitions(ctx.db, [transition.cursor('discovery', '', mark)]);
 }
 
 /**
@@ -84,12 +85,12 @@ export async function discoverFromChanges(
   });
   if (!listed) await readProjectListsNamed(ctx, changes, projectsBySlug);
   if (await hasUnknownLanguage(ctx)) await syncLanguages(ctx);
-  await commitPage(ctx, 'changes', [], async (trx) => {
+  await commitState(ctx, 'changes', async (trx) => {
     const { written, translations } = await attributeAgain(trx, changes, ctx.lookup);
-    await pending.newChanges.settle(trx, ids);
-    if (webhooks) await pending.recheckTranslations.note(trx, translations);
-    else await pending.recheckTranslations.settle(trx, recheck);
-    return { written };
+    const recheckMoves = webhooks
+      ? transition.note('recheckTranslations', translations)
+      : transition.settle('recheckTranslations', recheck);
+    return { written, transitions: [transition.settle('newChanges', ids), recheckMoves] };
   });
 }
 

@@ -1,6 +1,6 @@
 import type { DatabaseKind } from '../db/client.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
-import { pending, readCursor } from '../db/queries/sync-state.ts';
+import { applyTransitions, readCursor, transition } from '../db/queries/sync-state.ts';
 import { runBackfill } from '../history/backfill.ts';
 import { forEachConcurrently, TaskGroup } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
@@ -109,7 +109,10 @@ async function executeRun(
   const named = plan.changedProjects;
   const changedProjects =
     named === null ? found.projects : found.projects.filter((p) => named.has(p.slug));
-  for (const step of plan.settle) await pending[step].settleAll(run.db);
+  await applyTransitions(
+    run.db,
+    plan.settle.map((step) => transition.settleAll(step)),
+  );
   const ctx: WindowedContext = { ...run, windowEnd: fromDate(run.client.serverNow()) };
   const changes = () =>
     ctx.scope.projects === null

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { readCursor, writeCursor } from '../../src/db/queries/sync-state.ts';
+import { applyTransitions, readCursor, transition } from '../../src/db/queries/sync-state.ts';
 import { SMALL_INSTANCE, useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
@@ -16,16 +16,18 @@ describe('sync cursors', () => {
   it('are read back as written', async () => {
     const cursor = (await readCursor(mirror.handle.db, 'units', ''))!;
     expect(cursor.mark).toMatch(/^\d{4}-\d\d-\d\dT/);
-    await writeCursor(mirror.handle.db, 'units', 'elsewhere', cursor);
+    await applyTransitions(mirror.handle.db, [transition.cursor('units', 'elsewhere', cursor)]);
     expect(await readCursor(mirror.handle.db, 'units', 'elsewhere')).toEqual(cursor);
   });
 
   it('refuse to write a value of the wrong shape', async () => {
     await expect(
-      writeCursor(mirror.handle.db, 'changes', 'nowhere', {
-        mark: null,
-        window: { after: null, end: '', before: 'x' },
-      }),
+      applyTransitions(mirror.handle.db, [
+        transition.cursor('changes', 'nowhere', {
+          mark: null,
+          window: { after: null, end: '', before: 'x' },
+        }),
+      ]),
     ).rejects.toThrow();
     expect(await readCursor(mirror.handle.db, 'changes', 'nowhere')).toBeNull();
   });

@@ -2,10 +2,11 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 
 import {
+  applyTransitions,
   type ChangeCursor,
   readCursor,
+  transition,
   type UnitCursor,
-  writeCursor,
 } from '../../src/db/queries/sync-state.ts';
 import { shiftSeconds } from '../../src/lib/timestamps.ts';
 import type { SimProject } from '../../src/simulator/index.ts';
@@ -115,21 +116,25 @@ describe('sync --full after an interrupted incremental run', () => {
     const now = new Date().toISOString();
     const slug = first.slug;
     const unitCursor = (await readCursor(mirror.handle.db, 'units', slug))!;
-    await writeCursor(mirror.handle.db, 'units', slug, {
-      ...unitCursor,
-      walk: {
-        full: false,
-        since: shiftSeconds(now, -60),
-        maxIdBefore: unitCursor.maxId,
-        after: String(gone + 1),
-        end: now,
-      },
-    } satisfies UnitCursor);
+    await applyTransitions(mirror.handle.db, [
+      transition.cursor('units', slug, {
+        ...unitCursor,
+        walk: {
+          full: false,
+          since: shiftSeconds(now, -60),
+          maxIdBefore: unitCursor.maxId,
+          after: String(gone + 1),
+          end: now,
+        },
+      } satisfies UnitCursor),
+    ]);
     const changeCursor = (await readCursor(mirror.handle.db, 'changes', slug))!;
-    await writeCursor(mirror.handle.db, 'changes', slug, {
-      ...changeCursor,
-      window: { after: shiftSeconds(now, -600), end: now, before: now },
-    } satisfies ChangeCursor);
+    await applyTransitions(mirror.handle.db, [
+      transition.cursor('changes', slug, {
+        ...changeCursor,
+        window: { after: shiftSeconds(now, -600), end: now, before: now },
+      } satisfies ChangeCursor),
+    ]);
 
     const full = await syncSimulator(mirror.sim, mirror.handle, { projects, full: true });
     expect([full.mode, full.status]).toEqual(['full', 'succeeded']);

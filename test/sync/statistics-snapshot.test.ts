@@ -2,7 +2,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
-import { pending as pendingSteps } from '../../src/db/queries/sync-state.ts';
+import {
+  applyTransitions,
+  pending as pendingSteps,
+  transition,
+} from '../../src/db/queries/sync-state.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { runStatisticsSnapshot } from '../../src/sync/run-statistics.ts';
 import { createTestClient } from '../helpers/client.ts';
@@ -123,7 +127,7 @@ describe('a statistics snapshot', () => {
     expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
     const [first] = sim.instance.projects;
     const pending = sim.instance.translations.slice(0, 3).map((t) => t.id);
-    await pendingSteps.movedTranslations.note(handle.db, pending);
+    await applyTransitions(handle.db, [transition.note('movedTranslations', pending)]);
     const since = new Date().toISOString();
     const result = await snapshot(handle, [first!.slug]);
     expect(result.status).toBe('succeeded');

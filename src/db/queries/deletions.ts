@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
-import { pending } from './sync-state.ts';
+import { applyTransitions, transition } from './sync-state.ts';
 
 export type SoftDeletedTable =
   | 'projects'
@@ -161,7 +161,8 @@ async function carryDeletion(
       ? ids
       : await deleteContained(trx, 'translations', 'component_id', 'components', components);
   await deleteContained(trx, 'units', 'translation_id', 'translations', translations);
-  await pending.staleLanguages.note(trx, await languagesOfTranslations(trx, translations));
+  const languages = await languagesOfTranslations(trx, translations);
+  await applyTransitions(trx, [transition.note('staleLanguages', languages)]);
 }
 
 /** Marks the live rows of `table` in the given containers deleted as they are; their ids. */

@@ -110,7 +110,7 @@ function checkedCursor<S extends CursorStream>(
 }
 
 /** Writes a cursor; call it in the transaction of the rows it covers. */
-export async function writeCursor<S extends CursorStream>(
+async function writeCursor<S extends CursorStream>(
   db: Kysely<Database>,
   stream: S,
   scope: string,
@@ -132,16 +132,18 @@ export async function writeCursor<S extends CursorStream>(
 // ---- Pending steps ------------------------------------------------------------------------
 
 /**
- * One kind of pending work. Its lifecycle: `note` when a stage notices it (in the transaction
- * of what it noticed it from), `list` when the stage that does it starts, `settle` in the
- * transaction that does it, `settleAll` when a complete read has covered every id of the kind.
- * Noting an id already pending changes nothing.
+ * One kind of pending work, as stages read it: `list` when the stage that does it starts.
+ * Noting and settling are transitions (below), applied in the transaction of what they
+ * describe. Noting an id already pending changes nothing.
  */
 export interface PendingStep {
-  note(db: Kysely<Database>, ids: ReadonlyArray<string | number>): Promise<void>;
   /** Every pending id, as decimal strings, in id order. */
   list(db: Kysely<Database>): Promise<string[]>;
   has(db: Kysely<Database>): Promise<boolean>;
+}
+
+interface PendingWrites {
+  note(db: Kysely<Database>, ids: ReadonlyArray<string | number>): Promise<void>;
   settle(db: Kysely<Database>, ids: ReadonlyArray<string | number>): Promise<void>;
   settleAll(db: Kysely<Database>): Promise<void>;
 }
@@ -150,7 +152,7 @@ export interface PendingStep {
  * The named steps a sync may owe; who notes and who settles each is in docs/architecture.md
  * (Sync state).
  */
-export const pending = {
+const steps = {
   movedTranslations: pendingStep('translation'),
   namedUnits: pendingStep('unit'),
   staleLanguages: pendingStep('language'),
@@ -159,9 +161,13 @@ export const pending = {
   recheckTranslations: pendingStep('recheck'),
 } as const;
 
+export type PendingName = keyof typeof steps;
+
+export const pending: Readonly<Record<PendingName, PendingStep>> = steps;
+
 type PendingKind = 'translation' | 'unit' | 'language' | 'change' | 'snapshot' | 'recheck';
 
-function pendingStep(kind: PendingKind): PendingStep {
+function pendingStep(kind: PendingKind): PendingStep & PendingWrites {
   const list = async (db: Kysely<Database>) => {
     const rows = await db
       .selectFrom('weblate.sync_pending')
@@ -207,4 +213,52 @@ function pendingStep(kind: PendingKind): PendingStep {
       await db.deleteFrom('weblate.sync_pending').where('kind', '=', kind).execute();
     },
   };
+}
+
+// ---- Transitions --------------------------------------------------------------------------
+
+type Ids = ReadonlyArray<string | number>;
+
+/**
+ * A change of sync state that a commit carries, as data: stages return them, and only
+ * applyTransitions interprets them, in the transaction of the rows they describe.
+ */
+export type Transition =
+  | { op: 'note' | 'settle'; step: PendingName; ids: Ids }
+  | { op: 'settleAll'; step: PendingName }
+  | { op: 'cursor'; stream: CursorStream; scope: string; value: unknown };
+
+export const transition = {
+  note: (step: PendingName, ids: Ids): Transition => ({ op: 'note', step, ids }),
+  settle: (step: PendingName, ids: Ids): Transition => ({ op: 'settle', step, ids }),
+  settleAll: (step: PendingName): Transition => ({ op: 'settleAll', step }),
+  cursor: <S extends CursorStream>(stream: S, scope: string, value: CursorOf<S>): Transition => ({
+    op: 'cursor',
+    stream,
+    scope,
+    value,
+  }),
+};
+
+/** Applies transitions in order; call it in the transaction of what they describe. */
+export async function applyTransitions(
+  db: Kysely<Database>,
+  transitions: readonly Transition[],
+): Promise<void> {
+  for (const t of transitions) {
+    switch (t.op) {
+      case 'note':
+        if (t.ids.length > 0) await steps[t.step].note(db, t.ids);
+        break;
+      case 'settle':
+        if (t.ids.length > 0) await steps[t.step].settle(db, t.ids);
+        break;
+      case 'settleAll':
+        await steps[t.step].settleAll(db);
+        break;
+      case 'cursor':
+        await writeCursor(db, t.stream, t.scope, t.value as CursorOf<typeof t.stream>);
+        break;
+    }
+  }
 }

@@ -6,10 +6,9 @@ import { recordChangeActions, type SeenAction } from '../../db/queries/change-ac
 import { type ChangeRow, changesNotMirrored, upsertChanges } from '../../db/queries/records.ts';
 import {
   type ChangeCursor,
-  pending,
   readCursor,
   readCursors,
-  writeCursor,
+  transition,
 } from '../../db/queries/sync-state.ts';
 import { shiftSeconds, toEpochMicros, toUtcMicros } from '../../lib/timestamps.ts';
 import { type WeblateChange, weblateChange } from '../../weblate/schemas.ts';
@@ -237,13 +236,15 @@ async function storeChanges(ctx: SyncContext, trx: Transaction<Database>, page: 
   const named = rows.flatMap((r, i) =>
     r.unit_id !== null && fresh.has(ids[i]!) ? [String(r.unit_id)] : [],
   );
-  await pending.namedUnits.note(trx, named);
-  await pending.newChanges.note(
-    trx,
-    ids.filter((id) => fresh.has(id)),
-  );
-  await writeCursor(trx, 'changes', page.feed.scope, page.cursor);
-  return result;
+  const transitions = [
+    transition.note('namedUnits', named),
+    transition.note(
+      'newChanges',
+      ids.filter((id) => fresh.has(id)),
+    ),
+    transition.cursor('changes', page.feed.scope, page.cursor),
+  ];
+  return { ...result, transitions };
 }
 
 function actionsSeen(changes: WeblateChange[]): SeenAction[] {

@@ -10,11 +10,11 @@ import {
   STATISTICS_VALUE_COLUMNS,
   type TranslationStatisticsRow,
 } from '../../db/queries/statistics.ts';
-import { pending } from '../../db/queries/sync-state.ts';
+import { applyTransitions, pending, transition } from '../../db/queries/sync-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { forEachLimited } from '../../lib/task-group.ts';
 import { type WeblateStatistics, weblateStatistics } from '../../weblate/schemas.ts';
-import { commitPage } from '../commit.ts';
+import { commitState } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import type { Item } from '../read.ts';
 import type { ComponentRef, TranslationRef } from '../refs.ts';
@@ -87,11 +87,10 @@ export async function syncStatistics(
   const moved = (await pending.movedTranslations.list(ctx.db)).map(Number);
   if (deferSnapshots) {
     // Owed to the next sync that reads statistics, with their languages' sums.
-    await commitPage(ctx, 'translation_statistics', [], async (trx) => {
-      await pending.owedSnapshots.note(trx, moved);
-      await pending.movedTranslations.settle(trx, moved);
-      return { written: 0 };
-    });
+    await commitState(ctx, 'translation_statistics', [
+      transition.note('owedSnapshots', moved),
+      transition.settle('movedTranslations', moved),
+    ]);
     return;
   }
   const owed = (await pending.owedSnapshots.list(ctx.db)).map(Number);
@@ -113,14 +112,17 @@ export async function syncStatistics(
     new Map([...languages].map((code) => [code, languageUrls.get(code) ?? null])),
   );
   // A language whose sums lag its translations stays pending, to be read again next run.
-  await commitPage(ctx, 'language_statistics', [], async (trx) => {
-    await pending.staleLanguages.settle(trx, pendingLanguages);
+  await commitState(ctx, 'language_statistics', async (trx) => {
     const lagging = await findLaggingLanguages(trx, [...languages]);
-    await pending.staleLanguages.note(trx, lagging);
     if (lagging.length > 0) {
       ctx.log.info({ languages: lagging }, 'language statistics lag their translations');
     }
-    return { written: 0 };
+    return {
+      transitions: [
+        transition.settle('staleLanguages', pendingLanguages),
+        transition.note('staleLanguages', lagging),
+      ],
+    };
   });
 }
 
@@ -231,8 +233,10 @@ async function snapshotTranslation(
 
 /** Translations whose statistics were read, or need none any more: moved, and owed. */
 async function settleSnapshotted(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
-  await pending.movedTranslations.settle(db, ids);
-  await pending.owedSnapshots.settle(db, ids);
+  await applyTransitions(db, [
+    transition.settle('movedTranslations', ids),
+    transition.settle('owedSnapshots', ids),
+  ]);
 }
 
 /**

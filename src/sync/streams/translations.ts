@@ -4,7 +4,7 @@ import type { CopyInto } from '../../db/copy.ts';
 import type { Database, RawJson } from '../../db/database.ts';
 import { retireReplaced } from '../../db/queries/deletions.ts';
 import { type TranslationRow, upsertTranslations } from '../../db/queries/records.ts';
-import { pending } from '../../db/queries/sync-state.ts';
+import { transition } from '../../db/queries/sync-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateTranslation, weblateTranslation } from '../../weblate/schemas.ts';
 import { upsertIsolating } from '../commit.ts';
@@ -199,6 +199,6 @@ async function storeTranslations(
     resource: 'translations',
     url,
   }));
-  await pending.movedTranslations.note(trx, ctx.mode === 'full' ? rows.map((r) => r.id) : moved);
-  return result;
+  const noted = ctx.mode === 'full' ? rows.map((r) => r.id) : moved;
+  return { ...result, transitions: [transition.note('movedTranslations', noted)] };
 }

@@ -1,5 +1,5 @@
 import { markUnitsMissingInRange } from '../../db/queries/deletions.ts';
-import { pending } from '../../db/queries/sync-state.ts';
+import { transition } from '../../db/queries/sync-state.ts';
 import { HttpError } from '../../errors.ts';
 import { type WeblateUnit, weblateUnit } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
@@ -40,8 +40,7 @@ async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<voi
     write: async (trx, rows, { page: { url, at }, copy }) => {
       const result = await writeUnitRows(trx, copy, rows, url);
       await markUnitsMissingInRange(trx, { translationId: ref.id }, at, at.ids);
-      await pending.namedUnits.settle(trx, at.ids);
-      return result;
+      return { ...result, transitions: [transition.settle('namedUnits', at.ids)] };
     },
   });
 }

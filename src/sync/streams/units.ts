@@ -3,7 +3,13 @@ import {
   markUnitsMissingInRange,
   type UnitScope,
 } from '../../db/queries/deletions.ts';
-import { pending, readCursor, type UnitCursor, writeCursor } from '../../db/queries/sync-state.ts';
+import {
+  applyTransitions,
+  pending,
+  readCursor,
+  transition,
+  type UnitCursor,
+} from '../../db/queries/sync-state.ts';
 import {
   countLiveUnitsThrough,
   findUnitCountMismatches,
@@ -70,7 +76,8 @@ export async function syncUnits(
     // Pending translations are those of every scope: one sweep covers them all.
     if (!hasSweptPending) await sweepPendingTranslations(ctx, chosen);
     hasSweptPending = true;
-    await writeCursor(ctx.db, 'units', scope.key, { ...cursor, mark: walk.end, walk: null });
+    const swept = { ...cursor, mark: walk.end, walk: null };
+    await applyTransitions(ctx.db, [transition.cursor('units', scope.key, swept)]);
   }
   if (ctx.mode === 'incremental') await syncNamedUnits(ctx, strategy);
   await sweepMismatches(ctx);
@@ -137,7 +144,6 @@ async function walkScope(
     }),
     write: async (trx, { rows, maxId }, { page: { url, at }, previous, copy }) => {
       const result = await writeUnitRows(trx, copy, rows, url);
-      await pending.namedUnits.settle(trx, at.ids);
       if (walk.full) await markUnitsMissingInRange(trx, deletionScope, at, at.ids);
       await previous;
       const reach = covered.with(at.after, at.through);
@@ -145,11 +151,12 @@ async function walkScope(
         ? { mark: walk.end, maxId, walk: null }
         : { mark: cursor.mark, maxId, walk: { ...walk, after: reach.through } };
       // Pending units are not known by project: only a walk of every project covers them all.
-      if (walk.full && reach.complete && scope.projectSlug === null) {
-        await pending.namedUnits.settleAll(trx);
-      }
-      await writeCursor(trx, 'units', scope.key, next);
-      return result;
+      const coversAll = walk.full && reach.complete && scope.projectSlug === null;
+      const transitions = [
+        coversAll ? transition.settleAll('namedUnits') : transition.settle('namedUnits', at.ids),
+        transition.cursor('units', scope.key, next),
+      ];
+      return { ...result, transitions };
     },
     committed: (_, { at }) => covered.add(at.after, at.through),
   });
@@ -189,7 +196,8 @@ async function planWalk(
     (await pending.movedTranslations.has(ctx.db)) || (await pending.namedUnits.has(ctx.db));
   if (!hasWork) {
     // Nothing moved since the mark: no translation changed and no change named a unit.
-    await writeCursor(ctx.db, 'units', scope.key, { ...cursor, mark: ctx.windowEnd });
+    const quiet = { ...cursor, mark: ctx.windowEnd };
+    await applyTransitions(ctx.db, [transition.cursor('units', scope.key, quiet)]);
     return null;
   }
   return {
@@ -223,12 +231,10 @@ async function syncNamedUnits(
     prepare: ({ items }) => unitRows(ctx, items),
     write: async (trx, rows, { page: { url, at }, copy }) => {
       const result = await writeUnitRows(trx, copy, rows, url);
-      if (at.missing !== null) {
-        // Named by a change but gone now: deleted upstream since.
-        await markUnitsDeleted(trx, at.missing);
-        await pending.namedUnits.settle(trx, at.chunk);
-      }
-      return result;
+      if (at.missing === null) return result;
+      // Named by a change but gone now: deleted upstream since.
+      await markUnitsDeleted(trx, at.missing);
+      return { ...result, transitions: [transition.settle('namedUnits', at.chunk)] };
     },
   });
 }
@@ -248,7 +254,7 @@ async function sweepTranslationsOfUnits(
     const ref = ctx.lookup.translationsById.get(id);
     if (ref !== undefined) await sweepTranslation(ctx, ref, sweepOptions(strategy));
   }
-  await pending.namedUnits.settle(ctx.db, unitIds);
+  await applyTransitions(ctx.db, [transition.settle('namedUnits', unitIds)]);
 }
 
 /** Reads every unit of each pending translation (those that moved; all in a full sync). */
