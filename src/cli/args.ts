@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-import type { ConfigSource } from '../config.ts';
+import { CONFIG_TABLE, type ConfigSource, type ConfigVariable } from '../config.ts';
 import { UsageError } from '../errors.ts';
 import { closestMatch } from '../lib/closest.ts';
 
@@ -18,6 +18,8 @@ export interface Command {
   options: OptionSpec;
   /** Lines describing each option, for --help. */
   optionHelp: string[];
+  /** Variables the command reads that no option sets, listed in --help from the configuration table. */
+  environment?: ConfigVariable[];
   /** Option values as parseArgs gives them: arrays for options declared `multiple`. */
   run(values: OptionValues, positionals: string[]): Promise<number>;
 }
@@ -34,12 +36,28 @@ export const DATABASE_OPTIONS: OptionSpec = {
   'data-dir': { type: 'string' },
 };
 
+/** Where the description of an option starts in --help, after two spaces of indent. */
+const OPTION_WIDTH = 22;
+const HELP_WIDTH = 100;
+
+/**
+ * The --help line of an option that sets a variable: the table's help line, naming the
+ * variable inside its closing parenthesis (or in one of its own), then any `note`.
+ */
+export function variableOptionHelp(option: string, variable: ConfigVariable, note = ''): string {
+  const help = CONFIG_TABLE[variable].help;
+  const described = help.endsWith(')')
+    ? `${help.slice(0, -1)}; env ${variable})`
+    : `${help} (env ${variable})`;
+  return `${option.padEnd(OPTION_WIDTH)} ${described}${note}`;
+}
+
 export const DATABASE_HELP = [
-  '--database-url <url>   PostgreSQL to use (env DATABASE_URL); default: the embedded database',
-  '--data-dir <dir>       folder of the embedded database (env WEBLATE_MIRROR_DATA_DIR)',
+  variableOptionHelp('--database-url <url>', 'DATABASE_URL'),
+  variableOptionHelp('--data-dir <dir>', 'WEBLATE_MIRROR_DATA_DIR'),
 ];
 export const COMMON_HELP = [
-  '--log-level <level>    fatal, error, warn, info, debug, trace or silent (env LOG_LEVEL)',
+  variableOptionHelp('--log-level <level>', 'LOG_LEVEL'),
   '-h, --help             show this help',
 ];
 
@@ -87,8 +105,48 @@ export function commandHelp(command: Command): string {
     command.summary,
     '',
     'Options:',
-    ...[...command.optionHelp, ...COMMON_HELP].map((l) => `  ${l}`),
+    ...[...command.optionHelp, ...COMMON_HELP].flatMap(optionLines),
+    ...environmentHelp(command.environment ?? []),
   ].join('\n');
+}
+
+/** An option's help line, its description wrapped to HELP_WIDTH under its own column. */
+function optionLines(line: string): string[] {
+  const column = OPTION_WIDTH + 1;
+  if (line.length + 2 <= HELP_WIDTH || line[column - 1] !== ' ') return [`  ${line}`];
+  const indent = ' '.repeat(2 + column);
+  return wrap(line.slice(column), HELP_WIDTH - indent.length).map((part, i) =>
+    i === 0 ? `  ${line.slice(0, column)}${part}` : `${indent}${part}`,
+  );
+}
+
+/** The variables with their help lines from the configuration table, wrapped to HELP_WIDTH. */
+export function environmentHelp(variables: ConfigVariable[]): string[] {
+  if (variables.length === 0) return [];
+  const width = Math.max(...variables.map((name) => name.length));
+  const indent = ' '.repeat(2 + width + 2);
+  return [
+    '',
+    'Environment (also read from ./.env; an option wins over its variable):',
+    ...variables.flatMap((name) =>
+      wrap(CONFIG_TABLE[name].help, HELP_WIDTH - indent.length).map(
+        (line, i) => `${i === 0 ? `  ${name.padEnd(width)}  ` : indent}${line}`,
+      ),
+    ),
+  ];
+}
+
+/** Words of `text` in lines of at most `width` characters (a longer word gets its own line). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
 }
 
 /** Maps flags to the configuration variables they override. */
@@ -120,11 +178,25 @@ export const WEBLATE_OPTIONS: OptionSpec = {
 };
 
 export const WEBLATE_HELP = [
-  '--url <url>            Weblate instance (env WEBLATE_URL); the token comes from WEBLATE_TOKEN only',
-  '--projects <slugs>     comma-separated project slugs (env WEBLATE_PROJECTS); default: all',
-  '--users <names>        usernames whose notification subscriptions to mirror (env WEBLATE_USERS)',
-  '--concurrency <n>      requests in flight (env WEBLATE_CONCURRENCY, default 4)',
-  '--max-rps <n>          requests per second, 0 for no limit (env WEBLATE_MAX_RPS)',
+  variableOptionHelp('--url <url>', 'WEBLATE_URL', '; the token comes from WEBLATE_TOKEN only'),
+  variableOptionHelp('--projects <slugs>', 'WEBLATE_PROJECTS'),
+  variableOptionHelp('--users <names>', 'WEBLATE_USERS'),
+  variableOptionHelp('--concurrency <n>', 'WEBLATE_CONCURRENCY'),
+  variableOptionHelp('--max-rps <n>', 'WEBLATE_MAX_RPS'),
+];
+
+/** What a sync reads that no option sets (sync, run and worker). */
+export const SYNC_ENVIRONMENT: ConfigVariable[] = [
+  'WEBLATE_TOKEN',
+  'WEBLATE_MIRROR_MEMORY_LIMIT_MB',
+  'WEBLATE_MAX_PAGE_SIZE',
+  'WEBLATE_MAX_ATTEMPTS',
+  'WEBLATE_TIMEOUT_SECONDS',
+  'WEBLATE_CONNECT_TIMEOUT_SECONDS',
+  'WEBLATE_MAX_WAIT_SECONDS',
+  'WEBLATE_LOOKBACK_SECONDS',
+  'WEBLATE_DISCOVERY_INTERVAL_SECONDS',
+  'WEBLATE_ALLOW_HTTP',
 ];
 
 export const WEBLATE_FLAGS = {

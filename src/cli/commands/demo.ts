@@ -55,6 +55,7 @@ export const demoCommand: Command = {
   usage: 'demo [options]',
   options: { ...DATABASE_OPTIONS, seed: { type: 'string' }, ...SIZE_OPTIONS },
   optionHelp: [...DATABASE_HELP, ...SIZE_HELP],
+  environment: ['WEBLATE_MIRROR_MEMORY_LIMIT_MB'],
   async run(values) {
     const size = parseSizeFlags(values);
     const base = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });

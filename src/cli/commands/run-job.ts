@@ -8,6 +8,7 @@ import {
   DATABASE_HELP,
   DATABASE_OPTIONS,
   flagOverrides,
+  SYNC_ENVIRONMENT,
   WEBLATE_FLAGS,
   WEBLATE_HELP,
   WEBLATE_OPTIONS,
@@ -29,6 +30,7 @@ export const runJobCommand: Command = {
   usage: 'run <job> [options]',
   options: { ...DATABASE_OPTIONS, ...WEBLATE_OPTIONS },
   optionHelp: [...WEBLATE_HELP, ...DATABASE_HELP],
+  environment: [...SYNC_ENVIRONMENT, 'WORKER_SHUTDOWN_TIMEOUT_SECONDS'],
   async run(values, positionals) {
     const names = JOBS.map((j) => j.name).join(', ');
     const [name, ...extra] = positionals;

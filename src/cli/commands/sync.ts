@@ -12,6 +12,7 @@ import {
   DATABASE_HELP,
   DATABASE_OPTIONS,
   flagOverrides,
+  SYNC_ENVIRONMENT,
   WEBLATE_FLAGS,
   WEBLATE_HELP,
   WEBLATE_OPTIONS,
@@ -35,6 +36,7 @@ export const syncCommand: Command = {
     ...WEBLATE_HELP,
     ...DATABASE_HELP,
   ],
+  environment: SYNC_ENVIRONMENT,
   async run(values) {
     const config = loadConfig({
       overrides: flagOverrides(values, WEBLATE_FLAGS),

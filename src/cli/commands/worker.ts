@@ -1,5 +1,5 @@
 import { JOBS } from '../../../jobs/index.ts';
-import { loadConfig } from '../../config.ts';
+import { CRON_VARIABLES, loadConfig } from '../../config.ts';
 import { createLogger } from '../../logger.ts';
 import { runWorker } from '../../worker/worker.ts';
 import {
@@ -7,6 +7,8 @@ import {
   DATABASE_HELP,
   DATABASE_OPTIONS,
   flagOverrides,
+  SYNC_ENVIRONMENT,
+  variableOptionHelp,
   WEBLATE_FLAGS,
   WEBLATE_HELP,
   WEBLATE_OPTIONS,
@@ -38,10 +40,10 @@ export const workerCommand: Command = {
     '\nSchedules come from ' +
     JOBS.map((j) => j.cronVariable).join(', ') +
     ' (a cron expression, or "off"),\n' +
-    'read in WORKER_TIMEZONE (default UTC). A run of a job never overlaps another run of it, in this process or in\n' +
+    'read in WORKER_TIMEZONE. A run of a job never overlaps another run of it, in this process or in\n' +
     'any other sharing the PostgreSQL database: that tick is skipped. With --http-port, serves /healthz and\n' +
     '/metrics. SIGTERM/SIGINT stops scheduling, lets the statements in flight finish, records the run as\n' +
-    'interrupted and exits 0 within WORKER_SHUTDOWN_TIMEOUT_SECONDS (default 10); a second signal exits at once.',
+    'interrupted and exits 0 within WORKER_SHUTDOWN_TIMEOUT_SECONDS; a second signal exits at once.',
   usage: 'worker [options]',
   options: {
     ...DATABASE_OPTIONS,
@@ -50,10 +52,19 @@ export const workerCommand: Command = {
     'http-host': { type: 'string' },
   },
   optionHelp: [
-    '--http-port <port>     serve /healthz and /metrics on this port (env WORKER_HTTP_PORT); default: none',
-    '--http-host <addr>     address to listen on (env WORKER_HTTP_HOST, default 127.0.0.1)',
+    variableOptionHelp('--http-port <port>', 'WORKER_HTTP_PORT'),
+    variableOptionHelp('--http-host <addr>', 'WORKER_HTTP_HOST'),
     ...WEBLATE_HELP,
     ...DATABASE_HELP,
+  ],
+  environment: [
+    ...SYNC_ENVIRONMENT,
+    ...CRON_VARIABLES,
+    'WORKER_TIMEZONE',
+    'WORKER_HEALTH_MAX_AGE_SECONDS',
+    'WORKER_SHUTDOWN_TIMEOUT_SECONDS',
+    'WEBLATE_WEBHOOK_SECRET',
+    'WEBHOOK_DEBOUNCE_SECONDS',
   ],
   async run(values) {
     const config = loadConfig({
