@@ -7,12 +7,14 @@
  *     [--small-units 50000] [--large-projects 1000] [--large-components 5000] [--large-units 1000000]
  *     [--large-changes 200000] [--webhook-edits-per-minute 30] [--webhook-minutes 2]
  *     [--cost-scale 0.1] [--server-bound-units 50000] [--server-bound-scale 1]
- *     [--report-changes 1000000] [--database-url postgres://…]
+ *     [--report-changes 1000000] [--sparse-units 200000] [--database-url postgres://…]
  *
  * Two shapes: the default (3 projects, 40 components, about 200,000 units) and a large
  * instance (1,000 projects, 5,000 components, 1,000,000 units); then the backfill at 1,000,000
  * units and changes (bench/backfill.ts), and the worker fed by webhooks under steady churn
- * (bench/webhooks.ts). `reports`, asked by name only (about 20 minutes), times every reporting
+ * (bench/webhooks.ts). `sparse` is one full sync of the default shape at `--sparse-units` whose
+ * unit ids are sparse and clustered as on a long-lived Weblate (simulator/unit-ids.ts): its
+ * unit windows meet gaps of millions of ids and dense clusters. `reports`, asked by name only (about 20 minutes), times every reporting
  * view and function and `weblate-mirror report` on the large shape with `--report-changes`
  * changes, categories and labels (bench/reports.ts; bench/report-read.ts runs it alone).
  *
@@ -38,6 +40,7 @@ import {
   type RunningSimulator,
   scaledCosts,
   startSimulator,
+  type UnitIdLayout,
   WEBLATE_5_14_COSTS,
 } from '../src/simulator/index.ts';
 import type { SyncSummary } from '../src/sync/summary.ts';
@@ -60,6 +63,8 @@ interface RunResult {
   rowsTouched: number;
   /** Of those, the rows of the global translation list's pages (see translationListRows). */
   translationListRows: number;
+  /** Rows the unit list's pages counted, and the units they served (see unitListWork). */
+  unitList: { counted: number; served: number };
   /** The server's service time for them under the cost model. */
   serviceMs: number;
   /** The share of the machine's cores busy during the sync (every process: sync, database, server). */
@@ -80,6 +85,7 @@ interface Scenario {
   records: number;
   rowsTouched: number;
   translationListRows: number;
+  unitList: { counted: number; served: number };
   serviceMs: number;
   machineBusy: number;
 }
@@ -107,7 +113,8 @@ function options() {
       'large-components': { type: 'string', default: '5000' },
       'large-units': { type: 'string', default: '1000000' },
       'large-changes': { type: 'string', default: '200000' },
-      shapes: { type: 'string', default: 'default,large,backfill,webhooks' },
+      shapes: { type: 'string', default: 'default,large,sparse,backfill,webhooks' },
+      'sparse-units': { type: 'string', default: '200000' },
       'webhook-edits-per-minute': { type: 'string', default: '30' },
       'webhook-minutes': { type: 'string', default: '2' },
       'backfill-units': { type: 'string', default: '1000000' },
@@ -174,6 +181,8 @@ function options() {
         }
       : null,
     smallUnits: int('small-units'),
+    // The default shape's projects and components, at `--sparse-units`.
+    sparse: chosen.includes('sparse') ? { units: int('sparse-units'), shape: shapes[0]! } : null,
     costScale: Number(values['cost-scale']),
     serverBound: {
       units: int('server-bound-units'),
@@ -245,6 +254,7 @@ async function runSync(sim: RunningSimulator, databaseUrl: string): Promise<RunR
       wallMs,
       rowsTouched: rowsTouched(sim.requests.work),
       translationListRows: translationListRows(sim),
+      unitList: unitListWork(sim),
       serviceMs: sim.requests.serviceMs,
       machineBusy,
     };
@@ -279,6 +289,32 @@ function translationListRows(sim: RunningSimulator): number {
     .reduce((sum, entry) => sum + rowsTouched(entry.work), 0);
 }
 
+/**
+ * Rows the global unit list's pages (the unit walk's windows, the strategy's probe, units read
+ * by id) made the server count, and the units they served. Weblate counts every row a
+ * request matches, so a window that overflows its page counts rows read again later.
+ */
+function unitListWork(sim: RunningSimulator): { counted: number; served: number } {
+  const entries = sim.requests.entries.filter((entry) =>
+    /^\/api\/units\/(\?|$)/.test(entry.target),
+  );
+  return {
+    counted: entries.reduce((sum, entry) => sum + entry.work.counted, 0),
+    served: entries.reduce((sum, entry) => sum + entry.work.units, 0),
+  };
+}
+
+/** Rows the unit list counted per unit row it served (see unitListWork). */
+function countedPerServed(s: Scenario): number {
+  return s.unitList.counted / Math.max(1, s.unitList.served);
+}
+
+/** The unit walk's target: its windows count little more than the rows they serve. */
+function unitWindowCheck(s: Scenario, where: string): Check {
+  const ratio = countedPerServed(s);
+  return [`unit windows: rows counted per row served ≤ 1.5${where}`, ratio, ratio <= 1.5];
+}
+
 function scenario(name: string, run: RunResult): Scenario {
   const byResource = Object.fromEntries(run.summary.resources.map((r) => [r.resource, r.requests]));
   const units = run.summary.resources.find((r) => r.resource === 'units')!;
@@ -299,6 +335,7 @@ function scenario(name: string, run: RunResult): Scenario {
     records: rows('units') + rows('changes'),
     rowsTouched: run.rowsTouched,
     translationListRows: run.translationListRows,
+    unitList: run.unitList,
     serviceMs: Math.round(run.serviceMs),
     machineBusy: run.machineBusy,
   };
@@ -308,6 +345,7 @@ async function startSized(
   o: ReturnType<typeof options>,
   shape: Shape,
   costScale = o.costScale,
+  unitIds: UnitIdLayout = 'dense',
 ): Promise<RunningSimulator> {
   const sim = await startSimulator({
     seed: 7,
@@ -318,6 +356,7 @@ async function startSized(
     changes: shape.changes,
     users: 3,
     costModel: scaledCosts(WEBLATE_5_14_COSTS, costScale),
+    unitIds,
   });
   // A real Weblate renders its JSON on its own machine: keep that off the measured cores.
   prerender(sim.instance, sim.url);
@@ -405,10 +444,15 @@ function justifiedRequests(sim: RunningSimulator, unitIds: number[]): number {
 async function benchFullSync(
   o: ReturnType<typeof options>,
   shape: Shape,
-  { units, costScale, name }: { units: number; costScale: number; name: string },
+  {
+    units,
+    costScale,
+    name,
+    unitIds = 'dense',
+  }: { units: number; costScale: number; name: string; unitIds?: UnitIdLayout },
 ): Promise<Scenario> {
   const changes = Math.round((shape.changes * units) / shape.units);
-  const sim = await startSized(o, { ...shape, units, changes }, costScale);
+  const sim = await startSized(o, { ...shape, units, changes }, costScale, unitIds);
   try {
     return await withScratchDatabase(o.databaseUrl, async (url) =>
       scenario(name, await runSync(sim, url)),
@@ -453,6 +497,7 @@ function shapeChecks(result: ShapeResult): Check[] {
       full.rowsTouched <= 2.5 * full.records,
     ],
     wallCheck(full, ''),
+    unitWindowCheck(full, ''),
     [`no-change sync ≤ 2 requests`, quiet.requests / 2, quiet.requests <= 2],
     [
       `sync after 0.1% changed ≤ 1.5 × the ${justified} requests the changes justify`,
@@ -507,6 +552,7 @@ function report(
   results: ShapeResult[],
   small: Scenario | null,
   serverBound: Scenario | null,
+  sparse: Scenario | null,
 ) {
   const checks: { shape: string; name: string; ratio: number; ok: boolean }[] = [];
   const lines = [
@@ -533,6 +579,7 @@ function report(
       ...scenarioTable(scenarios),
       '',
       `full sync, rows/record without the global translation list's pages: ${((full.rowsTouched - full.translationListRows) / full.records).toFixed(2)} (the list: ${full.translationListRows} rows)`,
+      unitListLine(full),
       `minimum requests (every list once, largest pages): ${minimum}`,
       `naive per-translation walk at page size 50:        ${naive} (${(naive / minimum).toFixed(1)} × the minimum)`,
       `COPY + one INSERT … ON CONFLICT of the same rows:  ${Math.round(ceiling.rowsPerSecond)} rows/s (${ceiling.rows} rows in ${(ceiling.ms / 1000).toFixed(1)} s)`,
@@ -545,7 +592,29 @@ function report(
     );
     checks.push(...own.map(([name, ratio, ok]) => ({ shape: shape.name, name, ratio, ok })));
   }
+  if (sparse !== null) {
+    const own = [unitWindowCheck(sparse, ', sparse-clustered ids'), wallCheck(sparse, ', sparse')];
+    lines.push(
+      '',
+      'sparse-clustered unit ids (the default shape, simulator/unit-ids.ts):',
+      '',
+      ...scenarioTable([sparse]),
+      '',
+      unitListLine(sparse),
+      '',
+      'targets:',
+      ...own.map(
+        ([name, ratio, ok]) => `  ${ok ? 'met    ' : 'MISSED '} ${name}: ${ratio.toFixed(2)}`,
+      ),
+    );
+    checks.push(...own.map(([name, ratio, ok]) => ({ shape: 'sparse', name, ratio, ok })));
+  }
   return { text: lines.join('\n'), checks };
+}
+
+function unitListLine(s: Scenario): string {
+  const { counted, served } = s.unitList;
+  return `unit list, rows counted per row served: ${countedPerServed(s).toFixed(2)} (${counted} counted, ${served} served)`;
 }
 
 /** The backfill's lines: its time against one pass over the changes. */
@@ -603,6 +672,15 @@ async function main(): Promise<void> {
         });
   const results: ShapeResult[] = [];
   for (const shape of o.shapes) results.push(await benchShape(o, shape));
+  const sparse =
+    o.sparse === null
+      ? null
+      : await benchFullSync(o, o.sparse.shape, {
+          units: o.sparse.units,
+          costScale: o.costScale,
+          name: `full sync, sparse-clustered ids (${o.sparse.units} units)`,
+          unitIds: 'sparse-clustered',
+        });
   const backfill =
     o.backfill === null
       ? null
@@ -621,7 +699,7 @@ async function main(): Promise<void> {
           reportTimeoutMs: 300_000,
           command: 'npm run bench -- --shapes reports',
         });
-  const { text, checks } = report(o, results, small, serverBound);
+  const { text, checks } = report(o, results, small, serverBound, sparse);
   const backfillText = backfill === null ? '' : `\n\n${backfillReport(backfill)}`;
   const webhookText =
     webhooks === null ? '' : webhooks.map((w) => `\n\n${webhookReport(w)}`).join('');
@@ -633,7 +711,7 @@ async function main(): Promise<void> {
   const file = `${RESULTS}${new Date().toISOString().replaceAll(':', '-')}.json`;
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options: o, small, serverBound, results, backfill, webhooks, reports: reports?.measured ?? null, checks }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options: o, small, serverBound, sparse, results, backfill, webhooks, reports: reports?.measured ?? null, checks }, null, 2)}\n`,
   );
   process.stdout.write(`\nresults written to ${file}\n`);
 }

@@ -23,6 +23,7 @@ import type {
 import { createRng, type Rng } from './prng.ts';
 import type { SimulatorSize } from './size.ts';
 import { MICROS_PER_DAY, MICROS_PER_SECOND } from './time.ts';
+import { layUnitIds, type UnitIdLayout } from './unit-ids.ts';
 
 function normalizeSize(size: SimulatorSize): SimulatorSize {
   const whole = (value: number, min: number): number => Math.max(min, Math.floor(value));
@@ -220,6 +221,8 @@ export function generateInstance(
     timelineStartUs?: number;
     /** Generate categories and labels, and labels on some source units (default none). */
     categoriesAndLabels?: boolean;
+    /** How unit ids are laid out (unit-ids.ts); default `dense`. */
+    unitIds?: UnitIdLayout;
   },
 ): SimInstance {
   const timelineStartUs = options.timelineStartUs ?? TIMELINE_START_US;
@@ -248,6 +251,7 @@ export function generateInstance(
     timelineStartUs,
   );
   const units = dropRemovedUnits(catalog.units, removedUnitIds);
+  layUnitIds(options.unitIds ?? 'dense', options.seed, { units, changes, moves });
   const history = { startUs: timelineStartUs, moves };
   const data = {
     seed: options.seed,
@@ -272,7 +276,7 @@ export function generateInstance(
  * history only ever counts forward from its start. For a demo whose history is recent.
  */
 export function generateInstanceEndingAt(
-  options: SimulatorSize & { seed: number; categoriesAndLabels?: boolean },
+  options: SimulatorSize & { seed: number; categoriesAndLabels?: boolean; unitIds?: UnitIdLayout },
   endUs: number,
 ): SimInstance {
   const probe = generateInstance(options);

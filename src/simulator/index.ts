@@ -39,6 +39,7 @@ import {
   type TrueProgressOptions,
   trueTranslationProgress,
 } from './true-progress.ts';
+import type { UnitIdLayout } from './unit-ids.ts';
 import { type SimWebhookOptions, type WebhookDeliveries, WebhookSender } from './webhooks.ts';
 
 export { ACTION_NAMES, CONTENT_ACTIONS } from './actions.ts';
@@ -117,6 +118,7 @@ export {
   type TrueProgressOptions,
   trueTranslationProgress,
 } from './true-progress.ts';
+export { sparseClusteredIds, type UnitIdLayout } from './unit-ids.ts';
 export { type LinkBase, siteLinks } from './urls.ts';
 export { pythonJson, type SimWebhookOptions, type WebhookDeliveries } from './webhooks.ts';
 
@@ -128,6 +130,11 @@ export interface SimulatorOptions extends Partial<SimulatorSize> {
    * (generate-labels.ts); default none, which leaves every other record of a seed as it was.
    */
   categoriesAndLabels?: boolean;
+  /**
+   * How unit ids are laid out (unit-ids.ts): `dense` (default) counts up from 1;
+   * `sparse-clustered` numbers the same units in clusters millions of ids apart, past 2^31.
+   */
+  unitIds?: UnitIdLayout;
   /** Port to listen on (default 0: an ephemeral port). */
   port?: number;
   /** Loopback address to listen on (default 127.0.0.1); anything else is refused. */
@@ -272,7 +279,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const now = options.now ?? realNow;
   let latencyMs = checkLatency(options.latencyMs ?? 0);
   let costModel = checkCostModel(options.costModel ?? null);
-  const generation = { ...sizeOf(options), seed, categoriesAndLabels: options.categoriesAndLabels };
+  const generation = {
+    ...sizeOf(options),
+    seed,
+    categoriesAndLabels: options.categoriesAndLabels,
+    unitIds: options.unitIds,
+  };
   const instance =
     options.historyEndsAt === undefined
       ? generateInstance(generation)

@@ -4,7 +4,7 @@ import { PageSizer } from './page-sizer.ts';
 import { readEnvelope } from './pagination.ts';
 import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
 import { idKey, idText } from './record-id.ts';
-import { evenCuts, fittingSpan } from './window-span.ts';
+import { densityCuts, evenCuts, fittingSpan } from './window-span.ts';
 
 /** Requests a walk has in flight at most (`atOnce`) until `until` settles: see KeysetOptions. */
 export interface WalkShare {
@@ -103,8 +103,8 @@ interface IdRange {
  * walk waits on. The last two pages go side by side too, cut into pieces, where the server
  * is slow (see IdWindows.next). A window below the top that overflows its page leaves its
  * rest queued, cut into pieces of about a page by the count its page reported, and queued
- * pieces are read first, lowest first. The final unbounded request waits for every window
- * below it.
+ * pieces are read first, lowest first (no piece wider than held its page, see restRanges).
+ * The final unbounded request waits for every window below it.
  *
  * A server that ignores `id:<=` answers each window with the first page after its start:
  * such a page covers up to its own last id, past the window's end, and the window has no rest.
@@ -235,17 +235,45 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
       return;
     }
     const left = page.count === null ? null : page.count - page.ids.length;
-    this.#queue.push(...splitRange(page.through, upTo, left, pageSize));
+    this.#queue.push(...restRanges(page, upTo, left, pageSize));
     this.#queue.sort((a, b) => (idKey(a.after) < idKey(b.after) ? -1 : 1));
   }
 }
 
+/**
+ * The rest (through, upTo] of a window below the top that overflowed, `rows` rows, cut into
+ * about a page each, no piece wider than held a page at the density its page showed (see
+ * densityCuts).
+ */
+function restRanges(
+  page: KeysetPage,
+  upTo: string,
+  rows: number | null,
+  pageSize: number,
+): IdRange[] {
+  const through = BigInt(page.through!);
+  const end = endDensity(page);
+  const densitySpan = (end.span * BigInt(pageSize)) / BigInt(end.rows);
+  return rangesFrom(
+    through,
+    densityCuts(through, BigInt(upTo), rows, pageSize, densitySpan),
+    upTo,
+    rows,
+  );
+}
+
 /** (after, upTo] cut into about `rows / pageSize` ranges of equal span (see evenCuts). */
 function splitRange(after: string, upTo: string, rows: number | null, pageSize: number): IdRange[] {
-  const bounds = [BigInt(after), ...evenCuts(BigInt(after), BigInt(upTo), rows, pageSize)];
+  const low = BigInt(after);
+  return rangesFrom(low, evenCuts(low, BigInt(upTo), rows, pageSize), upTo, rows);
+}
+
+/** The ranges between `low`, the inner `cuts` and `upTo`, sharing `rows` evenly. */
+function rangesFrom(low: bigint, cuts: bigint[], upTo: string, rows: number | null): IdRange[] {
+  const bounds = [low, ...cuts];
   const aim = rows === null ? 0 : Math.ceil(rows / bounds.length);
-  return bounds.map((low, i) => ({
-    after: String(low),
+  return bounds.map((from, i) => ({
+    after: String(from),
     upTo: i + 1 < bounds.length ? String(bounds[i + 1]) : upTo,
     top: false,
     aim,
@@ -255,13 +283,15 @@ function splitRange(after: string, upTo: string, rows: number | null, pageSize: 
 /**
  * Where the next id window ends. Ids are not dense (deleted objects leave gaps, other
  * projects' units interleave), so the span adapts to what the windows held: it aims at one
- * page per window, at most doubles from one window to the next and never spans more than
- * two pages at the densest ids seen (so a window counts about two pages at most), and
- * grows fourfold over an empty window.
+ * page per window at the density the last page showed, at most doubles from one window to
+ * the next and never spans more than two pages at the densest ids seen (so a window counts
+ * about two pages at most), and grows fourfold over an empty window: bulk imports may lie
+ * millions of ids apart, and an empty window counts nothing.
  * The end of the list is never known for sure: once the rows left to expect fit in a page
- * (the expectation comes from the translations' totals), or after two empty windows in a
- * row, one unbounded request (`id:>K`) reads what is left. Its `count` says how many rows
- * are really left; if they are more than the page, the windows go on.
+ * (the expectation comes from the translations' totals), or after empty windows in a row
+ * (two without an expectation, GAP_WINDOWS with one), one unbounded request (`id:>K`) reads
+ * what is left. Its `count` says how many rows are really left; if they are more than the
+ * page, the windows go on.
  */
 export class IdWindows {
   #span: bigint;
@@ -280,7 +310,7 @@ export class IdWindows {
 
   /** The upper bound of the window after `after`, or null for one unbounded request. */
   upperBound(after: string | null, rows = this.#pageSize): string | null {
-    if (this.#emptyInARow >= 2) return null;
+    if (this.#isPastEnd) return null;
     if (this.#expected !== null && this.#expected - this.#seen <= this.#pageSize) return null;
     return this.#bound(after, rows);
   }
@@ -314,7 +344,8 @@ export class IdWindows {
       const upTo = this.upperBound(after, this.#filled);
       return { upTo, aim: upTo === null ? 0 : this.#filled, pieces: 1 };
     };
-    if (this.#expected === null || this.#emptyInARow >= 2) return alone();
+    // Over a gap, one window at a time: each empty one widens the next.
+    if (this.#expected === null || this.#emptyInARow > 0) return alone();
     const left = this.#expected - this.#seen - aimed;
     if (left > 2 * this.#pageSize) {
       return { upTo: this.#bound(after, this.#filled), aim: this.#filled, pieces: 1 };
@@ -325,6 +356,16 @@ export class IdWindows {
       return { upTo: this.#bound(after, left), aim: left, pieces };
     }
     return alone();
+  }
+
+  /**
+   * Whether the empty windows in a row suggest the list has ended. Without an expectation,
+   * two. With one, rows are still to come: empty windows count nothing, so they grow over a
+   * gap (a bulk import's ids millions apart from the last) rather than let an unbounded
+   * request count every row left; only after GAP_WINDOWS does the walk ask what is left.
+   */
+  get #isPastEnd(): boolean {
+    return this.#emptyInARow >= (this.#expected === null ? 2 : GAP_WINDOWS);
   }
 
   /**
@@ -375,27 +416,29 @@ export class IdWindows {
       this.#emptyInARow = 0;
       return;
     }
-    const span = BigInt(upTo) - (after === null ? 0n : BigInt(after));
     const found = page.count ?? page.ids.length;
     if (found === 0) {
       this.#emptyInARow += 1;
-      // Over a gap (a deleted component's ids) the span grows fourfold, but no wider than
-      // two pages at the densest ids seen: the window after the gap may land on dense ids.
-      if (mayGrow) this.#span = this.#capped(span * 4n, pageSize);
+      // Over a gap the span grows fourfold: after one empty window no wider than two pages at
+      // the densest ids seen (a deleted component's ids), after more without that cap.
+      const span = BigInt(upTo) - (after === null ? 0n : BigInt(after));
+      const grown = this.#emptyInARow > 1 ? span * 4n : this.#capped(span * 4n, pageSize);
+      if (mayGrow) this.#span = grown;
       return;
     }
     this.#emptyInARow = 0;
+    const { span, found: local } = localDensity(after, upTo, page, found);
     if (
       this.#densest === null ||
-      found * Number(this.#densest.span) > this.#densest.found * Number(span)
+      local * Number(this.#densest.span) > this.#densest.found * Number(span)
     ) {
-      this.#densest = { found, span };
+      this.#densest = { found: local, span };
     }
     // Aimed at a page of the size asked next, growing at most twofold over what the window
     // would have spanned at that size (the size may have changed since it was planned).
     const base = (span * BigInt(pageSize)) / BigInt(Math.max(1, page.askedSize));
     const fitting = this.#capped(
-      fittingSpan(base > 0n ? base : 1n, page.askedSize, found, 2n),
+      fittingSpan(base > 0n ? base : 1n, page.askedSize, local, 2n),
       pageSize,
     );
     this.#span = mayGrow || fitting < this.#span ? fitting : this.#span;
@@ -419,6 +462,38 @@ export class IdWindows {
 }
 
 /**
+ * Rows over ids where the walk goes on: a window its page held shows its whole span; one it
+ * overflowed, the ids at the end of its page (see endDensity), as the window may have started
+ * in a gap and the rows past the page may lie anywhere in it.
+ */
+function localDensity(
+  after: string | null,
+  upTo: string,
+  page: KeysetPage,
+  found: number,
+): { span: bigint; found: number } {
+  const overflowed = page.through !== null && found > page.ids.length && page.ids.length > 0;
+  if (!overflowed) return { span: BigInt(upTo) - (after === null ? 0n : BigInt(after)), found };
+  const { span, rows } = endDensity(page);
+  const served = page.ids.length;
+  const spanOfPage = (span * BigInt(served)) / BigInt(rows);
+  return { span: spanOfPage > 0n ? spanOfPage : 1n, found: served };
+}
+
+/**
+ * The last eighth of a page's ids, as `rows` over the ids they span (at least 1): the density
+ * where the page ended. A page may start in one cluster and end in the next.
+ */
+function endDensity(page: KeysetPage): { span: bigint; rows: number } {
+  const { ids } = page;
+  const rows = Math.max(1, Math.floor(ids.length / 8));
+  const before = ids[ids.length - rows - 1];
+  const low = before === undefined ? BigInt(ids[0]!) - 1n : BigInt(before);
+  const span = BigInt(page.through!) - low;
+  return { span: span > 0n ? span : 1n, rows };
+}
+
+/**
  * Response text a walk holds at most in pages read ahead of its consumer (see
  * WindowPlan.pagesInHand), and what its pages grow to fill at its concurrency: four pages of
  * about 6,600 units of short strings at the default of 4. A page's parsed records and rows
@@ -432,6 +507,9 @@ export const TEXT_IN_HAND = 24_000_000;
 
 /** Bytes of response text a page should stay under; units with long texts get smaller pages. */
 const PAGE_TEXT_BUDGET = 24_000_000;
+
+/** Empty windows in a row, each four times as wide, before a walk expecting more asks what is left. */
+const GAP_WINDOWS = 16;
 
 /** The share of a page a window aims at (see IdWindows.next). */
 const WINDOW_FILL = 0.95;

@@ -37,6 +37,24 @@ export function evenCuts(
 }
 
 /**
+ * evenCuts, but no piece wider than `densitySpan`, the span that held a page where the rows
+ * were last seen: the rows of a window that overflowed may all lie just past its page, before
+ * a gap, and equal pieces would put them all in the first. The last piece reaches `high`.
+ */
+export function densityCuts(
+  low: bigint,
+  high: bigint,
+  rows: number | null,
+  pageSize: number,
+  densitySpan: bigint,
+): bigint[] {
+  const even = evenCuts(low, high, rows, pageSize);
+  const pieces = BigInt(even.length + 1);
+  if ((high - low) / pieces <= densitySpan) return even;
+  return even.map((_, i) => low + densitySpan * BigInt(i + 1));
+}
+
+/**
  * Whether a walk expecting `expected` rows in all, `seen` of them read, has more than two
  * pages left beyond what `inFlight` windows of a page each should hold: room for another
  * window beside them.

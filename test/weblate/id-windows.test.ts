@@ -281,12 +281,18 @@ describe('a window plan', () => {
     expect(plan.next(3)).toMatchObject({ after: '465', top: true });
   });
 
-  it('plans the rest of the top window afresh from where its page ended', () => {
+  it('plans the rest of the top window afresh from where its page ended, at the density its page showed', () => {
     const plan = new WindowPlan(options(null, 4));
     const first = plan.next(0)!;
-    plan.learn(first, { ...answer(first, 100, 400), through: '25' });
-    // Four times as dense as its 95 ids: the next window is a quarter as wide, from id 25.
-    expect(plan.next(0)).toMatchObject({ after: '25', upTo: '46', top: true });
+    // 20 rows in 95 ids: the next window twice as wide.
+    plan.learn(first, { ...answer(first, 20, 20), through: first.upTo });
+    const second = plan.next(0)!;
+    expect(second).toMatchObject({ after: '95', upTo: '275' });
+    // A gap up to id 150, then dense ids: the page serves 151 to 250 of the 125 rows.
+    const served = Array.from({ length: 100 }, (_, i) => String(151 + i));
+    plan.learn(second, { ...page(125), ids: served, after: '95', through: '250' });
+    // A page held 100 ids where the page ended, not 144 as the window's average says.
+    expect(plan.next(0)).toMatchObject({ after: '250', upTo: '345', top: true });
   });
 
   it('does not widen windows from a late answer of a window below the top', () => {
