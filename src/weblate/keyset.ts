@@ -54,21 +54,9 @@ export interface KeysetOptions {
 }
 
 /**
- * Walks a unit list ordered by id with keyset paging: always page 1 of
- * `(<q>) AND id:>K`, K being the last id read, at the largest page size. Unlike page
- * numbers, rows added or deleted meanwhile cannot shift a page and make a row skipped, and
- * no page is an expensive deep OFFSET. A consumer that pulls the next page while it
- * writes the current one (see lib/pipelined.ts) overlaps the two. A page that times out
- * is asked again with half the page size (see smallerPage), and the walk keeps that size.
- *
- * With `windows`, each request also bounds the ids from above, `id:>K AND id:<=B`: Weblate
- * counts every row a list matches on every page (Django REST framework's pagination, a
- * COUNT over a SELECT DISTINCT when `q` is set), so `id:>K` alone makes the server count
- * the whole rest of the table for each page, while a window of about one page counts about
- * one page. A page that holds the whole window covers (K, B]; one the window overflows
- * covers (K, its last id]. Windows may be read side by side (see WindowPlan): pages are
- * yielded as they arrive, each saying which range (after, through] it covers, so the
- * consumer must claim progress only over a gapless prefix of them (see sync/covered.ts).
+ * Walks a unit list by id: page 1 of `(<q>) AND id:>K` each time, with `windows` bounded
+ * above too (`id:<=B`), as Weblate counts every row a request matches on every page; pages
+ * say which range they cover (docs/internals.md#unit-walks-by-id).
  */
 export async function* walkKeyset(
   client: WeblateClient,
@@ -95,19 +83,8 @@ interface IdRange {
 }
 
 /**
- * Which id ranges a walk reads, and when. Read one at a time, each window starts where the
- * page before ended, its span chosen by IdWindows. Up to `concurrency` windows (fewer while
- * a `share` holds) are read side by side while the rows left to expect (the translations'
- * totals less what was read and what the windows in flight should hold) exceed two pages:
- * then the next windows are surely not the last, and the server, not this process, is what a
- * walk waits on. The last two pages go side by side too, cut into pieces, where the server
- * is slow (see IdWindows.next). A window below the top that overflows its page leaves its
- * rest queued, cut into pieces of about a page by the count its page reported, and queued
- * pieces are read first, lowest first (no piece wider than held its page, see restRanges).
- * The final unbounded request waits for every window below it.
- *
- * A server that ignores `id:<=` answers each window with the first page after its start:
- * such a page covers up to its own last id, past the window's end, and the window has no rest.
+ * Which id ranges a walk reads, and when: windows one at a time or side by side, rests of
+ * overflowed ones queued first, the unbounded request last (docs/internals.md#windowplan).
  */
 export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
   readonly concurrency: number;
@@ -281,17 +258,8 @@ function rangesFrom(low: bigint, cuts: bigint[], upTo: string, rows: number | nu
 }
 
 /**
- * Where the next id window ends. Ids are not dense (deleted objects leave gaps, other
- * projects' units interleave), so the span adapts to what the windows held: it aims at one
- * page per window at the density the last page showed, at most doubles from one window to
- * the next and never spans more than two pages at the densest ids seen (so a window counts
- * about two pages at most), and grows fourfold over an empty window: bulk imports may lie
- * millions of ids apart, and an empty window counts nothing.
- * The end of the list is never known for sure: once the rows left to expect fit in a page
- * (the expectation comes from the translations' totals), or after empty windows in a row
- * (two without an expectation, GAP_WINDOWS with one), one unbounded request (`id:>K`) reads
- * what is left. Its `count` says how many rows are really left; if they are more than the
- * page, the windows go on.
+ * Where the next id window ends: about a page at the density last seen, capped by the
+ * densest ids seen, growing fourfold over empty windows (docs/internals.md#idwindows).
  */
 export class IdWindows {
   #span: bigint;
@@ -317,18 +285,8 @@ export class IdWindows {
 
   /**
    * The next window after `after`, beside `inFlight` others expected to hold `aimed` rows,
-   * or null: none now. Its `upTo` is null for the unbounded request that ends the walk, which
-   * only goes alone; `aim` is the rows it should hold. With `pieces` above 1, the window is
-   * the whole rest of the walk, to be read in that many windows side by side.
-   *
-   * - Alone, a window of a page (see upperBound).
-   * - Beside others, a page while the rows left to expect beyond them (the translations'
-   *   totals less what was read and what the windows in flight should hold) exceed two
-   *   pages: then the next windows are surely not the last.
-   * - Once two pages or less are left, if reading them one request after another would keep
-   *   the walk waiting on a single request for more than TAIL_ALONE_MS (a slow server, at
-   *   the best time per row its pages showed), the rest is cut into `concurrency` pieces
-   *   read side by side. The unbounded request still comes last, and then finds little.
+   * or null: none now (docs/internals.md#idwindows). `upTo` null: the unbounded request that
+   * ends the walk; `pieces` above 1: the rest of the walk, cut to be read side by side.
    */
   next(
     after: string | null,
@@ -495,13 +453,7 @@ function endDensity(page: KeysetPage): { span: bigint; rows: number } {
 
 /**
  * Response text a walk holds at most in pages read ahead of its consumer (see
- * WindowPlan.pagesInHand), and what its pages grow to fill at its concurrency: four pages of
- * about 6,600 units of short strings at the default of 4. A page's parsed records and rows
- * weigh several times its text, and the consumer holds two more pages. Measured at 200,000
- * units (peak RSS by ru_maxrss, see lib/peak-rss.ts): 20 MB in hand gave 5,555-unit pages,
- * 217 requests and 271 MB; 24 MB, 209 requests and 289 MB; two 10,000-unit pages in hand,
- * 199 requests, 325 MB and a third more wall time (the server had two of the walk's
- * requests, not four).
+ * WindowPlan.pagesInHand); measured: docs/internals.md#text-in-hand.
  */
 export const TEXT_IN_HAND = 24_000_000;
 

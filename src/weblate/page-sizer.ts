@@ -28,21 +28,8 @@ export interface PageTiming {
 const GROWTH_SLOWDOWN = 1.5;
 
 /**
- * The page size of one walk, adapted to how the server answers. Weblate 5.13 to 5.16.1
- * runs one extra SQL query per unit of a list, so its time per page grows with the page,
- * and a proxy in front of it cuts long answers off (often at 60 s). A walk therefore starts
- * at a moderate size and doubles it (quadruples it after a page that took under a 32nd of
- * the timeout), up to the largest allowed, while each page answered says a larger one is safe:
- *
- * - it held at least half a page, so its time says something about the size;
- * - its time per record stayed flat: at most GROWTH_SLOWDOWN times the best seen at any
- *   size (a server with a fixed cost per request gets cheaper per record as pages grow);
- * - it took under an eighth of the client's timeout, so twice the size stays well under it;
- * - and only as far as its text, at the larger size, stays within the byte budget.
- *
- * It shrinks on what a page's answer says: a page asked again at a smaller size after a
- * timeout or a 502/503/504 caps the walk at that size for good, and a page whose text ran
- * over the byte budget makes the next ones proportionally smaller.
+ * The page size of one walk, adapted to how the server answers: it grows while pages stay
+ * quick and small, and shrinks for good after a timeout (docs/internals.md#page-sizes).
  */
 export class PageSizer {
   #size: number;
