@@ -1,12 +1,6 @@
 /**
- * What serving a request costs a Weblate server, as rows and as time.
- *
- * Weblate's lists are Django REST framework's page-number pagination: every page runs a
- * COUNT(*) over the whole filtered queryset (over a SELECT DISTINCT of every unit column when
- * a unit list has `q`), skips the earlier pages with OFFSET, and then serializes the page.
- * Each answer records that work (`ServerWork`); the request log sums it, and with a cost
- * model the simulator also takes that long to answer, so that a client's wall time can be
- * compared with the server's.
+ * What serving a request costs a Weblate server, as rows and as time
+ * (docs/internals.md#server-costs).
  */
 
 /** The rows one answer made the server touch. */
@@ -35,16 +29,7 @@ export interface CostModel {
   rowMs: number;
 }
 
-/**
- * Weblate 5.14.3 on two cores, as measured by the real-Weblate tier
- * (test/real-weblate/server/measurements.test.ts, quoted in docs/performance.md):
- * - a page of 1,000 units took 1.34–1.47 s and of 10,000 units 12.7–13.1 s: about 1.24 ms
- *   per unit (5.14.3 asks each unit's pending state with a query of its own) and about
- *   230 ms per page, which is the cost of a unit page's twenty queries, not of every request;
- * - a page of 1,000 changes took 624–644 ms: about 0.6 ms per change and 25 ms per request;
- * - page 5 of the changes (OFFSET 4,000) took 11 ms more than page 1: about 2.75 µs per
- *   row skipped, which also stands for a row counted.
- */
+/** Weblate 5.14.3 on two cores, as the real-Weblate tier measured it (docs/internals.md#server-costs). */
 export const WEBLATE_5_14_COSTS: CostModel = {
   requestMs: 25,
   unitMs: 1.25,

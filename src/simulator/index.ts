@@ -1,16 +1,6 @@
 /**
- * A deterministic, generated, Weblate-compatible HTTP server for the mirror's tests, its
- * `demo` command and benchmarks. `startSimulator()` generates an instance from a seed and
- * serves its read API on a loopback port. Around the API sit layers a test can turn on at
- * start or at runtime: faults (`faults`, `setFaults`, `failNext`), a rate budget
- * (`rateLimit`, `setRateLimit`), latency (`latencyMs`, `setLatency`), Weblate's service
- * times (`costModel`, `setCostModel`, with the work of each answer in `requests`), unit pages too slow
- * for a proxy (`slowUnitPages`, `setSlowUnitPages`), the answers of older Weblate versions
- * and of a token with fewer rights (`compat`, `setCompat`), one accepted token (`token`)
- * and mid-walk triggers (`at`); `mutate` changes the data the way a real Weblate's changes.
- * Links start with the site URL (`siteUrl`, `setSiteUrl`; by default the listening
- * address), as Weblate's come from its settings, never from the request's Host.
- * test/real-weblate/simulator-conformance.test.ts compares it with Weblate 5.14.3.
+ * A deterministic, generated, Weblate-compatible HTTP server for the mirror's tests, `demo`
+ * and benchmarks, with layers a test turns on (docs/internals.md#the-simulators-layers).
  */
 import { isLoopbackHost } from '../lib/hosts.ts';
 import type { CompatOptions } from './compat.ts';

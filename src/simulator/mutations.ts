@@ -1,12 +1,6 @@
 /**
- * The instance changes as a real Weblate's would, between syncs or in the middle of a walk.
- * Every operation is a plain function over a `MutationContext` ({ instance, now }) and is
- * also available bound to a live simulator as `sim.mutate`. Operations stamp their times
- * from `now()` (epoch milliseconds, fractions kept as microseconds) with six fraction
- * digits and `Z` or an offset, as the generated data has; keep the index consistent; give
- * every translation whose units change a new revision; and return the ids they touched.
- * Everything the API derives (totals, statistics, last_change/last_author, counts, links)
- * is computed from the index when rendering, so it follows. Unknown ids throw.
+ * The instance changes as a real Weblate's would, between syncs or mid-walk; the rules every
+ * operation keeps: docs/internals.md#simulated-mutations.
  */
 import { ACTION_NAMES } from './actions.ts';
 import type { SimChange, SimInstance } from './model.ts';

@@ -20,16 +20,7 @@ export interface SimRequest {
   release?: Release;
 }
 
-/**
- * - `500`: Weblate's server_error body (`code: error`);
- * - `502`: nginx's HTML "502 Bad Gateway" page (the upstream is down, so no JSON);
- * - `503`: server_error body with Retry-After;
- * - `429`: DRF's throttled body with Retry-After (counted as a fault, not as `throttled`);
- * - `reset`: the socket is destroyed without an answer;
- * - `hang`: silence for `hangMs`, then the socket is destroyed;
- * - `truncate`: 200 with the first half of the real JSON body, no Content-Length, then close;
- * - `html`: 200 with an HTML maintenance page.
- */
+/** The faults a test can inject (docs/internals.md#simulated-faults). */
 export type FaultKind = '500' | '502' | '503' | '429' | 'reset' | 'hang' | 'truncate' | 'html';
 
 export interface SimResponse {

@@ -1,13 +1,6 @@
 /**
- * Webhooks as Weblate's webhook add-on (`weblate.webhook.webhook`, 5.11+) sends them: one
- * POST per change it records, following the Standard Webhooks specification. What 5.14
- * sends, and how, is kept here: the body is Python's `json.dumps` of the payload (", " and
- * ": " separators, non-ASCII escaped; 2026 sends it compact, as UTF-8, and adds the unit's
- * `context` beside its `source`), `webhook-id` is the change's UUID in hex,
- * `webhook-timestamp` is Python's `str(time.time())` (seconds with a fraction) and the
- * signature is `v1,` + base64 HMAC-SHA256 over "<id>.<whole seconds>.<body>" with the
- * add-on's secret (base64, an optional `whsec_` prefix), computed by the same Standard
- * Webhooks library the mirror verifies with.
+ * Webhooks as Weblate's webhook add-on (5.11+) sends them, one POST per change, signed as
+ * Standard Webhooks (docs/internals.md#simulated-webhooks).
  */
 import { createHash } from 'node:crypto';
 

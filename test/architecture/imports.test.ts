@@ -1,16 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-
-/** Every .ts file under `folder`, as absolute paths. */
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
+import { ROOT, sourceFiles } from './source-files.ts';
 
 /** The relative modules a file imports or re-exports, type-only ones and dynamic ones included. */
 function importsOf(file: string, known: Set<string>): string[] {
