@@ -59,9 +59,8 @@ export interface DbOptions {
 const TEXT_OIDS = [20, 1700, 1082, 1114, 1184] as const;
 
 /**
- * The embedded database's buffer cache. Its memory is WebAssembly memory, which never
- * shrinks; PGlite's default of 128 MB raised the demo sync's peak RSS from 434 MB to 569 MB.
- * The data files stay in the operating system's page cache either way.
+ * The embedded database's buffer cache: WebAssembly memory, which never shrinks, so smaller
+ * than PGlite's 128 MB default (docs/performance.md#memory).
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 

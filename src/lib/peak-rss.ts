@@ -1,11 +1,8 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * This process's own peak resident set size, in MiB. On Linux it is VmHWM of
- * /proc/self/status, the high-water mark of this program's memory. `ru_maxrss`
- * (process.resourceUsage().maxRSS) would also count the memory of the process that started
- * this one as it was when it forked: a sync spawned by a process holding 2 GB reported
- * 1,911 MB there, against 202 MB of its own.
+ * This process's own peak resident set size, in MiB: VmHWM of /proc/self/status on Linux.
+ * `ru_maxrss` would also count the forking parent's memory (docs/performance.md#memory).
  */
 export function peakRssMb(): number {
   try {

@@ -42,10 +42,8 @@ export async function markMissingDeleted(
 }
 
 /**
- * `id` is none of `ids`, as an anti-join the planner hashes. On these integer ids, `not (id =
- * any(bigint array))` compares every row with every element: 50,000 × 50,000 and 3 seconds
- * for a complete translation listing, against 30 ms. (PostgreSQL hashes such an array only
- * where its type is the column's, as for the bigint unit ids below.)
+ * `id` is none of `ids`, as an anti-join the planner hashes; `not (id = any(array))` compares
+ * every row with every element (docs/performance.md#what-makes-it-fast).
  */
 function notAmong(id: RawBuilder<unknown>, ids: readonly string[]) {
   return sql`not exists (select 1 from unnest(${`{${ids.join(',')}}`}::bigint[]) as seen(id) where seen.id = ${id})`;
@@ -82,9 +80,8 @@ export async function retireReplaced(
     columns.map((c) => sql`t.${sql.ref(c)} = i.${sql.ref(c)}`),
     sql` and `,
   );
-  // An incoming row is never retired, whatever key it had: the anti-join is hashed when the
-  // planner scans the table (one not yet analyzed, as in a first sync), where a filter on an
-  // array was tested against every row, element by element (0.1 s a page at 50,000 translations).
+  // An incoming row is never retired, whatever key it had; an anti-join, as a filter on an
+  // array is tested row by row on a table not yet analyzed (docs/performance.md#what-makes-it-fast).
   const result = await sql<{ id: number }>`
     with i as (select * from jsonb_to_recordset(${JSON.stringify(incoming)}::jsonb)
       as i(id bigint, ${sql.join(columns.map((c) => sql`${sql.ref(c)} text`))}))

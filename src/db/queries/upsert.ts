@@ -119,10 +119,9 @@ interface MergeOptions {
 }
 
 /**
- * Rows one JSON statement carries. The whole parameter is parsed into jsonb inside the
- * database, and in the embedded database that memory is WebAssembly memory, which grows to
- * its high-water mark and never shrinks: a 10,000-unit page in one statement took the
- * embedded sync of the demo from 434 MB to 662 MB peak RSS (sampled every 100 ms). COPY streams and needs no cut.
+ * Rows one JSON statement carries: the parameter is parsed into jsonb in the embedded
+ * database's WebAssembly memory, which never shrinks (docs/performance.md#memory). COPY
+ * streams and needs no cut.
  */
 const JSON_ROWS_PER_STATEMENT = 500;
 
