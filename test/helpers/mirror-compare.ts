@@ -104,6 +104,23 @@ export interface MirrorDifference {
  * upstream, which deletes their history there), and more known actions only where all its
  * changes of that action may be gone.
  */
+/** The fields (and `raw`'s fields) in which two rows of one table differ, fresh → kept. */
+function differingFields(fresh: string | undefined, kept: string | undefined): string[] {
+  if (fresh === undefined || kept === undefined) return [];
+  const [a, b] = [JSON.parse(fresh), JSON.parse(kept)] as Array<Record<string, unknown>>;
+  const out: string[] = [];
+  const compare = (x: Record<string, unknown>, y: Record<string, unknown>, prefix: string) => {
+    for (const key of new Set([...Object.keys(x), ...Object.keys(y)])) {
+      const [u, v] = [JSON.stringify(x[key]), JSON.stringify(y[key])];
+      if (u === v) continue;
+      if (key === 'raw' && prefix === '') compare(x[key] as never, y[key] as never, 'raw.');
+      else out.push(`${prefix}${key}: ${u?.slice(0, 80)} → ${v?.slice(0, 80)}`);
+    }
+  };
+  compare(a ?? {}, b ?? {}, '');
+  return out;
+}
+
 export function compareMirrors(
   kept: MirrorSnapshot,
   fresh: MirrorSnapshot,
@@ -118,10 +135,12 @@ export function compareMirrors(
     if (onlyFresh.length > 0 || onlyKept.length > 0) {
       differences.push({
         table,
+        // The fields first: a message cut short still says what differs.
         detail: {
+          fields: differingFields(onlyFresh[0], onlyKept[0]),
+          counts: [rows.length, other.length],
           onlyFresh: onlyFresh.slice(0, 2),
           onlyKept: onlyKept.slice(0, 2),
-          counts: [rows.length, other.length],
         },
       });
     }
