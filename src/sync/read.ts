@@ -4,10 +4,11 @@ import type { RawJson } from '../db/database.ts';
 import type { Rejection } from '../db/queries/rejections.ts';
 import { SyncError } from '../errors.ts';
 import { fastParse } from '../weblate/fast-parse.ts';
+import { fetchPages, type Page } from '../weblate/pages.ts';
 import { describeIssues } from '../weblate/schemas.ts';
 import type { SyncContext } from './context.ts';
 import type { Listing } from './listing.ts';
-import type { Source, SourcePage } from './sources.ts';
+import type { Read } from './reads.ts';
 import type { Resource } from './tally.ts';
 
 /** A validated API record and its exact source text. */
@@ -35,21 +36,23 @@ export interface Checked<R> {
 }
 
 /**
- * Reads a source page by page (bounded memory: one page at a time), validating every record,
+ * Reads page by page (bounded memory: one page at a time), validating every record,
  * and counts its pages for progress. A record that does not fit is not stored but returned as
  * a rejection naming the resource, the page URL, the record's position and id, and the
  * offending field.
  */
 export async function* readPages<R, At>(
   ctx: SyncContext,
-  source: Source<At>,
+  read: Read<At>,
   spec: ReadSpec<R>,
-): AsyncGenerator<Checked<R> & { page: SourcePage<At> }> {
+): AsyncGenerator<Checked<R> & { page: Page<At> }> {
   ctx.tally.begin(spec.resource);
   ctx.tally.expectPages(1);
   let counted = false;
   let first = true;
-  for await (const page of source.pages(ctx, spec.resource)) {
+  const planner = read(ctx, spec.resource);
+  const pages = fetchPages(ctx.client, planner, { resource: spec.resource, signal: ctx.signal });
+  for await (const page of pages) {
     if (first && page.totalPages !== null) {
       ctx.tally.expectPages(page.totalPages - 1);
       counted = true;

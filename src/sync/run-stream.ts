@@ -4,21 +4,22 @@ import type { CopyInto } from '../db/copy.ts';
 import type { Database } from '../db/database.ts';
 import type { Rejection } from '../db/queries/rejections.ts';
 import { pipelined } from '../lib/pipelined.ts';
+import type { Page } from '../weblate/pages.ts';
 import { commitPage, type PageWrite } from './commit.ts';
 import type { SyncContext } from './context.ts';
 import { type NotFoundPolicy, onNotFound } from './not-found.ts';
 import { type Item, readPages, type ReadSpec } from './read.ts';
-import type { Source, SourcePage } from './sources.ts';
+import type { Read } from './reads.ts';
 
 /** A validated page, as a stream's `prepare` sees it. */
 export interface ReadPage<R, At> {
-  page: SourcePage<At>;
+  page: Page<At>;
   items: Array<Item<R>>;
 }
 
 /** What a page's `write` gets beside its transaction and its prepared rows. */
 export interface PageCommit<At> {
-  page: SourcePage<At>;
+  page: Page<At>;
   /**
    * Settles once the page before has committed (it rejects if that page failed): whatever
    * claims "everything up to here is stored", a cursor above all, awaits it first.
@@ -38,13 +39,13 @@ export interface Stream<R, At, P> extends ReadSpec<R> {
    * A reason to reject a record that is valid but does not belong where it was listed (a
    * unit in another translation's list), or null.
    */
-  foreign?: (record: R, page: SourcePage<At>) => string | null;
+  foreign?: (record: R, page: Page<At>) => string | null;
   /** Rows for a validated page; runs while the page before commits. */
   prepare: (read: ReadPage<R, At>) => P;
   /** Writes a prepared page inside its transaction (see PageCommit). */
   write: (trx: Transaction<Database>, prepared: P, commit: PageCommit<At>) => Promise<PageWrite>;
   /** After the page's transaction committed (a transaction may run twice; this runs once). */
-  committed?: (prepared: P, page: SourcePage<At>) => void;
+  committed?: (prepared: P, page: Page<At>) => void;
   /**
    * Whether a page's transaction may start while the page before still commits (their rows
    * are disjoint). Only where the database runs transactions side by side (see
@@ -59,12 +60,12 @@ export interface Stream<R, At, P> extends ReadSpec<R> {
 }
 
 /**
- * Runs one stream over one source, each page in its own transaction, in the order of commits
+ * Runs one stream over one read, each page in its own transaction, in the order of commits
  * of docs/internals.md#the-stream-runner. False when `notFound` settled a 404 that ended it.
  */
 export async function runStream<R, At, P>(
   ctx: SyncContext,
-  source: Source<At>,
+  read: Read<At>,
   stream: Stream<R, At, P>,
 ): Promise<boolean> {
   const run = async () => {
@@ -82,7 +83,7 @@ export async function runStream<R, At, P>(
       stream.committed?.(prepared, page);
     };
     const overlap = stream.overlap === true && ctx.overlapCommits;
-    await pipelined(readPages(ctx, source, stream), prepare, commit, overlap);
+    await pipelined(readPages(ctx, read, stream), prepare, commit, overlap);
     return true;
   };
   if (stream.notFound === undefined) return run();
@@ -92,7 +93,7 @@ export async function runStream<R, At, P>(
 /** The items that belong where they were listed; the others join the page's rejections. */
 function claim<R, At, P>(
   stream: Stream<R, At, P>,
-  page: SourcePage<At>,
+  page: Page<At>,
   items: Array<Item<R>>,
   rejected: Rejection[],
 ): Array<Item<R>> {

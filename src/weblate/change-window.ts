@@ -1,22 +1,18 @@
 import { ResponseError } from '../errors.ts';
 import { fromEpochMicros, toEpochMicros, toUtcMicros } from '../lib/timestamps.ts';
 import type { WeblateClient } from './client.ts';
-import { readEnvelope } from './pagination.ts';
-import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
+import type { Fetched, Page, Planner } from './pages.ts';
 import { evenCuts, fittingSpan, leavesRoomBeside } from './window-span.ts';
 
-export interface ChangeWindowPage {
-  url: string;
-  results: unknown[];
-  resultTexts: string[];
-  /**
-   * What the walk has read once this page and the pages yielded before it are stored: every
-   * change newer than `from` up to `upTo` (canonical UTC). `from` is the oldest timestamp on
-   * the page, or the lower bound of a time window this page read completely, or null when the
-   * page read down to the walk's own lower bound: with it, the walk is complete.
-   */
+/**
+ * What a change walk has read once a page and the pages yielded before it are stored: every
+ * change newer than `from` up to `upTo` (canonical UTC). `from` is the oldest timestamp on
+ * the page, or the lower bound of a time window this page read completely, or null when the
+ * page read down to the walk's own lower bound: with it, the walk is complete. Pages may
+ * arrive out of order (see CoveredTimes).
+ */
+export interface WindowAt {
   covers: { from: string | null; upTo: string };
-  isLast: boolean;
 }
 
 export interface ChangeWindowOptions {
@@ -39,22 +35,6 @@ export interface ChangeWindowOptions {
   firstWindow?: { seconds: number; newestHint: string | null } | null;
   /** With `timeWindows`: time windows read side by side at most (1 when not given; see TimePlan). */
   concurrency?: number;
-  signal?: AbortSignal;
-}
-
-/**
- * Reads the changes of a window newest first, always page 1 of a narrowing range; pages may come
- * out of order, so claim only a gapless prefix (docs/internals.md#walkchangewindow).
- */
-export async function* walkChangeWindow(
-  client: WeblateClient,
-  path: string,
-  options: ChangeWindowOptions,
-): AsyncGenerator<ChangeWindowPage> {
-  const plan = new TimePlan(client, path, options);
-  const fetch = async (range: TimeRange, signal: AbortSignal) =>
-    fetchWindowPage(client, options, range, plan.claimUrl(range), signal);
-  for await (const fetched of readAhead(plan, fetch, options.signal)) yield fetched.page;
 }
 
 /** Changes in [lower, upper] (lower null: down to the walk's own bound), or a `next` link of it. */
@@ -66,9 +46,8 @@ export interface TimeRange {
   planned: boolean;
 }
 
-export interface FetchedPage {
-  range: TimeRange;
-  page: ChangeWindowPage;
+/** What a change walk learns from a page. */
+export interface WindowPage {
   oldest: string | null;
   newest: string | null;
   next: string | null;
@@ -77,10 +56,12 @@ export interface FetchedPage {
 }
 
 /**
- * Which time ranges a change walk reads, and when: planned downwards from `#edge`, up to
+ * Reads the changes of a window newest first, always page 1 of a narrowing range; pages may
+ * come out of order, so claim only a gapless prefix (docs/internals.md#reading-a-window-of-changes). It
+ * decides which time ranges to read, and when: planned downwards from `#edge`, up to
  * `concurrency` side by side (docs/internals.md#timeplan).
  */
-export class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
+export class TimePlan implements Planner<TimeRange, WindowAt> {
   readonly #client: WeblateClient;
   readonly #path: string;
   readonly #options: ChangeWindowOptions;
@@ -125,7 +106,7 @@ export class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
   }
 
   /** The URL of a range's request, refused if the walk already asked it (a list that does not advance). */
-  claimUrl(range: TimeRange): URL {
+  url(range: TimeRange): URL {
     const url =
       range.next ??
       windowUrl(
@@ -145,7 +126,30 @@ export class TimePlan implements ReadAheadPlan<TimeRange, FetchedPage> {
     return url;
   }
 
-  learn(range: TimeRange, fetched: FetchedPage): void {
+  onPage(range: TimeRange, fetched: Fetched): Page<WindowAt> {
+    const { oldest, newest } = timestampRange(fetched.results);
+    const { next, count } = fetched;
+    this.learn(range, { oldest, newest, next, count, served: fetched.results.length });
+    // A bounded time window read completely, or the read down to the walk's own bound.
+    const isWindowDone = range.lower !== null && next === null;
+    const isLast = range.lower === null && next === null;
+    const narrowed = oldest !== null && oldest < range.upper ? oldest : range.upper;
+    const from = isLast ? null : isWindowDone ? range.lower : narrowed;
+    const { url, results, resultTexts } = fetched;
+    const at = { covers: { from, upTo: range.upper } };
+    return {
+      url,
+      results,
+      resultTexts,
+      more: !isLast,
+      totalPages: null,
+      count: null,
+      single: false,
+      at,
+    };
+  }
+
+  learn(range: TimeRange, fetched: WindowPage): void {
     const { oldest, newest, next, count, served } = fetched;
     const atEdge = range.lower === null || (this.#edgeOpen && this.#edge === range.lower);
     if (range.next === null && range.planned) {
@@ -193,42 +197,6 @@ function splitTimes(
     ranges.push({ lower: bounds[i - 1]!, upper: bounds[i]!, next: null, planned: false });
   }
   return ranges;
-}
-
-async function fetchWindowPage(
-  client: WeblateClient,
-  options: ChangeWindowOptions,
-  range: TimeRange,
-  url: URL,
-  signal: AbortSignal,
-): Promise<FetchedPage> {
-  const response = await client.getJson(url, options.resource, signal);
-  const envelope = readEnvelope(
-    response.value,
-    response.resultTexts,
-    options.resource,
-    response.url,
-  );
-  const { oldest, newest } = timestampRange(envelope.results);
-  // A bounded time window read completely, or the read down to the walk's own bound.
-  const isWindowDone = range.lower !== null && envelope.next === null;
-  const isLast = range.lower === null && envelope.next === null;
-  const narrowed = oldest !== null && oldest < range.upper ? oldest : range.upper;
-  return {
-    range,
-    page: {
-      url: response.url,
-      results: envelope.results,
-      resultTexts: envelope.resultTexts,
-      covers: { from: isLast ? null : isWindowDone ? range.lower : narrowed, upTo: range.upper },
-      isLast,
-    },
-    oldest,
-    newest,
-    next: envelope.next,
-    count: envelope.count,
-    served: envelope.results.length,
-  };
 }
 
 /** The longest span a time window grows to: about ten years. */

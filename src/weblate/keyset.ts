@@ -1,8 +1,7 @@
 import { isTimeoutOrGatewayError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
 import { PageSizer } from './page-sizer.ts';
-import { readEnvelope } from './pagination.ts';
-import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
+import type { Fetched, Page, Planner } from './pages.ts';
 import { idKey, idText } from './record-id.ts';
 import { densityCuts, evenCuts, fittingSpan } from './window-span.ts';
 
@@ -12,6 +11,7 @@ export interface WalkShare {
   until: Promise<unknown>;
 }
 
+/** What a walk by id learns from a page. */
 export interface KeysetPage {
   url: string;
   results: unknown[];
@@ -50,26 +50,15 @@ export interface KeysetOptions {
    * null: every request is `id:>K`, one after another, which suits a selective `q`.
    */
   windows?: { expected: number | null; concurrency?: number; share?: WalkShare | null } | null;
-  signal?: AbortSignal;
 }
 
-/**
- * Walks a unit list by id: page 1 of `(<q>) AND id:>K` each time, with `windows` bounded
- * above too (`id:<=B`), as Weblate counts every row a request matches on every page; pages
- * say which range they cover (docs/internals.md#unit-walks-by-id).
- */
-export async function* walkKeyset(
-  client: WeblateClient,
-  path: string,
-  options: KeysetOptions,
-): AsyncGenerator<KeysetPage> {
-  const plan = new WindowPlan(options, client.timeoutMs);
-  yield* readAhead(
-    plan,
-    (range, signal) =>
-      fetchPage(client, path, { ...options, pageSize: plan.pageSize }, range, { signal }),
-    options.signal,
-  );
+/** Where a walk by id stands after a page: it covered every matching id in (after, through]. */
+export interface KeysetAt {
+  /** Ids of the page's records, as decimal strings. */
+  ids: string[];
+  after: string | null;
+  /** null: the page reached the end of the list. */
+  through: string | null;
 }
 
 /** Ids in (after, upTo]; upTo null: every id after `after`. */
@@ -83,15 +72,21 @@ interface IdRange {
 }
 
 /**
- * Which id ranges a walk reads, and when: windows one at a time or side by side, rests of
- * overflowed ones queued first, the unbounded request last (docs/internals.md#windowplan).
+ * Walks a unit list by id: page 1 of `(<q>) AND id:>K` each time, with `windows` bounded
+ * above too (`id:<=B`), as Weblate counts every row a request matches on every page; pages
+ * say which range they cover (docs/internals.md#unit-walks-by-id). It decides which id ranges
+ * to read, and when: windows one at a time or side by side, rests of overflowed ones queued
+ * first, the unbounded request last (docs/internals.md#windowplan).
  */
-export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
+export class WindowPlan implements Planner<IdRange, KeysetAt> {
   readonly concurrency: number;
   /** Requests of the walk in flight at most (see KeysetOptions.windows). */
   #requestsAtOnce: number;
   readonly widened?: Promise<void>;
   readonly #sizer: PageSizer;
+  readonly #client: Pick<WeblateClient, 'resolve'>;
+  readonly #path: string;
+  readonly #q: string | null;
   readonly #resource: string;
   readonly #windows: IdWindows | null;
   #tail: string | null;
@@ -101,8 +96,16 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
   /** Rows the ranges in flight are expected to hold (see IdWindows.next). */
   #aimedInFlight = 0;
 
-  /** `timeoutMs`: the client's timeout for an answer, which pages must stay well under to grow. */
-  constructor(options: KeysetOptions, timeoutMs = Infinity) {
+  /** The client's `timeoutMs` bounds an answer: pages must stay well under it to grow. */
+  constructor(
+    client: Pick<WeblateClient, 'resolve' | 'timeoutMs'>,
+    path: string,
+    options: KeysetOptions,
+  ) {
+    const { timeoutMs } = client;
+    this.#client = client;
+    this.#path = path;
+    this.#q = options.q;
     const windows = options.windows ?? null;
     this.concurrency = Math.max(1, windows?.concurrency ?? 1);
     const share = windows?.share ?? null;
@@ -174,6 +177,37 @@ export class WindowPlan implements ReadAheadPlan<IdRange, KeysetPage> {
     }
     this.#aimedInFlight += aim;
     return { after, upTo, top: true, aim };
+  }
+
+  readonly nextAttemptUrl = smallerPage;
+
+  url({ after, upTo }: IdRange): URL {
+    const url = this.#client.resolve(this.#path);
+    const conditions = [
+      this.#q === null ? null : `(${this.#q})`,
+      after === null ? null : `id:>${after}`,
+      upTo === null ? null : `id:<=${upTo}`,
+    ].filter((c): c is string => c !== null);
+    if (conditions.length > 0) url.searchParams.set('q', conditions.join(' AND '));
+    url.searchParams.set('page_size', String(this.pageSize));
+    return url;
+  }
+
+  onPage(range: IdRange, fetched: Fetched): Page<KeysetAt> {
+    const page = keysetPage(range, fetched, this.#resource);
+    this.learn(range, page);
+    const { url, results, resultTexts, ids, after, through } = page;
+    const at = { ids, after, through };
+    return {
+      url,
+      results,
+      resultTexts,
+      more: through !== null,
+      totalPages: null,
+      count: null,
+      single: false,
+      at,
+    };
   }
 
   /** Learns from the page that answered `range`. */
@@ -497,52 +531,31 @@ function smallerPage(failed: { url: URL; error: Error }): URL | null {
   return next;
 }
 
-async function fetchPage(
-  client: WeblateClient,
-  path: string,
-  options: KeysetOptions,
-  { after, upTo }: IdRange,
-  { signal }: { signal: AbortSignal },
-): Promise<KeysetPage> {
-  const url = client.resolve(path);
-  const conditions = [
-    options.q === null ? null : `(${options.q})`,
-    after === null ? null : `id:>${after}`,
-    upTo === null ? null : `id:<=${upTo}`,
-  ].filter((c): c is string => c !== null);
-  if (conditions.length > 0) url.searchParams.set('q', conditions.join(' AND '));
-  url.searchParams.set('page_size', String(options.pageSize));
-  const response = await client.getJson(url, options.resource, signal, {
-    nextAttemptUrl: smallerPage,
-  });
-  const answeredSize = Number(new URL(response.url).searchParams.get('page_size'));
-  const envelope = readEnvelope(
-    response.value,
-    response.resultTexts,
-    options.resource,
-    response.url,
-  );
-  const ids = envelope.results.map((item) => idOf(item, options.resource, response.url));
-  const hasMore = envelope.next !== null;
+/** What the answer to `range` says of the ids it covers. */
+function keysetPage({ after, upTo }: IdRange, fetched: Fetched, resource: string): KeysetPage {
+  const asked = Number(fetched.asked.searchParams.get('page_size'));
+  const answered = Number(new URL(fetched.url).searchParams.get('page_size'));
+  const ids = fetched.results.map((item) => idOf(item, resource, fetched.url));
+  const hasMore = fetched.next !== null;
   if (hasMore && ids.length === 0) {
     throw new ResponseError(
-      `${options.resource}: ${response.url} announced more results but returned none`,
+      `${resource}: ${fetched.url} announced more results but returned none`,
       { retryable: false },
     );
   }
   return {
-    url: response.url,
-    results: envelope.results,
-    resultTexts: envelope.resultTexts,
+    url: fetched.url,
+    results: fetched.results,
+    resultTexts: fetched.resultTexts,
     ids,
     after,
     // A page without a next one holds the whole window (after, upTo], or the rest of the list.
     through: hasMore ? ids.reduce((a, b) => (BigInt(a) > BigInt(b) ? a : b)) : upTo,
-    count: envelope.count,
-    textLength: response.text.length,
-    pageSize: Number.isInteger(answeredSize) && answeredSize > 0 ? answeredSize : options.pageSize,
-    askedSize: options.pageSize,
-    elapsedMs: response.elapsedMs,
+    count: fetched.count,
+    textLength: fetched.textLength,
+    pageSize: Number.isInteger(answered) && answered > 0 ? answered : asked,
+    askedSize: asked,
+    elapsedMs: fetched.elapsedMs,
   };
 }
 

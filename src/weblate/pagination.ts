@@ -1,64 +1,40 @@
 import { HttpError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
-import { readAhead, type ReadAheadPlan } from './read-ahead.ts';
+import { canonicalUrl, type Fetched, type Page, type Planner } from './pages.ts';
+import { idText } from './record-id.ts';
 
-export interface ListPage {
-  url: string;
-  /** 1 for the first page of the walk. */
-  number: number;
-  /** `count` of the envelope (total items over all pages), or null when absent. */
-  count: number | null;
-  results: unknown[];
-  /** Source text of each result, for `raw`. */
-  resultTexts: string[];
+/** Where a list read stands after a page. */
+export interface ListAt {
   isLast: boolean;
+  /** The page's number: 1 for the first, in the order the list links them. */
+  number: number;
 }
 
-export interface WalkOptions {
+export interface ListOptions {
   resource: string;
   /** Sent as `page_size` on the first request; later pages follow `next` as given. */
   pageSize: number;
-  signal?: AbortSignal;
+  /**
+   * Read the numbered pages side by side once the first has told how many there are, up to
+   * `concurrency` at once and `textInHand` of response text; they arrive in any order. To
+   * prove deletions, check each page's `count` (docs/internals.md#numbered-lists-side-by-side).
+   */
+  sideBySide?: { concurrency: number; textInHand: number } | null;
 }
 
-/** A page of a list with the link to the page after it, resolved (null on the last page). */
-interface FetchedPage {
-  url: string;
-  count: number | null;
-  results: unknown[];
-  resultTexts: string[];
-  next: URL | null;
-  textLength: number;
+/** A list page's request: its URL and its number (1 for the first). */
+interface ListRequest {
+  url: URL;
+  number: number;
 }
 
-async function fetchPage(
-  client: WeblateClient,
-  url: URL,
-  options: { resource: string },
-  signal: AbortSignal | undefined,
-): Promise<FetchedPage> {
-  const response = await client.getJson(url, options.resource, signal);
-  const envelope = readEnvelope(
-    response.value,
-    response.resultTexts,
-    options.resource,
-    response.url,
-  );
-  return {
-    url: response.url,
-    count: envelope.count,
-    results: envelope.results,
-    resultTexts: envelope.resultTexts,
-    next:
-      envelope.next === null
-        ? null
-        : resolveNext(client, envelope.next, options.resource, response.url),
-    textLength: response.text.length,
-  };
+/** Pages a list of `count` items takes (an empty list still takes one). */
+export function pagesFor(count: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(count / pageSize));
 }
 
 /** The first page's URL of a list: `page_size` set, no `page`. */
-function firstPageUrl(client: WeblateClient, start: string | URL, pageSize: number): URL {
+export function firstPageUrl(client: WeblateClient, start: string | URL, pageSize: number): URL {
   const url = client.resolve(start);
   url.searchParams.set('page_size', String(pageSize));
   url.searchParams.delete('page');
@@ -66,199 +42,261 @@ function firstPageUrl(client: WeblateClient, start: string | URL, pageSize: numb
 }
 
 /**
- * Walks a paginated list by following `next` links only (never building page URLs). A
- * `next` that leaves the configured origin or returns to a page already read stops the
- * walk with an error instead of following it.
+ * A paginated list, followed by its `next` links one page at a time (never building page
+ * URLs), or with `sideBySide` by page number. A `next` that leaves the configured origin or
+ * returns to a page already read stops the read with an error instead of following it.
  */
-export async function* walkList(
-  client: WeblateClient,
-  start: string | URL,
-  options: WalkOptions,
-): AsyncGenerator<ListPage> {
-  yield* followNext(client, firstPageUrl(client, start, options.pageSize), 1, options);
-}
+export class ListPlanner implements Planner<ListRequest, ListAt> {
+  readonly #client: WeblateClient;
+  readonly #options: ListOptions;
+  /** The next linked page to ask for, if known and not yet asked. */
+  #next: ListRequest | null;
+  #seen = new Set<string>();
+  #previous: string | null = null;
+  /** Numbered pages: the template (page 2's URL), how many, the next to ask, and so far. */
+  #numbered: { template: URL; total: number; nextNumber: number; arrived: number } | null = null;
+  #perPage = 0;
+  #largestText = 0;
+  #lastPageNext: URL | null = null;
 
-/** The pages from `url` on, following `next` links (see walkList); `number` is the first's. */
-async function* followNext(
-  client: WeblateClient,
-  start: URL,
-  firstNumber: number,
-  options: WalkOptions,
-): AsyncGenerator<ListPage> {
-  let url: URL | null = start;
-  const seen = new Set<string>();
-  let previous: string | null = null;
-  for (let number = firstNumber; url !== null; number++) {
-    const key = canonicalUrl(url);
-    if (seen.has(key)) {
+  constructor(client: WeblateClient, start: string | URL, options: ListOptions) {
+    this.#client = client;
+    this.#options = options;
+    this.#next = { url: firstPageUrl(client, start, options.pageSize), number: 1 };
+  }
+
+  pagesInHand(): number {
+    const side = this.#options.sideBySide;
+    if (this.#numbered === null || side == null || this.#largestText === 0) return 1;
+    const fit = Math.floor(side.textInHand / this.#largestText);
+    return Math.max(1, Math.min(side.concurrency, fit));
+  }
+
+  next(inFlight: number): ListRequest | null {
+    const numbered = this.#numbered;
+    if (numbered !== null && numbered.nextNumber <= numbered.total) {
+      if (inFlight >= this.#options.sideBySide!.concurrency) return null;
+      const url = new URL(numbered.template);
+      url.searchParams.set('page', String(numbered.nextNumber));
+      return { url, number: numbered.nextNumber++ };
+    }
+    if (inFlight > 0 || this.#next === null) return null;
+    const request = this.#next;
+    this.#next = null;
+    const key = canonicalUrl(request.url);
+    if (this.#seen.has(key)) {
       throw new ResponseError(
-        `${options.resource}: the next link of ${previous ?? url.href} leads back to ${url.href}, a page already ` +
-          'read; stopping instead of looping (the server paginates inconsistently)',
+        `${this.#options.resource}: the next link of ${this.#previous ?? request.url.href} leads back to ` +
+          `${request.url.href}, a page already read; stopping instead of looping (the server paginates inconsistently)`,
         { retryable: false },
       );
     }
-    seen.add(key);
-    const page = await fetchPage(client, url, options, options.signal);
-    yield { ...listPage(page, number), isLast: page.next === null };
-    previous = page.url;
-    url = page.next;
+    this.#seen.add(key);
+    return request;
   }
-}
 
-function listPage(page: FetchedPage, number: number): Omit<ListPage, 'isLast'> {
-  const { url, count, results, resultTexts } = page;
-  return { url, number, count, results, resultTexts };
-}
-
-export interface NumberedWalkOptions extends WalkOptions {
-  /** Requests side by side at most (WEBLATE_CONCURRENCY). */
-  concurrency: number;
-  /** Response text the walk may hold in pages read ahead of its consumer. */
-  textInHand: number;
-}
-
-/**
- * Walks a list like walkList, its numbered pages read side by side and yielded in any order; to
- * prove deletions, check each page's `count` (docs/internals.md#numbered-lists-side-by-side).
- */
-export async function* walkNumberedList(
-  client: WeblateClient,
-  start: string | URL,
-  options: NumberedWalkOptions,
-): AsyncGenerator<ListPage> {
-  const firstUrl = firstPageUrl(client, start, options.pageSize);
-  const first = await fetchPage(client, firstUrl, options, options.signal);
-  const total = numberedPages(first);
-  if (total === null || first.next === null) {
-    yield { ...listPage(first, 1), isLast: first.next === null };
-    if (first.next !== null) yield* followNext(client, first.next, 2, options);
-    return;
+  url(request: ListRequest): URL {
+    return request.url;
   }
-  yield { ...listPage(first, 1), isLast: false };
-  const template = first.next;
-  let largestText = first.textLength;
-  let nextNumber = 2;
-  let lastPageNext: URL | null = null;
-  const plan: ReadAheadPlan<number, { page: FetchedPage; number: number }> = {
-    pagesInHand: () =>
-      Math.max(1, Math.min(options.concurrency, Math.floor(options.textInHand / largestText))),
-    next: (inFlight) =>
-      inFlight >= options.concurrency || nextNumber > total ? null : nextNumber++,
-    learn: (number, { page }) => {
-      largestText = Math.max(largestText, page.textLength);
-      if (number === total) lastPageNext = page.next;
-    },
-  };
-  const perPage = first.results.length;
-  const fetch = async (number: number, signal: AbortSignal) => {
-    const url = new URL(template);
-    url.searchParams.set('page', String(number));
-    try {
-      return { page: await fetchPage(client, url, options, signal), number };
-    } catch (err) {
-      // Django REST framework answers 404 for a page past the end: the list shrank since
-      // the first page. An empty page says so by its count, at most what the pages before it hold.
-      if (!(err instanceof HttpError && err.status === 404)) throw err;
-      const count = (number - 1) * perPage;
-      const empty = {
-        url: url.href,
-        count,
-        results: [],
-        resultTexts: [],
-        next: null,
-        textLength: 0,
-      };
-      return { page: empty, number };
+
+  /** Django REST framework answers 404 for a page past the end: the list shrank since page 1. */
+  recover(request: ListRequest, url: URL, error: unknown): Fetched | null {
+    const numbered = this.#numbered;
+    if (numbered === null || request.number === 1 || request.number > numbered.total) return null;
+    if (!(error instanceof HttpError && error.status === 404)) return null;
+    // An empty page says so by its count, at most what the pages before it hold.
+    const count = (request.number - 1) * this.#perPage;
+    return {
+      asked: url,
+      url: url.href,
+      results: [],
+      resultTexts: [],
+      count,
+      next: null,
+      textLength: 0,
+      elapsedMs: 0,
+    };
+  }
+
+  onPage(request: ListRequest, fetched: Fetched): Page<ListAt> {
+    const { number } = request;
+    this.#largestText = Math.max(this.#largestText, fetched.textLength);
+    const next = fetched.next === null ? null : this.#resolve(fetched.next, fetched.url);
+    const numbered = this.#numbered;
+    let isLast: boolean;
+    if (numbered !== null && number > 1 && number <= numbered.total) {
+      // Numbered pages arrive in any order; the last of them to arrive ends the read, unless
+      // the list grew past the count of page 1 and the last page links further.
+      if (number === numbered.total) {
+        this.#lastPageNext = next;
+        this.#previous = fetched.url;
+      }
+      numbered.arrived += 1;
+      const allArrived = numbered.arrived === numbered.total - 1;
+      if (allArrived && this.#lastPageNext !== null)
+        this.#next = { url: this.#lastPageNext, number: numbered.total + 1 };
+      isLast = allArrived && this.#lastPageNext === null;
+    } else {
+      isLast = next === null;
+      const total = number === 1 ? this.#numberedPages(fetched, next) : null;
+      if (total !== null && next !== null) {
+        this.#numbered = { template: next, total, nextNumber: 2, arrived: 0 };
+        this.#perPage = fetched.results.length;
+      } else if (next !== null) {
+        this.#next = { url: next, number: number + 1 };
+      }
+      this.#previous = fetched.url;
     }
-  };
-  let yielded = 0;
-  for await (const { page, number } of readAhead(plan, fetch, options.signal)) {
-    yielded++;
-    const isLast = yielded === total - 1 && (lastPageNext as URL | null) === null;
-    yield { ...listPage(page, number), isLast };
+    return {
+      url: fetched.url,
+      results: fetched.results,
+      resultTexts: fetched.resultTexts,
+      more: !isLast,
+      totalPages:
+        number === 1 && fetched.count !== null
+          ? pagesFor(fetched.count, this.#options.pageSize)
+          : null,
+      count: fetched.count,
+      single: false,
+      at: { isLast, number },
+    };
   }
-  if (lastPageNext !== null) yield* followNext(client, lastPageNext, total + 1, options);
+
+  /**
+   * How many pages a list's first page says it has, when read side by side and it shows
+   * Django REST framework's page numbers: a `count`, a full first page, and a `next` link
+   * that differs from the first page's own query only by `page=2`. Null otherwise.
+   */
+  #numberedPages(first: Fetched, next: URL | null): number | null {
+    if (this.#options.sideBySide == null) return null;
+    if (first.count === null || next === null || first.results.length === 0) return null;
+    if (next.searchParams.get('page') !== '2') return null;
+    const total = Math.ceil(first.count / first.results.length);
+    // A list that grew past its count since page 1 is followed by its links.
+    return total >= 2 ? total : null;
+  }
+
+  #resolve(next: string, from: string): URL {
+    try {
+      return this.#client.resolve(next);
+    } catch (err) {
+      throw new ResponseError(
+        `${this.#options.resource}: the next link of ${from} was refused: ${(err as Error).message}`,
+        { retryable: false, cause: err },
+      );
+    }
+  }
+}
+
+/** Where a read by id stands after a page: on a chunk's last page, the ids it asked for that no page listed. */
+export interface ByIdsAt {
+  chunk: string[];
+  /** Null until the chunk's last page. */
+  missing: string[] | null;
 }
 
 /**
- * How many pages a list's first page says it has, when it shows Django REST framework's page
- * numbers: a `count`, a full first page, and a `next` link that differs from the first page's
- * own query only by `page=2`. Null otherwise (a list paginated some other way).
+ * Objects read by id from a list that takes `id:` terms, `chunkSize` ids per request, each
+ * chunk a list followed by its `next` links. Every record the server lists counts as found,
+ * valid or not: an object it lists is not gone.
  */
-function numberedPages(first: FetchedPage): number | null {
-  if (first.count === null || first.next === null || first.results.length === 0) return null;
-  if (first.next.searchParams.get('page') !== '2') return null;
-  return Math.max(1, Math.ceil(first.count / first.results.length));
-}
+export class ByIdsPlanner implements Planner<ListRequest, ByIdsAt> {
+  readonly #client: WeblateClient;
+  readonly #path: string;
+  readonly #ids: readonly string[];
+  readonly #options: { resource: string; chunkSize: number; pageSize: number };
+  #start = 0;
+  #chunk: { ids: string[]; list: ListPlanner; listed: Set<string>; unidentified: boolean } | null =
+    null;
 
-export interface Envelope {
-  count: number | null;
-  next: string | null;
-  results: unknown[];
-  resultTexts: string[];
-}
-
-/** Checks the shape of a list answer, naming the resource and URL when it is wrong. */
-export function readEnvelope(
-  value: unknown,
-  texts: string[] | null,
-  resource: string,
-  url: string,
-): Envelope {
-  const fail = (what: string) =>
-    new ResponseError(
-      `${resource}: ${url} did not answer a paginated list ({count, next, previous, results}): ${what}`,
-      {
-        retryable: false,
-      },
-    );
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw fail(`got ${describe(value)}`);
-  const { count, next, results } = value as Record<string, unknown>;
-  if (!Array.isArray(results)) throw fail('`results` is missing or not an array');
-  if (texts === null || texts.length !== results.length)
-    throw fail('`results` could not be read element by element');
-  if (next !== null && next !== undefined && typeof next !== 'string')
-    throw fail('`next` is neither a URL nor null');
-  if (
-    count !== undefined &&
-    count !== null &&
-    (typeof count !== 'number' || !Number.isInteger(count) || count < 0)
+  constructor(
+    client: WeblateClient,
+    path: string,
+    ids: readonly string[],
+    options: { resource: string; chunkSize: number; pageSize: number },
   ) {
-    throw fail('`count` is not a whole number');
+    this.#client = client;
+    this.#path = path;
+    this.#ids = ids;
+    this.#options = options;
   }
-  return {
-    count: typeof count === 'number' ? count : null,
-    next: typeof next === 'string' ? next : null,
-    results,
-    resultTexts: texts,
-  };
-}
 
-function resolveNext(client: WeblateClient, next: string, resource: string, from: string): URL {
-  try {
-    return client.resolve(next);
-  } catch (err) {
-    throw new ResponseError(
-      `${resource}: the next link of ${from} was refused: ${(err as Error).message}`,
-      {
-        retryable: false,
-        cause: err,
-      },
-    );
+  pagesInHand(): number {
+    return 1;
+  }
+
+  next(inFlight: number): ListRequest | null {
+    if (this.#chunk === null) {
+      if (this.#start >= this.#ids.length) return null;
+      const ids = this.#ids.slice(this.#start, this.#start + this.#options.chunkSize);
+      this.#start += ids.length;
+      const url = this.#client.resolve(this.#path);
+      url.searchParams.set('q', `id:${ids.join(',')}`);
+      const list = new ListPlanner(this.#client, url, this.#options);
+      this.#chunk = { ids, list, listed: new Set(), unidentified: false };
+    }
+    return this.#chunk.list.next(inFlight);
+  }
+
+  url(request: ListRequest): URL {
+    return request.url;
+  }
+
+  onPage(request: ListRequest, fetched: Fetched): Page<ByIdsAt> {
+    const chunk = this.#chunk!;
+    const page = chunk.list.onPage(request, fetched);
+    for (const value of page.results) {
+      const id = idText(value);
+      if (id === null) chunk.unidentified = true;
+      else chunk.listed.add(id);
+    }
+    const last = page.at.isLast;
+    if (last) this.#chunk = null;
+    // A record without a readable id could be any of them: none is known missing.
+    const missing = !last
+      ? null
+      : chunk.unidentified
+        ? []
+        : chunk.ids.filter((id) => !chunk.listed.has(id));
+    const more = !last || this.#start < this.#ids.length;
+    return { ...page, more, totalPages: null, at: { chunk: chunk.ids, missing } };
   }
 }
 
-/** Origin, path and sorted query, so that reordered parameters still count as one page. */
-export function canonicalUrl(url: URL): string {
-  const params = [...url.searchParams]
-    .filter(([key]) => key !== 'format')
-    .sort(([a], [b]) => a.localeCompare(b));
-  return `${url.origin}${url.pathname}?${new URLSearchParams(params).toString()}`;
-}
+/** One object from a detail or statistics endpoint. */
+export class ObjectPlanner implements Planner<URL, null> {
+  readonly single = true;
+  #url: URL | null;
 
-function describe(value: unknown): string {
-  if (Array.isArray(value)) return 'a JSON array';
-  if (value === null) return 'null';
-  return `a JSON ${typeof value}`;
+  constructor(client: WeblateClient, url: string | URL) {
+    this.#url = client.resolve(url);
+  }
+
+  pagesInHand(): number {
+    return 1;
+  }
+
+  next(): URL | null {
+    const url = this.#url;
+    this.#url = null;
+    return url;
+  }
+
+  url(request: URL): URL {
+    return request;
+  }
+
+  onPage(_request: URL, fetched: Fetched): Page<null> {
+    const { url, results, resultTexts } = fetched;
+    return {
+      url,
+      results,
+      resultTexts,
+      more: false,
+      totalPages: 1,
+      count: null,
+      single: true,
+      at: null,
+    };
+  }
 }

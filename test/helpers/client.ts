@@ -1,4 +1,6 @@
 import { WeblateClient, type WeblateClientOptions } from '../../src/weblate/client.ts';
+import { fetchPages, type Page } from '../../src/weblate/pages.ts';
+import { type ListAt, type ListOptions, ListPlanner } from '../../src/weblate/pagination.ts';
 import { captureLogger } from './logs.ts';
 
 /** A client for a loopback test server, with short backoff so retries do not slow tests. */
@@ -18,4 +20,14 @@ export function createTestClient(
     retryCapMs: 20,
     ...options,
   });
+}
+
+/** The pages of a list as the read engine walks it (see ListPlanner). */
+export function readList(
+  client: WeblateClient,
+  path: string | URL,
+  options: ListOptions,
+): AsyncGenerator<Page<ListAt>> {
+  const planner = new ListPlanner(client, path, options);
+  return fetchPages(client, planner, { resource: options.resource });
 }

@@ -48,7 +48,11 @@ export function walkIds(
     after: null,
     windows: { expected, concurrency },
   };
-  const plan = new WindowPlan(options, 60_000);
+  const client = {
+    resolve: (target: string | URL) => new URL(target, 'http://weblate.test/api/'),
+    timeoutMs: 60_000,
+  };
+  const plan = new WindowPlan(client, 'units/', options);
   const walk: IdWalk = { requests: 0, counted: 0, served: 0, covered: [], ids: [] };
   const out: NonNullable<ReturnType<WindowPlan['next']>>[] = [];
   for (;;) {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Rejection } from '../../src/db/queries/rejections.ts';
 import type { SyncContext } from '../../src/sync/context.ts';
 import { readPages } from '../../src/sync/read.ts';
-import { listSource } from '../../src/sync/sources.ts';
+import { listRead } from '../../src/sync/reads.ts';
 import { SyncTally } from '../../src/sync/tally.ts';
 import { weblateUnit } from '../../src/weblate/schemas.ts';
 import { createTestClient } from '../helpers/client.ts';
@@ -40,7 +40,7 @@ async function readAll(pages: string[]) {
   const rejected: Rejection[] = [];
   try {
     const spec = { resource: 'units', schema: weblateUnit } as const;
-    for await (const page of readPages(ctx, listSource('units/', 2), spec)) {
+    for await (const page of readPages(ctx, listRead('units/', 2), spec)) {
       ids.push(...page.items.map((i) => i.record.id));
       rejected.push(...page.rejected);
     }

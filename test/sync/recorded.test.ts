@@ -8,7 +8,6 @@ import type { DbHandle } from '../../src/db/client.ts';
 import { countRows } from '../../src/db/queries/status.ts';
 import { parseJsonLossless } from '../../src/lib/json.ts';
 import type { WeblateClient } from '../../src/weblate/client.ts';
-import { walkList } from '../../src/weblate/pagination.ts';
 import {
   describeIssues,
   weblateChange,
@@ -17,7 +16,7 @@ import {
   weblateTranslation,
   weblateUnit,
 } from '../../src/weblate/schemas.ts';
-import { createTestClient } from '../helpers/client.ts';
+import { createTestClient, readList } from '../helpers/client.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { RECORDED_DIR, startRecordedServer } from '../helpers/recorded-server.ts';
@@ -34,7 +33,7 @@ function clientFor(url: string, maxAttempts = 2): WeblateClient {
 
 async function walkAll(client: WeblateClient, path: string): Promise<unknown[]> {
   const items: unknown[] = [];
-  for await (const page of walkList(client, path, { resource: 'recorded', pageSize: 1000 }))
+  for await (const page of readList(client, path, { resource: 'recorded', pageSize: 1000 }))
     items.push(...page.results);
   return items;
 }

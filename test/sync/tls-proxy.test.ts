@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/db/client.ts';
 import { countRows } from '../../src/db/queries/status.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
-import { walkList } from '../../src/weblate/pagination.ts';
-import { createTestClient } from '../helpers/client.ts';
+import { createTestClient, readList } from '../helpers/client.ts';
 import { createTestDatabase, handleOf, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { expectServedRequests, syncSimulator } from '../helpers/sync.ts';
@@ -101,7 +100,7 @@ describe('an https instance whose proxy makes Weblate write http:// links', () =
       const next = (first.value as { next: string }).next;
       expect(next).toMatch(new RegExp(`^http://${new URL(proxy.url).host}/api/changes/\\?`));
       const urls: string[] = [];
-      for await (const page of walkList(client, 'changes/', {
+      for await (const page of readList(client, 'changes/', {
         resource: 'changes',
         pageSize: 100,
       })) {

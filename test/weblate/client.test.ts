@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { AuthError, HttpError, ResponseError } from '../../src/errors.ts';
 import type { WeblateClient } from '../../src/weblate/client.ts';
-import { walkList } from '../../src/weblate/pagination.ts';
-import { createTestClient } from '../helpers/client.ts';
+import { createTestClient, readList } from '../helpers/client.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import {
   type Handler,
@@ -37,7 +36,7 @@ function clientFor(
 
 async function collect(client: WeblateClient, path: string, pageSize = 1000): Promise<unknown[]> {
   const items: unknown[] = [];
-  for await (const page of walkList(client, path, { resource: 'things', pageSize }))
+  for await (const page of readList(client, path, { resource: 'things', pageSize }))
     items.push(...page.results);
   return items;
 }
@@ -262,7 +261,7 @@ describe('WeblateClient.resolve', () => {
   });
 });
 
-describe('walkList', () => {
+describe('a list read by its next links', () => {
   it('follows next links, setting page_size on the first request only', async () => {
     const server = await serve((req, res) => {
       const url = new URL(req.url, server.url);

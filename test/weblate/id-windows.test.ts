@@ -3,6 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { IdWindows, type KeysetPage, WindowPlan } from '../../src/weblate/keyset.ts';
 
 /** A page of `found` matches (count) of which `served` came back, asked at `pageSize`. */
+/** What a plan needs of a client: URLs to build, and no timeout to keep pages under. */
+const FAKE_CLIENT = {
+  resolve: (target: string | URL) => new URL(target, 'http://weblate.test/api/'),
+  timeoutMs: Infinity,
+};
+
 function page(found: number, pageSize = 100): KeysetPage {
   return {
     url: 'u',
@@ -132,7 +138,7 @@ describe('a window plan', () => {
   };
 
   it('reads windows side by side while more than two pages are left beyond them', () => {
-    const plan = new WindowPlan(options(1000, 4));
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', options(1000, 4));
     const first = plan.next(0)!;
     // Each window aims at 95 rows, a little under its page of 100 (dense ids: 95 ids).
     expect(first).toMatchObject({ after: null, upTo: '95', aim: 95 });
@@ -152,7 +158,7 @@ describe('a window plan', () => {
   });
 
   it('reads no window beside others once two pages or less are left beyond them, on a quick server', () => {
-    const plan = new WindowPlan(options(380, 4));
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', options(380, 4));
     const first = plan.next(0)!;
     plan.learn(first, { ...answer(first, 95, 95), elapsedMs: 10 });
     // 285 left, 95 of it in flight: 190 beyond, not more than two pages.
@@ -161,7 +167,7 @@ describe('a window plan', () => {
   });
 
   it('cuts the last two pages into windows side by side when the server takes seconds a page', () => {
-    const plan = new WindowPlan({ ...options(2900, 4), pageSize: 1000 });
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', { ...options(2900, 4), pageSize: 1000 });
     const first = plan.next(0)!;
     expect(first).toMatchObject({ after: null, upTo: '950' });
     // 950 rows in 30 s: reading the 1,950 left one request after another would take a minute.
@@ -182,7 +188,7 @@ describe('a window plan', () => {
   });
 
   it('reads the last two pages as before when the server is quick', () => {
-    const plan = new WindowPlan({ ...options(2900, 4), pageSize: 1000 });
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', { ...options(2900, 4), pageSize: 1000 });
     const first = plan.next(0)!;
     // 950 rows in 95 ms: the 1,950 left take about 0.2 s one request after another.
     plan.learn(first, { ...answer(first, 950, 950, 1000), elapsedMs: 95 });
@@ -193,7 +199,7 @@ describe('a window plan', () => {
   it('leaves places to another walk while it runs: no more requests at once than it is given', async () => {
     let end = () => {};
     const until = new Promise<void>((resolve) => (end = resolve));
-    const plan = new WindowPlan({
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', {
       ...options(10_000, 4),
       windows: { expected: 10_000, concurrency: 4, share: { atOnce: 3, until } },
     });
@@ -215,12 +221,12 @@ describe('a window plan', () => {
   });
 
   it('holds one page until one tells how large pages are, then as many as fit 24 MB of text', () => {
-    const plan = new WindowPlan(options(100_000, 4));
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', options(100_000, 4));
     expect(plan.pagesInHand()).toBe(1);
     const first = plan.next(0)!;
     plan.learn(first, { ...answer(first, 100, 100), textLength: 10_000_000 });
     expect(plan.pagesInHand()).toBe(2);
-    const small = new WindowPlan(options(100_000, 4));
+    const small = new WindowPlan(FAKE_CLIENT, 'units/', options(100_000, 4));
     const range = small.next(0)!;
     small.learn(range, { ...answer(range, 100, 100), textLength: 1_000_000 });
     // Small pages: the concurrency is the limit.
@@ -232,7 +238,7 @@ describe('a window plan', () => {
   });
 
   it('reads one window at a time when nothing is known of what is left', () => {
-    const plan = new WindowPlan(options(null, 4));
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', options(null, 4));
     const first = plan.next(0)!;
     expect(plan.next(1)).toBeNull();
     plan.learn(first, answer(first, 95, 95));
@@ -240,7 +246,7 @@ describe('a window plan', () => {
   });
 
   it('waits for every window below before the final unbounded request', () => {
-    const plan = new WindowPlan(options(350, 4));
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', options(350, 4));
     const first = plan.next(0)!;
     const second = plan.next(1)!;
     expect(second).toMatchObject({ after: '95', upTo: '190' });
@@ -256,7 +262,7 @@ describe('a window plan', () => {
   });
 
   it('queues the rest of a window below the top that overflowed, cut into pages, lowest first', () => {
-    const plan = new WindowPlan({ ...options(10_000, 4), pageSize: 50 });
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', { ...options(10_000, 4), pageSize: 50 });
     // Two sparse windows (one row each): the span doubles twice, to 200 ids.
     for (const expectedUpTo of ['47', '135']) {
       const sparse = plan.next(0)!;
@@ -282,7 +288,7 @@ describe('a window plan', () => {
   });
 
   it('plans the rest of the top window afresh from where its page ended, at the density its page showed', () => {
-    const plan = new WindowPlan(options(null, 4));
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', options(null, 4));
     const first = plan.next(0)!;
     // 20 rows in 95 ids: the next window twice as wide.
     plan.learn(first, { ...answer(first, 20, 20), through: first.upTo });
@@ -296,7 +302,7 @@ describe('a window plan', () => {
   });
 
   it('does not widen windows from a late answer of a window below the top', () => {
-    const plan = new WindowPlan(options(100_000, 4));
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', options(100_000, 4));
     const low = plan.next(0)!;
     const top = plan.next(1)!;
     plan.learn(top, answer(top, 95, 95));
@@ -306,7 +312,7 @@ describe('a window plan', () => {
   });
 
   it('refuses a page that did not advance past its window start', () => {
-    const plan = new WindowPlan(options(null, 1));
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', options(null, 1));
     const first = plan.next(0)!;
     plan.learn(first, answer(first, 95, 95));
     const second = plan.next(0)!;
@@ -318,10 +324,13 @@ describe('a window plan', () => {
 
 describe('a window plan whose pages grow', () => {
   it('starts at 1,000 a page and plans the next window for the grown page', () => {
-    const plan = new WindowPlan(
-      { resource: 'units', pageSize: 10_000, q: null, after: null, windows: { expected: null } },
-      60_000,
-    );
+    const plan = new WindowPlan({ ...FAKE_CLIENT, timeoutMs: 60_000 }, 'units/', {
+      resource: 'units',
+      pageSize: 10_000,
+      q: null,
+      after: null,
+      windows: { expected: null },
+    });
     expect(plan.pageSize).toBe(1000);
     const first = plan.next(0)!;
     // A window aims at 950 rows, a little under its page.
@@ -334,16 +343,13 @@ describe('a window plan whose pages grow', () => {
   });
 
   it('grows no further than lets the concurrency of pages fit 24 MB of text', () => {
-    const plan = new WindowPlan(
-      {
-        resource: 'units',
-        pageSize: 10_000,
-        q: null,
-        after: null,
-        windows: { expected: null, concurrency: 4 },
-      },
-      60_000,
-    );
+    const plan = new WindowPlan({ ...FAKE_CLIENT, timeoutMs: 60_000 }, 'units/', {
+      resource: 'units',
+      pageSize: 10_000,
+      q: null,
+      after: null,
+      windows: { expected: null, concurrency: 4 },
+    });
     let after = 0;
     for (const size of [1000, 4000]) {
       expect(plan.pageSize).toBe(size);

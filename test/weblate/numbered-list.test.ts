@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { Listing } from '../../src/sync/listing.ts';
-import { type ListPage, walkNumberedList } from '../../src/weblate/pagination.ts';
-import { createTestClient } from '../helpers/client.ts';
+import type { Page } from '../../src/weblate/pages.ts';
+import type { ListAt } from '../../src/weblate/pagination.ts';
+import { createTestClient, readList } from '../helpers/client.ts';
 import { type ScriptedServer, sendJson, startScriptedServer } from '../helpers/scripted-server.ts';
 
 const servers: ScriptedServer[] = [];
@@ -69,13 +70,12 @@ async function serveList(
 
 async function readAll(list: ListServer, concurrency = 4, textInHand = 1_000_000) {
   const client = createTestClient(list.server.url, { concurrency });
-  const pages: ListPage[] = [];
+  const pages: Array<Page<ListAt>> = [];
   try {
-    const walk = walkNumberedList(client, 'things/', {
+    const walk = readList(client, 'things/', {
       resource: 'things',
       pageSize: 1000,
-      concurrency,
-      textInHand,
+      sideBySide: { concurrency, textInHand },
     });
     for await (const page of walk) pages.push(page);
   } finally {
@@ -95,9 +95,9 @@ describe('a numbered list read side by side', () => {
     // 3 items a page (the server's largest): 7 pages, one request each.
     expect(list.server.requests).toHaveLength(7);
     expect(list.widest()).toBe(4);
-    expect(pages.filter((p) => p.isLast)).toHaveLength(1);
-    expect(pages.at(-1)?.isLast).toBe(true);
-    expect(new Set(pages.map((p) => p.number))).toEqual(new Set(range(7)));
+    expect(pages.filter((p) => p.at.isLast)).toHaveLength(1);
+    expect(pages.at(-1)?.at.isLast).toBe(true);
+    expect(new Set(pages.map((p) => p.at.number))).toEqual(new Set(range(7)));
   });
 
   it('holds no more pages than its text allows, and never fewer than one', async () => {
@@ -114,8 +114,8 @@ describe('a numbered list read side by side', () => {
     });
     const { pages, ids } = await readAll(list);
     expect(ids.sort((a, b) => a - b)).toEqual(range(13));
-    expect(pages.filter((p) => p.isLast)).toHaveLength(1);
-    expect(pages.at(-1)?.isLast).toBe(true);
+    expect(pages.filter((p) => p.at.isLast)).toHaveLength(1);
+    expect(pages.at(-1)?.at.isLast).toBe(true);
     // The counts differ: a listing of it proves nothing missing.
     const listing = new Listing();
     for (const page of pages) listing.notePage(page.results, page.url, page.count);
@@ -142,13 +142,39 @@ describe('a numbered list read side by side', () => {
     const { pages, ids } = await readAll(list);
     expect(ids).toEqual(range(10));
     expect(list.widest()).toBe(1);
-    expect(pages.map((p) => p.isLast)).toEqual([false, false, false, true]);
+    expect(pages.map((p) => p.at.isLast)).toEqual([false, false, false, true]);
+  });
+
+  it('follows the link of a list that grew past one page since its count', async () => {
+    // Page 1 counts 3 (one page of 3) but links a page 2: two items came while it was answered.
+    const server = await startScriptedServer((req, res) => {
+      const url = new URL(req.url, 'http://127.0.0.1');
+      const next = `http://${req.headers.host}${url.pathname}?page=2&page_size=3`;
+      if (url.searchParams.get('page') === '2')
+        sendJson(res, 200, {
+          count: 5,
+          next: null,
+          previous: null,
+          results: [{ id: 4 }, { id: 5 }],
+        });
+      else
+        sendJson(res, 200, {
+          count: 3,
+          next,
+          previous: null,
+          results: range(3).map((id) => ({ id })),
+        });
+    });
+    servers.push(server);
+    const { pages, ids } = await readAll({ server, widest: () => 1 });
+    expect(ids).toEqual(range(5));
+    expect(pages.map((p) => p.at.isLast)).toEqual([false, true]);
   });
 
   it('reads a list of one page with one request', async () => {
     const list = await serveList(range(2));
     const { pages } = await readAll(list);
     expect(list.server.requests).toHaveLength(1);
-    expect(pages.map((p) => p.isLast)).toEqual([true]);
+    expect(pages.map((p) => p.at.isLast)).toEqual([true]);
   });
 });

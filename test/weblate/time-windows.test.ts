@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 
 import { fromEpochMicros, toEpochMicros } from '../../src/lib/timestamps.ts';
 import {
-  type FetchedPage,
   TimePlan,
   type TimeRange,
   TimeWindows,
+  type WindowPage,
 } from '../../src/weblate/change-window.ts';
 import type { WeblateClient } from '../../src/weblate/client.ts';
 
@@ -172,15 +172,7 @@ describe('a time plan', () => {
   const answer = (
     range: TimeRange,
     { count, served, oldest }: { count: number; served: number; oldest: string | null },
-  ): FetchedPage => ({
-    range,
-    page: {
-      url: 'u',
-      results: [],
-      resultTexts: [],
-      covers: { from: oldest, upTo: range.upper },
-      isLast: false,
-    },
+  ): WindowPage => ({
     oldest,
     newest: range.upper,
     next: count > served ? 'changes/?page=2' : null,

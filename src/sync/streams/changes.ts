@@ -23,9 +23,9 @@ import { upsertIsolating } from '../commit.ts';
 import type { SyncContext, WindowedContext } from '../context.ts';
 import { CoveredTimes } from '../covered.ts';
 import type { Item } from '../read.ts';
+import { PAGE_SIZE, timeWindowRead } from '../reads.ts';
 import type { Lookup, ProjectRef } from '../refs.ts';
 import { runStream } from '../run-stream.ts';
-import { PAGE_SIZE, timeWindowSource } from '../sources.ts';
 
 /** What a change row says about the objects of the change, from its URLs. */
 export type ChangeAttribution = Pick<
@@ -130,7 +130,7 @@ export async function syncChanges(ctx: WindowedContext, feed: ChangeFeed): Promi
   const resumable =
     cursor.window !== null && (cursor.window.after === null || ctx.mode === 'incremental');
   const window = resumable && cursor.window !== null ? cursor.window : openWindow(ctx, cursor.mark);
-  const source = timeWindowSource(feed.url, {
+  const source = timeWindowRead(feed.url, {
     after: window.after,
     before: window.before,
     pageSize: PAGE_SIZE.standard,

@@ -10,9 +10,9 @@ import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
 import { learnComponent } from '../mirrored.ts';
+import { listRead, objectRead, PAGE_SIZE } from '../reads.ts';
 import { type ComponentRef, componentRef, type ProjectRef } from '../refs.ts';
 import { runStream, type Stream } from '../run-stream.ts';
-import { listSource, objectSource, PAGE_SIZE } from '../sources.ts';
 
 /** Transforms one component record of `project` into its row (pure). */
 export function toComponentRow(
@@ -127,18 +127,14 @@ export async function syncComponents(
       refs,
       listing,
     );
-    await runStream(
-      ctx,
-      listSource('components/', PAGE_SIZE.standard, { sideBySide: true }),
-      stream,
-    );
+    await runStream(ctx, listRead('components/', PAGE_SIZE.standard, { sideBySide: true }), stream);
     await markUnlisted(ctx, listing, 'components', null);
     return refs;
   }
   for (const project of projects) {
     const listing = new Listing();
     const stream = componentStream(ctx, () => project, refs, listing);
-    const complete = await runStream(ctx, listSource(project.componentsUrl, PAGE_SIZE.standard), {
+    const complete = await runStream(ctx, listRead(project.componentsUrl, PAGE_SIZE.standard), {
       ...stream,
       notFound: { gone: { table: 'projects', id: project.id, label: `project ${project.slug}` } },
     });
@@ -161,7 +157,7 @@ export async function readComponent(
 ): Promise<ComponentRef | null> {
   const refs: ComponentRef[] = [];
   const label = `component ${url}`;
-  await runStream(ctx, objectSource(url), {
+  await runStream(ctx, objectRead(url), {
     ...componentStream(ctx, () => project, refs, new Listing()),
     notFound:
       known === undefined

@@ -17,9 +17,9 @@ import { categoryIdFromUrl, projectSlugFromUrl } from '../../weblate/urls.ts';
 import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
+import { listRead, PAGE_SIZE } from '../reads.ts';
 import type { ProjectRef } from '../refs.ts';
 import { runStream, type Stream } from '../run-stream.ts';
-import { listSource, PAGE_SIZE } from '../sources.ts';
 
 // Projects' categories (nested: a category may sit in another) and labels. They log no
 // change when created or edited, so they are read with the discovery lists; between those,
@@ -123,7 +123,7 @@ async function syncProjectList<R, Row extends { raw: RawJson }>(
   project: ProjectRef,
 ): Promise<void> {
   const listing = new Listing();
-  const complete = await runStream(ctx, listSource(list.path(project), PAGE_SIZE.standard), {
+  const complete = await runStream(ctx, listRead(list.path(project), PAGE_SIZE.standard), {
     ...listStream(list, () => project, listing),
     // A project deleted meanwhile is the components list's to notice, before this one.
     notFound: {
@@ -153,7 +153,7 @@ export async function syncAllCategories(
     );
     return null;
   };
-  const source = listSource('categories/', PAGE_SIZE.standard, { sideBySide: true });
+  const source = listRead('categories/', PAGE_SIZE.standard, { sideBySide: true });
   await runStream(ctx, source, listStream(CATEGORIES, projectOf, listing));
   await markUnlisted(ctx, listing, 'categories', null);
 }

@@ -3,8 +3,8 @@ import { type LanguageRow, upsertLanguages } from '../../db/queries/records.ts';
 import { type WeblateLanguage, weblateLanguage } from '../../weblate/schemas.ts';
 import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
+import { listRead, PAGE_SIZE } from '../reads.ts';
 import { runStream } from '../run-stream.ts';
-import { listSource, PAGE_SIZE } from '../sources.ts';
 
 /** Transforms one language record into its row (pure). */
 export function toLanguageRow(record: WeblateLanguage, raw: RawJson): LanguageRow {
@@ -30,7 +30,7 @@ export function toLanguageRow(record: WeblateLanguage, raw: RawJson): LanguageRo
 /** Mirrors /api/languages/ (one or two requests); returns each language's statistics URL by code. */
 export async function syncLanguages(ctx: SyncContext): Promise<Map<string, string | null>> {
   const statisticsUrls = new Map<string, string | null>();
-  await runStream(ctx, listSource('languages/', PAGE_SIZE.standard, { sideBySide: true }), {
+  await runStream(ctx, listRead('languages/', PAGE_SIZE.standard, { sideBySide: true }), {
     resource: 'languages',
     schema: weblateLanguage,
     isDiscovery: true,

@@ -9,8 +9,8 @@ import { componentPathFromUrl, projectSlugFromUrl } from '../../weblate/urls.ts'
 import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
+import { listRead, PAGE_SIZE } from '../reads.ts';
 import { runStream } from '../run-stream.ts';
-import { listSource, PAGE_SIZE } from '../sources.ts';
 
 type Ref = WeblateSubscription['project'];
 
@@ -105,7 +105,7 @@ export async function syncSubscriptions(ctx: SyncContext, username: string): Pro
   const listing = new Listing();
   let complete: boolean;
   try {
-    complete = await runStream(ctx, listSource(url, PAGE_SIZE.standard), {
+    complete = await runStream(ctx, listRead(url, PAGE_SIZE.standard), {
       resource: 'notification_subscriptions',
       schema: weblateSubscription,
       listing,

@@ -8,9 +8,9 @@ import { upsertIsolating } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
 import type { Item } from '../read.ts';
+import { listRead, objectRead, PAGE_SIZE } from '../reads.ts';
 import { type ProjectRef, projectRef } from '../refs.ts';
 import { runStream, type Stream } from '../run-stream.ts';
-import { listSource, objectSource, PAGE_SIZE } from '../sources.ts';
 
 /** Transforms one project record into its row (pure). */
 export function toProjectRow(record: WeblateProject, raw: RawJson): ProjectRow {
@@ -79,7 +79,7 @@ export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
     const listing = new Listing();
     await runStream(
       ctx,
-      listSource('projects/', PAGE_SIZE.standard, { sideBySide: true }),
+      listRead('projects/', PAGE_SIZE.standard, { sideBySide: true }),
       projectStream(ctx, refs, listing),
     );
     await markUnlisted(ctx, listing, 'projects', null);
@@ -87,7 +87,7 @@ export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
   }
   for (const slug of ctx.scope.projects) {
     const url = `projects/${encodeURIComponent(slug)}/`;
-    await runStream(ctx, objectSource(url), {
+    await runStream(ctx, objectRead(url), {
       ...projectStream(ctx, refs),
       notFound: { refuse: () => markProjectGone(ctx, slug) },
     });
@@ -101,7 +101,7 @@ export async function syncProjects(ctx: SyncContext): Promise<ProjectRef[]> {
  */
 export async function readProject(ctx: SyncContext, url: string): Promise<ProjectRef | null> {
   const refs: ProjectRef[] = [];
-  await runStream(ctx, objectSource(url), {
+  await runStream(ctx, objectRead(url), {
     ...projectStream(ctx, refs),
     notFound: {
       skip: {

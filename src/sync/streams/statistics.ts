@@ -17,9 +17,9 @@ import { type WeblateStatistics, weblateStatistics } from '../../weblate/schemas
 import { commitState } from '../commit.ts';
 import type { SyncContext } from '../context.ts';
 import type { Item } from '../read.ts';
+import { listRead, objectRead, PAGE_SIZE } from '../reads.ts';
 import type { ComponentRef, TranslationRef } from '../refs.ts';
 import { runStream } from '../run-stream.ts';
-import { listSource, objectSource, PAGE_SIZE } from '../sources.ts';
 
 interface Capture {
   capturedAt: string;
@@ -173,7 +173,7 @@ async function snapshotComponent(
 ): Promise<void> {
   const byLanguage = new Map(translations.map((t) => [t.language, t]));
   const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
-  await runStream(ctx, listSource(component.statisticsUrl, PAGE_SIZE.large), {
+  await runStream(ctx, listRead(component.statisticsUrl, PAGE_SIZE.large), {
     ...translationStatisticsStream(capture, options),
     prepare: ({ items }) =>
       items.flatMap((item) => {
@@ -223,7 +223,7 @@ async function snapshotTranslation(
   options: SnapshotOptions & { capture: Capture },
 ): Promise<void> {
   const label = translation.url;
-  const read = await runStream(ctx, objectSource(translation.statisticsUrl), {
+  const read = await runStream(ctx, objectRead(translation.statisticsUrl), {
     ...translationStatisticsStream(options.capture, options),
     prepare: ({ items }) => items.map((item) => ({ item, translation })),
     notFound: { gone: { table: 'translations', id: translation.id, label } },
@@ -250,7 +250,7 @@ export async function syncLanguageStatistics(
 ): Promise<void> {
   const capture = { capturedAt: ctx.now().toISOString(), runId: ctx.runId };
   await forEachLimited([...urls], ctx.client.concurrency, async ([code, url]) => {
-    const source = objectSource(url ?? `languages/${encodeURIComponent(code)}/statistics/`);
+    const source = objectRead(url ?? `languages/${encodeURIComponent(code)}/statistics/`);
     await runStream(ctx, source, {
       resource: 'language_statistics',
       schema: weblateStatistics,

@@ -12,9 +12,9 @@ import type { SyncContext } from '../context.ts';
 import { Listing, markUnlisted } from '../listing.ts';
 import { learnTranslation } from '../mirrored.ts';
 import type { Item } from '../read.ts';
+import { listRead, PAGE_SIZE } from '../reads.ts';
 import { type ComponentRef, type TranslationRef, translationRef } from '../refs.ts';
 import { runStream, type Stream } from '../run-stream.ts';
-import { listSource, PAGE_SIZE } from '../sources.ts';
 
 const TRANSLATION_FIELDS = [
   'filename',
@@ -98,7 +98,7 @@ export async function syncTranslations(
     const stream = translationStream(ctx, componentOf, found, listing);
     await runStream(
       ctx,
-      listSource('translations/', PAGE_SIZE.standard, { sideBySide: true }),
+      listRead('translations/', PAGE_SIZE.standard, { sideBySide: true }),
       stream,
     );
     await markUnlisted(ctx, listing, 'translations', null);
@@ -120,7 +120,7 @@ export async function syncComponentTranslations(
 ): Promise<TranslationRef[]> {
   const listing = new Listing();
   const label = `component ${component.projectSlug}/${component.slug}`;
-  const complete = await runStream(ctx, listSource(component.translationsUrl, PAGE_SIZE.standard), {
+  const complete = await runStream(ctx, listRead(component.translationsUrl, PAGE_SIZE.standard), {
     ...translationStream(ctx, () => component, found, listing),
     notFound: { gone: { table: 'components', id: component.id, label } },
   });

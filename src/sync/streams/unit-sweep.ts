@@ -5,9 +5,9 @@ import { type WeblateUnit, weblateUnit } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
 import type { SyncContext } from '../context.ts';
 import { Listing, warnUnproven } from '../listing.ts';
+import { idWindowRead, listRead, PAGE_SIZE } from '../reads.ts';
 import type { TranslationRef } from '../refs.ts';
 import { type ReadPage, runStream } from '../run-stream.ts';
-import { keysetSource, listSource, PAGE_SIZE } from '../sources.ts';
 import { unitRows, writeUnitRows } from './unit-rows.ts';
 
 /**
@@ -32,7 +32,7 @@ export async function sweepTranslation(
 }
 
 async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<void> {
-  const source = keysetSource(ref.unitsUrl, { q: null, after: null, pageSize: PAGE_SIZE.standard });
+  const source = idWindowRead(ref.unitsUrl, { q: null, after: null, pageSize: PAGE_SIZE.standard });
   await runStream(ctx, source, {
     ...ownUnits(ctx, ref),
     // Pages cover disjoint id ranges and no cursor is written, so their commits may overlap.
@@ -48,7 +48,7 @@ async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<voi
 async function sweepByPages(ctx: SyncContext, ref: TranslationRef): Promise<void> {
   // Every unit the list shows, rejected ones too: a unit it lists is not deleted.
   const listing = new Listing();
-  await runStream(ctx, listSource(ref.unitsUrl, PAGE_SIZE.standard), {
+  await runStream(ctx, listRead(ref.unitsUrl, PAGE_SIZE.standard), {
     ...ownUnits(ctx, ref),
     listing,
     write: async (trx, rows, { page: { url, at }, copy }) => {

@@ -19,8 +19,8 @@ import type { WalkShare } from '../../weblate/keyset.ts';
 import { weblateUnit } from '../../weblate/schemas.ts';
 import type { SyncContext, WindowedContext } from '../context.ts';
 import { CoveredIds } from '../covered.ts';
+import { byIdsRead, idWindowRead, PAGE_SIZE } from '../reads.ts';
 import { runStream } from '../run-stream.ts';
-import { byIdsSource, keysetSource, PAGE_SIZE } from '../sources.ts';
 import { unitRows, writeUnitRows } from './unit-rows.ts';
 import { lazyUnitStrategy, type UnitStrategy, type UnitStrategyMemo } from './unit-strategy.ts';
 import { sweepTranslation } from './unit-sweep.ts';
@@ -115,7 +115,7 @@ async function walkScope(
     scope.projectSlug === null ? null : { projectSlug: scope.projectSlug };
   // A full walk reads every unit in bounded id windows (see weblate/keyset.ts); a walk for
   // what changed matches few units, and `id:>K` alone counts only those.
-  const source = keysetSource('units/', {
+  const source = idWindowRead('units/', {
     q,
     after: walk.after,
     pageSize: PAGE_SIZE.large,
@@ -224,7 +224,7 @@ async function syncNamedUnits(
   if (ids.length === 0) return;
   const chosen = await strategy();
   if (chosen.kind === 'per-translation') return sweepTranslationsOfUnits(ctx, ids, chosen);
-  const source = byIdsSource('units/', ids, { chunkSize: 100, pageSize: PAGE_SIZE.large });
+  const source = byIdsRead('units/', ids, { chunkSize: 100, pageSize: PAGE_SIZE.large });
   await runStream(ctx, source, {
     resource: 'units',
     schema: weblateUnit,
