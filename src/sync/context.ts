@@ -38,6 +38,21 @@ export interface SyncScope {
  */
 export type SyncMode = 'full' | 'incremental';
 
+/** The decisions of the stages that follow from a run's mode (readingPlan, plan.ts). */
+export interface ReadingPlan {
+  /**
+   * Everything again (a full run): the change history from its start, and a change window
+   * or unit walk that an incremental run left unfinished opened afresh rather than resumed.
+   */
+  fromScratch: boolean;
+  /** The change history's time windows side by side (else one at a time: units walk beside). */
+  changeWindowsSideBySide: boolean;
+  /** Only changes new to the mirror name units and objects to read; a full run reads all. */
+  followNewChanges: boolean;
+  /** Every translation listed is checked again, not only those whose record moved. */
+  recheckEveryTranslation: boolean;
+}
+
 /** Everything a sync stage may use; stages read no environment and create no loggers. */
 export interface SyncContext {
   db: Kysely<Database>;
@@ -48,7 +63,8 @@ export interface SyncContext {
   runId: number;
   scope: SyncScope;
   tally: SyncTally;
-  mode: SyncMode;
+  /** How the stages read, decided by the run's kind (see readingPlan in plan.ts). */
+  reading: ReadingPlan;
   /**
    * A warning of this run, through its one channel: `message` goes into the run's summary
    * (weblate.sync_runs.summary.warnings, printed after a sync by hand) and into the log at

@@ -1,7 +1,7 @@
 import type { DiscoveryCursor } from '../db/queries/sync-state.ts';
 import { SyncError } from '../errors.ts';
 import { toEpochMicros } from '../lib/timestamps.ts';
-import type { SyncMode, SyncScope } from './context.ts';
+import type { ReadingPlan, SyncMode, SyncScope } from './context.ts';
 import type { RunKind } from './run-record.ts';
 import type { UnitStrategyMemo } from './streams/unit-strategy.ts';
 
@@ -63,6 +63,17 @@ export function runKindOf(
     return { kind: 'webhook', mode };
   }
   return { kind: mode, mode };
+}
+
+/** What the stages do differently in a full run, which reads everything again. */
+export function readingPlan(mode: SyncMode): ReadingPlan {
+  const full = mode === 'full';
+  return {
+    fromScratch: full,
+    changeWindowsSideBySide: !full,
+    followNewChanges: !full,
+    recheckEveryTranslation: full,
+  };
 }
 
 /** The plan of one sync; pure. */

@@ -12,7 +12,7 @@ import {
   toError,
   TransformError,
 } from '../errors.ts';
-import type { SyncContext, SyncDeps, SyncMode } from './context.ts';
+import type { ReadingPlan, SyncContext, SyncDeps, SyncMode } from './context.ts';
 import { emptyLookup } from './refs.ts';
 import { buildSummary, type SyncSummary } from './summary.ts';
 import { SyncTally } from './tally.ts';
@@ -50,11 +50,11 @@ export type RunBody = (ctx: SyncContext, controller: AbortController) => Promise
 /**
  * Runs `body` as one run recorded in weblate.sync_runs (started, then finished with its
  * status, counts and summary). Never throws for a failed body: the result says what
- * happened. `mode` is what the stages read in `ctx.mode`.
+ * happened. The stages read `run.reading` as `ctx.reading`.
  */
 export async function recordRun(
   deps: SyncDeps,
-  run: { kind: RunKind; mode: SyncMode },
+  run: { kind: RunKind; mode: SyncMode; reading: ReadingPlan },
   options: RunOptions,
   body: RunBody,
 ): Promise<RunResult> {
@@ -76,7 +76,7 @@ export async function recordRun(
     log,
     runId,
     tally,
-    mode: run.mode,
+    reading: run.reading,
     signal: controller.signal,
     now: options.now ?? (() => new Date()),
     warn(event, message, fields = {}) {

@@ -1,6 +1,7 @@
 import { listLiveTranslations } from '../db/queries/translation-state.ts';
 import type { SyncContext, SyncDeps } from './context.ts';
 import { languageUrlsOf, toTranslationRefs } from './mirrored.ts';
+import { readingPlan } from './plan.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
 import { snapshotTranslations, syncLanguageStatistics } from './streams/statistics.ts';
 
@@ -18,7 +19,12 @@ export function runStatisticsSnapshot(
   options: RunOptions = {},
 ): Promise<RunResult> {
   // Stages read `mode` only to decide what a listing marks deleted, and a snapshot lists nothing.
-  return recordRun(deps, { kind: 'statistics', mode: 'incremental' }, options, snapshotEverything);
+  const run = {
+    kind: 'statistics',
+    mode: 'incremental',
+    reading: readingPlan('incremental'),
+  } as const;
+  return recordRun(deps, run, options, snapshotEverything);
 }
 
 async function snapshotEverything(ctx: SyncContext): Promise<void> {

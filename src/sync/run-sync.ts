@@ -7,7 +7,7 @@ import { fromDate } from '../lib/timestamps.ts';
 import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
 import { discoverFromChanges, recordDiscovery } from './discovery.ts';
 import { loadMirrored } from './mirrored.ts';
-import { planRun, runKindOf, type RunPlan, type RunRequest } from './plan.ts';
+import { planRun, readingPlan, runKindOf, type RunPlan, type RunRequest } from './plan.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
 import { GLOBAL_CHANGES, projectChanges, syncChanges } from './streams/changes.ts';
 import { syncComponents } from './streams/components.ts';
@@ -70,7 +70,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
     scope: deps.scope,
   };
   const { kind, mode } = runKindOf(request, hasSucceeded);
-  const result = await recordRun(deps, { kind, mode }, options, async (ctx, controller) => {
+  const run = { kind, mode, reading: readingPlan(mode) };
+  const result = await recordRun(deps, run, options, async (ctx, controller) => {
     const discovery = await readCursor(ctx.db, 'discovery', '');
     const plan = planRun({ hasSucceeded, discovery }, { ...request, now: ctx.now() });
     await executeRun(ctx, controller, plan);

@@ -4,6 +4,7 @@ import type { DiscoveryCursor } from '../../src/db/queries/sync-state.ts';
 import {
   discoveryDue,
   planRun,
+  readingPlan,
   type RunPlan,
   type RunRequest,
   type RunState,
@@ -167,4 +168,24 @@ describe('discoveryDue', () => {
       expect(discoveryDue(last, scope, NOW, interval)).toBe(due);
     });
   }
+});
+
+describe('readingPlan: what a full run does differently', () => {
+  it('reads everything again in a full run: the whole history, one window at a time', () => {
+    expect(readingPlan('full')).toEqual({
+      fromScratch: true,
+      changeWindowsSideBySide: false,
+      followNewChanges: false,
+      recheckEveryTranslation: true,
+    });
+  });
+
+  it('resumes and follows what is new in an incremental run, windows side by side', () => {
+    expect(readingPlan('incremental')).toEqual({
+      fromScratch: false,
+      changeWindowsSideBySide: true,
+      followNewChanges: true,
+      recheckEveryTranslation: false,
+    });
+  });
 });

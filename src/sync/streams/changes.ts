@@ -128,7 +128,7 @@ export async function syncChanges(ctx: WindowedContext, feed: ChangeFeed): Promi
   // A window left unfinished by an earlier run resumes, unless it was incremental and this
   // run must read everything (`sync --full`).
   const resumable =
-    cursor.window !== null && (cursor.window.after === null || ctx.mode === 'incremental');
+    cursor.window !== null && (cursor.window.after === null || !ctx.reading.fromScratch);
   const window = resumable && cursor.window !== null ? cursor.window : openWindow(ctx, cursor.mark);
   const source = timeWindowRead(feed.url, {
     after: window.after,
@@ -145,7 +145,7 @@ export async function syncChanges(ctx: WindowedContext, feed: ChangeFeed): Promi
     // A window planned beside others cannot start where the one above it ended, so about a
     // third more of them overflow into an extra request. A full sync walks the units beside
     // the changes, which keeps the requests busy anyway: there the windows go one at a time.
-    concurrency: ctx.mode === 'full' ? 1 : ctx.client.concurrency,
+    concurrency: ctx.reading.changeWindowsSideBySide ? ctx.client.concurrency : 1,
   });
   // Time windows read side by side commit in the order they arrive: the cursor claims only
   // the gapless stretch below the window's end.
@@ -180,7 +180,7 @@ export async function syncChanges(ctx: WindowedContext, feed: ChangeFeed): Promi
  * new to the mirror, the whole history is read.
  */
 async function firstMark(ctx: WindowedContext, feed: ChangeFeed): Promise<string | null> {
-  if (feed.project !== null || ctx.mode === 'full') return null;
+  if (feed.project !== null || ctx.reading.fromScratch) return null;
   const marks = await readCursors(ctx.db, 'changes');
   const live = await ctx.db
     .selectFrom('weblate.projects')
@@ -209,7 +209,7 @@ function openWindow(
   mark: string | null,
 ): NonNullable<ChangeCursor['window']> {
   const after =
-    ctx.mode === 'full' || mark === null ? null : shiftSeconds(mark, -ctx.lookbackSeconds);
+    ctx.reading.fromScratch || mark === null ? null : shiftSeconds(mark, -ctx.lookbackSeconds);
   return { after, end: ctx.windowEnd, before: ctx.windowEnd };
 }
 
@@ -226,7 +226,7 @@ async function storeChanges(ctx: SyncContext, trx: Transaction<Database>, page: 
   // Only a change new to the mirror names a unit to read and an object to discover: one read
   // again within the lookback was acted on when it was first stored.
   const ids = rows.map((r) => String(r.id));
-  const fresh = ctx.mode === 'incremental' ? await changesNotMirrored(trx, ids) : new Set();
+  const fresh = ctx.reading.followNewChanges ? await changesNotMirrored(trx, ids) : new Set();
   const upsert = (db: Kysely<Database>, batch: ChangeRow[]) => upsertChanges(db, batch, page.copy);
   const result = await upsertIsolating(trx, rows, upsert, () => ({
     resource: 'changes',

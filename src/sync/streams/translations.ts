@@ -199,6 +199,6 @@ async function storeTranslations(
     resource: 'translations',
     url,
   }));
-  const noted = ctx.mode === 'full' ? rows.map((r) => r.id) : moved;
+  const noted = ctx.reading.recheckEveryTranslation ? rows.map((r) => r.id) : moved;
   return { ...result, transitions: [transition.note('movedTranslations', noted)] };
 }

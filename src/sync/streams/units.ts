@@ -79,7 +79,7 @@ export async function syncUnits(
     const swept = { ...cursor, mark: walk.end, walk: null };
     await applyTransitions(ctx.db, [transition.cursor('units', scope.key, swept)]);
   }
-  if (ctx.mode === 'incremental') await syncNamedUnits(ctx, strategy);
+  if (ctx.reading.followNewChanges) await syncNamedUnits(ctx, strategy);
   await sweepMismatches(ctx);
 }
 
@@ -93,7 +93,7 @@ async function walkToDo(
   scope: Scope,
   cursor: UnitCursor,
 ): Promise<Walk | null> {
-  const resumable = cursor.walk !== null && (cursor.walk.full || ctx.mode === 'incremental');
+  const resumable = cursor.walk !== null && (cursor.walk.full || !ctx.reading.fromScratch);
   return resumable ? cursor.walk : planWalk(ctx, scope, cursor);
 }
 
@@ -189,7 +189,7 @@ async function planWalk(
   scope: Scope,
   cursor: UnitCursor,
 ): Promise<Walk | null> {
-  if (ctx.mode === 'full' || cursor.mark === null) {
+  if (ctx.reading.fromScratch || cursor.mark === null) {
     return { full: true, since: null, maxIdBefore: null, after: null, end: ctx.windowEnd };
   }
   const hasWork =
