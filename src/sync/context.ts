@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import type { MemoryLimit } from '../db/memory-limit.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient } from '../weblate/client.ts';
+import type { IdHints } from '../weblate/id-hints.ts';
 import type { Lookup } from './refs.ts';
 import type { SyncTally } from './tally.ts';
 
@@ -93,4 +94,9 @@ export interface SyncContext {
 export interface WindowedContext extends SyncContext {
   /** Server time at the run's first answer (canonical UTC): the frozen upper bound of its windows. */
   windowEnd: string;
+  /**
+   * Unit ids the run has seen named (by its change pages), where a full unit walk crossing
+   * a gap of ids looks for the next cluster (see weblate/id-hints.ts).
+   */
+  unitIdHints: IdHints;
 }

@@ -4,6 +4,7 @@ import { applyTransitions, readCursor, transition } from '../db/queries/sync-sta
 import { runBackfill } from '../history/backfill.ts';
 import { forEachConcurrently, TaskGroup } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
+import { IdHints } from '../weblate/id-hints.ts';
 import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
 import { discoverFromChanges, recordDiscovery } from './discovery.ts';
 import { loadMirrored } from './mirrored.ts';
@@ -114,7 +115,11 @@ async function executeRun(
     run.db,
     plan.settle.map((step) => transition.settleAll(step)),
   );
-  const ctx: WindowedContext = { ...run, windowEnd: fromDate(run.client.serverNow()) };
+  const ctx: WindowedContext = {
+    ...run,
+    windowEnd: fromDate(run.client.serverNow()),
+    unitIdHints: new IdHints(),
+  };
   const changes = () =>
     ctx.scope.projects === null
       ? syncChanges(ctx, GLOBAL_CHANGES)

@@ -1,5 +1,6 @@
 import { isTimeoutOrGatewayError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
+import type { IdHints } from './id-hints.ts';
 import { PageSizer } from './page-sizer.ts';
 import type { Fetched, Page, Planner } from './pages.ts';
 import { idKey, idText } from './record-id.ts';
@@ -47,9 +48,15 @@ export interface KeysetOptions {
    * not given; see WindowPlan). With `share`, at most `share.atOnce` requests are in flight
    * until `share.until` settles, which leaves places of the client to another walk beside this
    * one for as long as it runs; then as many as the concurrency. Absent or
-   * null: every request is `id:>K`, one after another, which suits a selective `q`.
+   * null: every request is `id:>K`, one after another, which suits a selective `q`. `hints`:
+   * ids known to exist, where a window crossing a gap ends (see IdHints).
    */
-  windows?: { expected: number | null; concurrency?: number; share?: WalkShare | null } | null;
+  windows?: {
+    expected: number | null;
+    concurrency?: number;
+    share?: WalkShare | null;
+    hints?: IdHints | null;
+  } | null;
 }
 
 /** Where a walk by id stands after a page: it covered every matching id in (after, through]. */
@@ -125,7 +132,10 @@ export class WindowPlan implements Planner<IdRange, KeysetAt> {
     });
     this.#resource = options.resource;
     this.#tail = options.after;
-    this.#windows = windows === null ? null : new IdWindows(this.pageSize, windows.expected);
+    this.#windows =
+      windows === null
+        ? null
+        : new IdWindows(this.pageSize, windows.expected, windows.hints ?? null);
   }
 
   /** The page_size the next request asks for. */
@@ -301,13 +311,15 @@ export class IdWindows {
   #emptyInARow = 0;
   #seen = 0;
   #expected: number | null;
+  readonly #hints: IdHints | null;
   /** The window with the most rows per id so far. */
   #densest: { found: number; span: bigint } | null = null;
 
-  constructor(pageSize: number, expected: number | null) {
+  constructor(pageSize: number, expected: number | null, hints: IdHints | null = null) {
     this.#span = BigInt(pageSize);
     this.#pageSize = pageSize;
     this.#expected = expected;
+    this.#hints = hints;
   }
 
   /** The upper bound of the window after `after`, or null for one unbounded request. */
@@ -371,9 +383,26 @@ export class IdWindows {
 
   /** The end of a window after `after` aimed at `rows` rows, at the span a page takes. */
   #bound(after: string | null, rows: number): string {
-    const span =
+    const scaled =
       rows === this.#pageSize ? this.#span : (this.#span * BigInt(rows)) / BigInt(this.#pageSize);
-    return String((after === null ? 0n : BigInt(after)) + (span > 0n ? span : 1n));
+    const span = scaled > 0n ? scaled : 1n;
+    const low = after === null ? 0n : BigInt(after);
+    return String(this.#hinted(low, rows) ?? low + span);
+  }
+
+  /**
+   * Crossing a gap (after an empty window), the end of a window that holds `rows` rows at the
+   * densest ids seen from the next hinted id on: it jumps the gap in one request and finds the
+   * cluster beyond without counting all of it. Null: no hint, or not in a gap.
+   */
+  #hinted(low: bigint, rows: number): bigint | null {
+    if (this.#hints === null || this.#emptyInARow === 0) return null;
+    const next = this.#hints.above(low);
+    if (next === null) return null;
+    const densest = this.#densest;
+    const reach =
+      densest === null ? BigInt(rows) : (BigInt(rows) * densest.span) / BigInt(densest.found);
+    return next - 1n + (reach > 0n ? reach : 1n);
   }
 
   /** The page size changed: windows span as many more (or fewer) ids, to hold a page still. */
@@ -418,8 +447,11 @@ export class IdWindows {
       if (mayGrow) this.#span = grown;
       return;
     }
+    // A window that crossed a gap shows the density from its first id, not from the gap.
+    const from =
+      this.#emptyInARow > 0 && page.ids.length > 0 ? String(BigInt(page.ids[0]!) - 1n) : after;
     this.#emptyInARow = 0;
-    const { span, found: local } = localDensity(after, upTo, page, found);
+    const { span, found: local } = localDensity(from, upTo, page, found);
     if (
       this.#densest === null ||
       local * Number(this.#densest.span) > this.#densest.found * Number(span)

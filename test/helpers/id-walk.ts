@@ -1,5 +1,6 @@
 import { createRng } from '../../src/simulator/prng.ts';
 import { sparseClusteredIds } from '../../src/simulator/unit-ids.ts';
+import type { IdHints } from '../../src/weblate/id-hints.ts';
 import { type KeysetOptions, type KeysetPage, WindowPlan } from '../../src/weblate/keyset.ts';
 
 /** What walking an id list with a WindowPlan cost a fake unit list. */
@@ -39,14 +40,20 @@ export function walkIds(
     pageSize = 1000,
     concurrency = 4,
     expected = ids.length,
-  }: { pageSize?: number; concurrency?: number; expected?: number | null } = {},
+    hints = null,
+  }: {
+    pageSize?: number;
+    concurrency?: number;
+    expected?: number | null;
+    hints?: IdHints | null;
+  } = {},
 ): IdWalk {
   const options: KeysetOptions = {
     resource: 'units',
     pageSize,
     q: null,
     after: null,
-    windows: { expected, concurrency },
+    windows: { expected, concurrency, hints },
   };
   const client = {
     resolve: (target: string | URL) => new URL(target, 'http://weblate.test/api/'),

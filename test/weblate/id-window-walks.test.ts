@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { createRng } from '../../src/simulator/prng.ts';
+import { IdHints } from '../../src/weblate/id-hints.ts';
 import {
   run,
   sparseClustered,
@@ -112,4 +114,58 @@ describe('a full unit walk by id windows against an id list in memory', () => {
       expect(end).toBeNull();
     },
   );
+});
+
+/**
+ * With the unit ids a change history names as hints (a share of the ids, drawn at random), a
+ * walk crossing a gap ends its next window a page past the next hinted id: the window that
+ * finds a cluster holds about a page of it, not all of it.
+ */
+describe('a full unit walk told some of the ids ahead (IdHints)', () => {
+  const hinted = (ids: readonly bigint[], share: number, seed = 11) => {
+    const rng = createRng(seed);
+    const hints = new IdHints();
+    hints.add(ids.filter(() => rng.chance(share)));
+    return hints;
+  };
+  const SHARES = [0.001, 0.01, 0.1];
+  const WITH_HINTS = CASES.flatMap((c) => SHARES.map((share) => ({ ...c, share })));
+
+  it.each(WITH_HINTS)(
+    '$name, $share of the ids hinted: counts at most 1.5 rows per row served',
+    ({ ids, share }) => {
+      const walk = walkIds(ids, { pageSize: PAGE, hints: hinted(ids, share) });
+      expect(walk.counted / walk.served).toBeLessThanOrEqual(1.5);
+    },
+  );
+
+  it.each(WITH_HINTS)(
+    '$name, $share of the ids hinted: takes at most 1.25 × the requests allowed unhinted',
+    ({ ids, share, requests }) => {
+      const walk = walkIds(ids, { pageSize: PAGE, hints: hinted(ids, share) });
+      expect(walk.requests).toBeLessThanOrEqual(Math.ceil(1.25 * requests));
+    },
+  );
+
+  it('hints where no id is (units deleted since they were named) cover every id still', () => {
+    const ids = sparseClustered(7, 200_000, { fromOne: false });
+    const hints = hinted(ids, 0.01);
+    // Stale hints: in every gap, and below the first id.
+    hints.add(ids.slice(1).map((id, i) => (id + (ids[i] as bigint)) / 2n));
+    hints.add([1n, 1000n, 2n ** 31n]);
+    const walk = walkIds(ids, { pageSize: PAGE, hints });
+    const served = BigInt64Array.from(walk.ids).sort();
+    expect(served.length).toBe(ids.length);
+    expect(served.every((id, i) => id === ids[i])).toBe(true);
+  });
+
+  it('keeps hints sorted and distinct, and ignores what cannot be an id', () => {
+    const hints = new IdHints();
+    hints.add(['30', 10, 20n, '20', null, -5, 1.5, 'x', '99999999999999999999']);
+    expect(hints.size).toBe(3);
+    expect(hints.above(null)).toBe(10n);
+    expect(hints.above(10n)).toBe(20n);
+    expect(hints.above(20n)).toBe(30n);
+    expect(hints.above(30n)).toBeNull();
+  });
 });

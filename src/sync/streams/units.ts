@@ -99,7 +99,7 @@ async function walkToDo(
 
 /** Walks /api/units/ by id for one scope, committing the cursor with every page. */
 async function walkScope(
-  ctx: SyncContext,
+  ctx: WindowedContext,
   scope: Scope,
   cursor: UnitCursor,
   walk: Walk,
@@ -124,6 +124,7 @@ async function walkScope(
           expected: await unitsExpected(ctx, scope, walk.after),
           concurrency: ctx.client.concurrency,
           share,
+          hints: ctx.unitIdHints,
         }
       : null,
   });

@@ -1,0 +1,69 @@
+/**
+ * Ids a walk by id window is told exist, ahead of reading them: the unit ids the change
+ * history names, and where the mirror's own ids resume after a gap. A walk crossing a gap
+ * ends its next window a page past the next hint instead of growing blindly, so the window
+ * that finds a cluster millions of ids away does not count all of it (docs/performance.md,
+ * "Sparse, clustered unit ids"). Hints only move where windows are cut, never what they cover.
+ */
+export class IdHints {
+  #sorted = new BigInt64Array(0);
+  #pending: bigint[] = [];
+
+  /** Notes ids (decimal text or numbers); any that cannot be an id are ignored. */
+  add(ids: Iterable<string | number | bigint | null>): void {
+    for (const id of ids) {
+      if (id === null) continue;
+      const value = typeof id === 'bigint' ? id : toBigInt(id);
+      if (value !== null && value > 0n && value <= MAX_ID) this.#pending.push(value);
+    }
+    if (this.#pending.length >= MERGE_AT) this.#merge();
+  }
+
+  /** The smallest hinted id above `after` (null: before the first), or null: none known. */
+  above(after: bigint | null): bigint | null {
+    this.#merge();
+    const sorted = this.#sorted;
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (after !== null && sorted[mid]! <= after) low = mid + 1;
+      else high = mid;
+    }
+    return low < sorted.length ? sorted[low]! : null;
+  }
+
+  get size(): number {
+    this.#merge();
+    return this.#sorted.length;
+  }
+
+  #merge(): void {
+    if (this.#pending.length === 0) return;
+    const all = new BigInt64Array(this.#sorted.length + this.#pending.length);
+    all.set(this.#sorted);
+    all.set(this.#pending, this.#sorted.length);
+    this.#pending = [];
+    all.sort();
+    let kept = 0;
+    for (let i = 0; i < all.length; i++)
+      if (i === 0 || all[i] !== all[i - 1]) all[kept++] = all[i]!;
+    // Bounded memory: past the cap, every other hint goes (each still marks where ids are).
+    let sorted = all.subarray(0, kept);
+    while (sorted.length > MAX_HINTS) sorted = sorted.filter((_, i) => i % 2 === 0);
+    this.#sorted = sorted.slice();
+  }
+}
+
+function toBigInt(id: string | number): bigint | null {
+  if (typeof id === 'number') return Number.isSafeInteger(id) ? BigInt(id) : null;
+  return /^\d{1,19}$/.test(id) ? BigInt(id) : null;
+}
+
+const MAX_ID = 2n ** 63n - 1n;
+
+/** Hints kept at most: 8 MB. */
+const MAX_HINTS = 1_000_000;
+
+/** Pending hints merged into the sorted ones once this many wait (or when asked). */
+const MERGE_AT = 50_000;
