@@ -132,6 +132,8 @@ async function executeRun(
     const group = new TaskGroup(controller);
     const changesRead = changes();
     group.add(changesRead);
+    // A unit walk that meets a gap before the first change page has named units waits for it.
+    ctx.unitIdHints.expectUntil(changesRead);
     const share = { atOnce: ctx.client.concurrency - 1, until: changesRead };
     group.add(syncUnits(ctx, { share }));
     await group.settle();

@@ -8,15 +8,58 @@
 export class IdHints {
   #sorted = new BigInt64Array(0);
   #pending: bigint[] = [];
+  /** Ids a source read beside the walk has yet to note before a walk in a gap goes on. */
+  #awaitedIds = 0;
+  #arrival: { promise: Promise<void>; resolve: () => void } | null = null;
 
-  /** Notes ids (decimal text or numbers); any that cannot be an id are ignored. */
+  /**
+   * Hints come from a read beside the walk until `done` settles. Until it has noted `enough`
+   * ids (a change page's worth: the first pages of a change history may name only a few
+   * units, all in one cluster), a walk in a gap waits (see `isAwaited`) rather than cross the
+   * gap blind or jump past clusters no hint shows. It waits for no more than that, so it never
+   * idles long.
+   */
+  expectUntil(done: Promise<unknown>, enough = 1_000): void {
+    this.#awaitedIds = enough;
+    const end = () => {
+      this.#awaitedIds = 0;
+      this.#wake();
+    };
+    done.then(end, end);
+  }
+
+  /** Whether a walk in a gap should wait for `arrival` (see expectUntil). */
+  get isAwaited(): boolean {
+    return this.#awaitedIds > 0;
+  }
+
+  /** Settles at the next batch noted, or when the source ends. */
+  arrival(): Promise<void> {
+    if (this.#arrival === null) {
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.#arrival = { promise, resolve };
+    }
+    return this.#arrival.promise;
+  }
+
+  /** Notes a batch of ids (decimal text or numbers); any that cannot be an id are ignored. */
   add(ids: Iterable<string | number | bigint | null>): void {
+    const before = this.#pending.length;
     for (const id of ids) {
       if (id === null) continue;
       const value = typeof id === 'bigint' ? id : toBigInt(id);
       if (value !== null && value > 0n && value <= MAX_ID) this.#pending.push(value);
     }
+    this.#awaitedIds = Math.max(0, this.#awaitedIds - (this.#pending.length - before));
     if (this.#pending.length >= MERGE_AT) this.#merge();
+    this.#wake();
+  }
+
+  #wake(): void {
+    const arrival = this.#arrival;
+    this.#arrival = null;
+    arrival?.resolve();
   }
 
   /** The smallest hinted id above `after` (null: before the first), or null: none known. */

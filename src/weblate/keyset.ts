@@ -89,7 +89,8 @@ export class WindowPlan implements Planner<IdRange, KeysetAt> {
   readonly concurrency: number;
   /** Requests of the walk in flight at most (see KeysetOptions.windows). */
   #requestsAtOnce: number;
-  readonly widened?: Promise<void>;
+  /** Settles when the share ends (see KeysetOptions.windows); null after. */
+  #widening: Promise<void> | null = null;
   readonly #sizer: PageSizer;
   readonly #client: Pick<WeblateClient, 'resolve'>;
   readonly #path: string;
@@ -118,8 +119,11 @@ export class WindowPlan implements Planner<IdRange, KeysetAt> {
     const share = windows?.share ?? null;
     this.#requestsAtOnce = Math.max(1, Math.min(this.concurrency, share?.atOnce ?? Infinity));
     if (share !== null) {
-      const widen = () => void (this.#requestsAtOnce = this.concurrency);
-      this.widened = share.until.then(widen, widen);
+      const widen = () => {
+        this.#requestsAtOnce = this.concurrency;
+        this.#widening = null;
+      };
+      this.#widening = share.until.then(widen, widen);
     }
     // Pages small enough that the concurrency's worth of them fit the text in hand: at most
     // TEXT_IN_HAND at once, and the server still has a request of the walk's on each connection.
@@ -152,6 +156,16 @@ export class WindowPlan implements Planner<IdRange, KeysetAt> {
     if (this.#largestText === 0) return 1;
     const fit = Math.floor(TEXT_IN_HAND / this.#largestText);
     return Math.max(1, Math.min(this.concurrency, fit));
+  }
+
+  /**
+   * Settles when the walk may ask more than it does now: its share of the client ended, or the
+   * hints it waits for in a gap arrived. Null: only an answer can.
+   */
+  wake(): Promise<void> | null {
+    const hints = this.#windows?.awaitedHints() ?? null;
+    if (this.#widening === null) return hints;
+    return hints === null ? this.#widening : Promise.race([this.#widening, hints]);
   }
 
   /** The next range to request while `inFlight` requests are out, or null: none now. */
@@ -344,7 +358,7 @@ export class IdWindows {
     }: { inFlight: number; aimed: number; concurrency: number; msPerRow: number },
   ): { upTo: string | null; aim: number; pieces: number } | null {
     const alone = () => {
-      if (inFlight > 0) return null;
+      if (inFlight > 0 || this.awaitedHints() !== null) return null;
       const upTo = this.upperBound(after, this.#filled);
       return { upTo, aim: upTo === null ? 0 : this.#filled, pieces: 1 };
     };
@@ -360,6 +374,16 @@ export class IdWindows {
       return { upTo: this.#bound(after, left), aim: left, pieces };
     }
     return alone();
+  }
+
+  /**
+   * In a gap, while the first hints of a read beside the walk are still to come (see
+   * IdHints.expectUntil): settles when they arrive. Null: the walk need not wait.
+   */
+  awaitedHints(): Promise<void> | null {
+    const hints = this.#hints;
+    if (hints === null || this.#emptyInARow === 0 || !hints.isAwaited) return null;
+    return hints.arrival();
   }
 
   /**

@@ -57,8 +57,8 @@ export interface Planner<Request, At> {
   readonly nextAttemptUrl?: GetOptions['nextAttemptUrl'];
   /** An answer read as a page instead of a failure (a numbered page past the end), or null. */
   recover?(request: Request, url: URL, error: unknown): Fetched | null;
-  /** Settles when the read may hold more at once than before (see ReadAheadPlan). */
-  readonly widened?: Promise<void>;
+  /** Settles when the read may ask more than it does now (see ReadAheadPlan). */
+  wake?(): Promise<void> | null;
 }
 
 /** Fetches one page of a list (or one object, `single`), checking its shape. */
@@ -112,7 +112,7 @@ export async function* fetchPages<Request, At>(
     next: (inFlight: number) => planner.next(inFlight),
     learn: (request: Request, slot: Slot) =>
       void (slot.page = planner.onPage(request, slot.fetched)),
-    widened: planner.widened,
+    wake: () => planner.wake?.() ?? null,
   };
   for await (const slot of readAhead(plan, fetch, signal)) yield slot.page!;
 }

@@ -10,10 +10,11 @@ export interface ReadAheadPlan<Range, Page> {
   /** Learns from the page that answered `range` (may throw: the walk then fails). */
   learn(range: Range, page: Page): void;
   /**
-   * Settles when the plan may hand out more at once than before (another walk beside it
-   * ended): the walk then asks `next` again without waiting for an answer.
+   * Settles when the plan may hand out more than it does now (another walk beside it ended,
+   * or what it waits for arrived): the walk then asks `next` again without waiting for an
+   * answer. Null: only an answer can; with nothing in flight, the walk ends.
    */
-  readonly widened?: Promise<void>;
+  wake?(): Promise<void> | null;
 }
 
 /**
@@ -34,12 +35,9 @@ export async function* readAhead<Range, Page>(
   else signal?.addEventListener('abort', stop, { once: true });
   const inFlight = new Set<Promise<void>>();
   const arrived: Page[] = [];
-  // Raced with the requests until it settles once.
-  let widened: Promise<void> | null =
-    plan.widened?.then(
-      () => void (widened = null),
-      () => void (widened = null),
-    ) ?? null;
+  const aborted = new Promise<void>((resolve) =>
+    abort.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
   let failed: { error: unknown } | null = null;
   const launch = (range: Range) => {
     const request = fetch(range, abort.signal)
@@ -68,8 +66,16 @@ export async function* readAhead<Range, Page>(
         yield page;
         continue;
       }
-      if (inFlight.size === 0) return;
-      await Promise.race(widened === null ? inFlight : [...inFlight, widened]);
+      const wake = plan.wake?.() ?? null;
+      if (inFlight.size === 0) {
+        if (wake === null) return;
+        // Holding back with nothing in flight: only an abort ends the wait early.
+        await Promise.race([wake, aborted]);
+        abort.signal.throwIfAborted();
+      } else {
+        // Requests in flight end on an abort themselves, and their failure ends the walk.
+        await Promise.race(wake === null ? inFlight : [...inFlight, wake]);
+      }
     }
   } finally {
     signal?.removeEventListener('abort', stop);

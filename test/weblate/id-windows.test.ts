@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { IdHints } from '../../src/weblate/id-hints.ts';
 import { IdWindows, type KeysetPage, WindowPlan } from '../../src/weblate/keyset.ts';
 
 /** A page of `found` matches (count) of which `served` came back, asked at `pageSize`. */
@@ -215,9 +216,62 @@ describe('a window plan', () => {
     expect(plan.pagesInHand()).toBe(4);
     // The other walk ended: the fourth place is the walk's too.
     end();
-    await plan.widened;
+    await plan.wake();
     expect(plan.next(3)).toMatchObject({ after: '285', upTo: '380' });
     expect(plan.next(4)).toBeNull();
+  });
+
+  it('in a gap, waits for the first hints of the read beside it, then jumps to the next hinted id', async () => {
+    let changesDone = () => {};
+    const hints = new IdHints();
+    // Enough: three ids.
+    hints.expectUntil(new Promise<void>((resolve) => (changesDone = resolve)), 3);
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', {
+      ...options(1000, 1),
+      windows: { expected: 1000, concurrency: 1, hints },
+    });
+    const first = plan.next(0)!;
+    expect(first).toMatchObject({ after: null, upTo: '95' });
+    expect(plan.wake()).toBeNull();
+    plan.learn(first, answer(first, 0, 0));
+    // An empty window: the walk holds back until the first hints come.
+    expect(plan.next(0)).toBeNull();
+    const woken = plan.wake();
+    expect(woken).not.toBeNull();
+    hints.add(['5000000', '5000040']);
+    await woken;
+    // Two of the three: it waits on.
+    expect(plan.next(0)).toBeNull();
+    const again = plan.wake()!;
+    hints.add(['7000000', 'not an id']);
+    await again;
+    expect(plan.wake()).toBeNull();
+    // A page (95 rows, ids as dense as one per id at most) from the first hinted id on.
+    expect(plan.next(0)).toMatchObject({ after: '95', upTo: String(5_000_000 - 1 + 95) });
+    changesDone();
+  });
+
+  it('in a gap, goes on blind once the read beside it ended without hints', async () => {
+    let changesDone = () => {};
+    const hints = new IdHints();
+    hints.expectUntil(new Promise<void>((resolve) => (changesDone = resolve)));
+    const plan = new WindowPlan(FAKE_CLIENT, 'units/', {
+      ...options(1000, 1),
+      windows: { expected: 1000, concurrency: 1, hints },
+    });
+    const first = plan.next(0)!;
+    plan.learn(first, answer(first, 0, 0));
+    expect(plan.next(0)).toBeNull();
+    const woken = plan.wake();
+    changesDone();
+    await woken;
+    // As a walk without hints: fourfold over the empty window.
+    const blind = new WindowPlan(FAKE_CLIENT, 'units/', options(1000, 1));
+    const blindFirst = blind.next(0)!;
+    blind.learn(blindFirst, answer(blindFirst, 0, 0));
+    const next = plan.next(0)!;
+    expect(next).toEqual(blind.next(0));
+    expect(Number(next.upTo) - 95).toBeGreaterThan(3 * 95);
   });
 
   it('holds one page until one tells how large pages are, then as many as fit 24 MB of text', () => {

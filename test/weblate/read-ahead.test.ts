@@ -10,12 +10,12 @@ function plan(
 ): ReadAheadPlan<number, number> {
   let next = 1;
   let limit = atOnce;
-  void widened?.then(() => (limit = 4));
+  let waiting = widened?.then(() => void ((limit = 4), (waiting = null))) ?? null;
   return {
     pagesInHand: () => 4,
     next: (inFlight) => (inFlight >= limit || next > count ? null : next++),
     learn: () => undefined,
-    widened,
+    wake: () => waiting,
   };
 }
 
@@ -49,5 +49,47 @@ describe('reading ahead', () => {
     for (const answer of answers.values()) answer();
     await walk;
     expect(pages.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('waits with nothing in flight while the plan holds back, then asks again', async () => {
+    let release = () => {};
+    let held: Promise<void> | null = new Promise<void>((resolve) => (release = resolve));
+    void held.then(() => (held = null));
+    let next = 1;
+    const holding: ReadAheadPlan<number, number> = {
+      pagesInHand: () => 1,
+      // Range 2 waits for the release.
+      next: () => (next === 2 && held !== null ? null : next > 3 ? null : next++),
+      learn: () => undefined,
+      wake: () => held,
+    };
+    const pages: number[] = [];
+    const walk = (async () => {
+      for await (const page of readAhead(holding, (range) => Promise.resolve(range)))
+        pages.push(page);
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(pages).toEqual([1]);
+    release();
+    await walk;
+    expect(pages).toEqual([1, 2, 3]);
+  });
+
+  it('ends with the abort reason when aborted while the plan holds back', async () => {
+    const controller = new AbortController();
+    const holding: ReadAheadPlan<number, number> = {
+      pagesInHand: () => 1,
+      next: () => null,
+      learn: () => undefined,
+      wake: () => new Promise<void>(() => {}),
+    };
+    const pages: number[] = [];
+    const walk = (async () => {
+      const read = readAhead(holding, (range) => Promise.resolve(range), controller.signal);
+      for await (const page of read) pages.push(page);
+    })();
+    controller.abort(new Error('stopped'));
+    await expect(walk).rejects.toThrow('stopped');
+    expect(pages).toEqual([]);
   });
 });
