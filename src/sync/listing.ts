@@ -1,5 +1,5 @@
 import { markMissingDeleted, type SoftDeletedTable } from '../db/queries/deletions.ts';
-import { idText } from '../weblate/record-id.ts';
+import { ListedIds } from '../weblate/record-id.ts';
 import type { SyncContext } from './context.ts';
 
 /**
@@ -11,22 +11,14 @@ import type { SyncContext } from './context.ts';
  * counts, and a record removed from an earlier page moves every later one up a place, so
  * that one may fall between two pages unseen.
  */
-export class Listing {
-  /** Ids as decimal text (unit ids exceed 2^53 on large instances). */
-  readonly ids = new Set<string>();
-  /** Where the first record without a usable id was, if any. */
-  unidentified: string | null = null;
+export class Listing extends ListedIds {
   /** How the list's count changed while it was read, if it did. */
   moved: string | null = null;
   #count: { count: number; url: string } | null = null;
 
   /** Notes the records of one page, as parsed (before validation), and its list's `count`. */
   notePage(values: readonly unknown[], url: string, count: number | null = null): void {
-    values.forEach((value, index) => {
-      const id = idText(value);
-      if (id !== null) this.ids.add(id);
-      else this.unidentified ??= `record ${index + 1} of ${url}`;
-    });
+    this.note(values, url);
     if (count === null) return;
     if (this.#count === null) this.#count = { count, url };
     else if (count !== this.#count.count)

@@ -1,7 +1,7 @@
 import { HttpError, ResponseError } from '../errors.ts';
 import type { WeblateClient } from './client.ts';
 import { canonicalUrl, type Fetched, type Page, type Planner } from './pages.ts';
-import { idText } from './record-id.ts';
+import { ListedIds } from './record-id.ts';
 
 /** Where a list read stands after a page. */
 export interface ListAt {
@@ -53,11 +53,19 @@ export class ListPlanner implements Planner<ListRequest, ListAt> {
   #next: ListRequest | null;
   #seen = new Set<string>();
   #previous: string | null = null;
-  /** Numbered pages: the template (page 2's URL), how many, the next to ask, and so far. */
-  #numbered: { template: URL; total: number; nextNumber: number; arrived: number } | null = null;
-  #perPage = 0;
+  /**
+   * Numbered pages: the template (page 2's URL), how many, how many records page 1 held, the
+   * next to ask, how many arrived, and the `next` link of the last page, once it arrived.
+   */
+  #numbered: {
+    template: URL;
+    total: number;
+    perPage: number;
+    nextNumber: number;
+    arrived: number;
+    lastPageNext: URL | null;
+  } | null = null;
   #largestText = 0;
-  #lastPageNext: URL | null = null;
 
   constructor(client: WeblateClient, start: string | URL, options: ListOptions) {
     this.#client = client;
@@ -105,7 +113,7 @@ export class ListPlanner implements Planner<ListRequest, ListAt> {
     if (numbered === null || request.number === 1 || request.number > numbered.total) return null;
     if (!(error instanceof HttpError && error.status === 404)) return null;
     // An empty page says so by its count, at most what the pages before it hold.
-    const count = (request.number - 1) * this.#perPage;
+    const count = (request.number - 1) * numbered.perPage;
     return {
       asked: url,
       url: url.href,
@@ -128,20 +136,27 @@ export class ListPlanner implements Planner<ListRequest, ListAt> {
       // Numbered pages arrive in any order; the last of them to arrive ends the read, unless
       // the list grew past the count of page 1 and the last page links further.
       if (number === numbered.total) {
-        this.#lastPageNext = next;
+        numbered.lastPageNext = next;
         this.#previous = fetched.url;
       }
       numbered.arrived += 1;
       const allArrived = numbered.arrived === numbered.total - 1;
-      if (allArrived && this.#lastPageNext !== null)
-        this.#next = { url: this.#lastPageNext, number: numbered.total + 1 };
-      isLast = allArrived && this.#lastPageNext === null;
+      if (allArrived && numbered.lastPageNext !== null)
+        this.#next = { url: numbered.lastPageNext, number: numbered.total + 1 };
+      isLast = allArrived && numbered.lastPageNext === null;
     } else {
       isLast = next === null;
       const total = number === 1 ? this.#numberedPages(fetched, next) : null;
       if (total !== null && next !== null) {
-        this.#numbered = { template: next, total, nextNumber: 2, arrived: 0 };
-        this.#perPage = fetched.results.length;
+        const perPage = fetched.results.length;
+        this.#numbered = {
+          template: next,
+          total,
+          perPage,
+          nextNumber: 2,
+          arrived: 0,
+          lastPageNext: null,
+        };
       } else if (next !== null) {
         this.#next = { url: next, number: number + 1 };
       }
@@ -206,8 +221,7 @@ export class ByIdsPlanner implements Planner<ListRequest, ByIdsAt> {
   readonly #ids: readonly string[];
   readonly #options: { resource: string; chunkSize: number; pageSize: number };
   #start = 0;
-  #chunk: { ids: string[]; list: ListPlanner; listed: Set<string>; unidentified: boolean } | null =
-    null;
+  #chunk: { ids: string[]; list: ListPlanner; listed: ListedIds } | null = null;
 
   constructor(
     client: WeblateClient,
@@ -233,7 +247,7 @@ export class ByIdsPlanner implements Planner<ListRequest, ByIdsAt> {
       const url = this.#client.resolve(this.#path);
       url.searchParams.set('q', `id:${ids.join(',')}`);
       const list = new ListPlanner(this.#client, url, this.#options);
-      this.#chunk = { ids, list, listed: new Set(), unidentified: false };
+      this.#chunk = { ids, list, listed: new ListedIds() };
     }
     return this.#chunk.list.next(inFlight);
   }
@@ -245,19 +259,16 @@ export class ByIdsPlanner implements Planner<ListRequest, ByIdsAt> {
   onPage(request: ListRequest, fetched: Fetched): Page<ByIdsAt> {
     const chunk = this.#chunk!;
     const page = chunk.list.onPage(request, fetched);
-    for (const value of page.results) {
-      const id = idText(value);
-      if (id === null) chunk.unidentified = true;
-      else chunk.listed.add(id);
-    }
+    const { listed } = chunk;
+    listed.note(page.results, page.url);
     const last = page.at.isLast;
     if (last) this.#chunk = null;
     // A record without a readable id could be any of them: none is known missing.
     const missing = !last
       ? null
-      : chunk.unidentified
+      : listed.unidentified !== null
         ? []
-        : chunk.ids.filter((id) => !chunk.listed.has(id));
+        : chunk.ids.filter((id) => !listed.ids.has(id));
     const more = !last || this.#start < this.#ids.length;
     return { ...page, more, totalPages: null, at: { chunk: chunk.ids, missing } };
   }
