@@ -326,6 +326,8 @@ export class IdWindows {
   #seen = 0;
   #expected: number | null;
   readonly #hints: IdHints | null;
+  /** The last window planned to a hinted id: (from, upTo] from the id below the hint on. */
+  #hintedWindow: { from: string; upTo: string } | null = null;
   /** The window with the most rows per id so far. */
   #densest: { found: number; span: bigint } | null = null;
 
@@ -411,7 +413,10 @@ export class IdWindows {
       rows === this.#pageSize ? this.#span : (this.#span * BigInt(rows)) / BigInt(this.#pageSize);
     const span = scaled > 0n ? scaled : 1n;
     const low = after === null ? 0n : BigInt(after);
-    return String(this.#hinted(low, rows) ?? low + span);
+    const hinted = this.#hinted(low, rows);
+    if (hinted === null) return String(low + span);
+    this.#hintedWindow = { from: String(hinted.from), upTo: String(hinted.upTo) };
+    return this.#hintedWindow.upTo;
   }
 
   /**
@@ -419,14 +424,14 @@ export class IdWindows {
    * densest ids seen from the next hinted id on: it jumps the gap in one request and finds the
    * cluster beyond without counting all of it. Null: no hint, or not in a gap.
    */
-  #hinted(low: bigint, rows: number): bigint | null {
+  #hinted(low: bigint, rows: number): { from: bigint; upTo: bigint } | null {
     if (this.#hints === null || this.#emptyInARow === 0) return null;
     const next = this.#hints.above(low);
     if (next === null) return null;
     const densest = this.#densest;
     const reach =
       densest === null ? BigInt(rows) : (BigInt(rows) * densest.span) / BigInt(densest.found);
-    return next - 1n + (reach > 0n ? reach : 1n);
+    return { from: next - 1n, upTo: next - 1n + (reach > 0n ? reach : 1n) };
   }
 
   /** The page size changed: windows span as many more (or fewer) ids, to hold a page still. */
@@ -471,11 +476,16 @@ export class IdWindows {
       if (mayGrow) this.#span = grown;
       return;
     }
-    // A window that crossed a gap shows the density from its first id, not from the gap.
-    const from =
-      this.#emptyInARow > 0 && page.ids.length > 0 ? String(BigInt(page.ids[0]!) - 1n) : after;
     this.#emptyInARow = 0;
-    const { span, found: local } = localDensity(from, upTo, page, found);
+    // A window that jumped a gap to a hinted id shows the density from the hint on: rows
+    // below it (a cluster no hint showed) may lie far from its end.
+    const hinted = this.#hintedWindow;
+    const jumped = hinted !== null && hinted.upTo === upTo && found <= page.ids.length;
+    const from = jumped ? hinted.from : after;
+    const beyond = jumped
+      ? page.ids.filter((id) => BigInt(id) > BigInt(hinted.from)).length
+      : found;
+    const { span, found: local } = localDensity(from, upTo, page, Math.max(1, beyond));
     if (
       this.#densest === null ||
       local * Number(this.#densest.span) > this.#densest.found * Number(span)

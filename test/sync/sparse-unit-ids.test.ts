@@ -41,7 +41,10 @@ describe('a full unit walk over sparse-clustered ids', () => {
     const counted = walk.reduce((sum, e) => sum + e.work.counted, 0);
     const served = walk.reduce((sum, e) => sum + e.work.units, 0);
     expect(served).toBe(sim.instance.units.length);
-    // The first window to find the first cluster, millions of ids up, counts every unit.
-    expect(counted / served).toBeLessThanOrEqual(3);
+    // The unit walk waits for the change history's unit ids (300 changes: all of it) and
+    // jumps each gap to the next id they name; without them the window that found the first
+    // cluster, millions of ids up, counted every unit. A cluster whose first named unit lies
+    // far into it is still counted up to there before it is read (1.68 in all, here).
+    expect(counted / served).toBeLessThanOrEqual(2);
   });
 });
