@@ -81,16 +81,19 @@ export class IdHints {
     return this.#sorted.length;
   }
 
+  /** Merges the pending ids into the sorted ones: a sort of the few new, then one pass. */
   #merge(): void {
     if (this.#pending.length === 0) return;
-    const all = new BigInt64Array(this.#sorted.length + this.#pending.length);
-    all.set(this.#sorted);
-    all.set(this.#pending, this.#sorted.length);
+    const fresh = BigInt64Array.from(this.#pending).sort();
     this.#pending = [];
-    all.sort();
+    const old = this.#sorted;
+    const all = new BigInt64Array(old.length + fresh.length);
     let kept = 0;
-    for (let i = 0; i < all.length; i++)
-      if (i === 0 || all[i] !== all[i - 1]) all[kept++] = all[i]!;
+    for (let i = 0, j = 0; i < old.length || j < fresh.length;) {
+      const next =
+        j >= fresh.length || (i < old.length && old[i]! <= fresh[j]!) ? old[i++]! : fresh[j++]!;
+      if (kept === 0 || all[kept - 1] !== next) all[kept++] = next;
+    }
     // Bounded memory: past the cap, every other hint goes (each still marks where ids are).
     let sorted = all.subarray(0, kept);
     while (sorted.length > MAX_HINTS) sorted = sorted.filter((_, i) => i % 2 === 0);

@@ -159,6 +159,26 @@ describe('a full unit walk told some of the ids ahead (IdHints)', () => {
     expect(served.every((id, i) => id === ids[i])).toBe(true);
   });
 
+  it('merges batches in any order into one sorted, distinct set, and caps its size', () => {
+    const rng = createRng(5);
+    const hints = new IdHints();
+    const all = new Set<bigint>();
+    for (let batch = 0; batch < 20; batch++) {
+      const ids = Array.from({ length: 500 }, () => BigInt(rng.int(1, 20_000)));
+      ids.forEach((id) => all.add(id));
+      hints.add(ids);
+      // Asked between batches, as the walk asks while change pages arrive.
+      expect(hints.above(null)).toBe([...all].reduce((a, b) => (a < b ? a : b)));
+    }
+    const walked: bigint[] = [];
+    for (let id = hints.above(null); id !== null; id = hints.above(id)) walked.push(id);
+    expect(walked).toEqual([...all].sort((a, b) => (a < b ? -1 : 1)));
+    const many = new IdHints();
+    many.add(Array.from({ length: 1_500_000 }, (_, i) => i + 1));
+    expect(many.size).toBeLessThanOrEqual(1_000_000);
+    expect(many.above(null)).toBe(1n);
+  });
+
   it('keeps hints sorted and distinct, and ignores what cannot be an id', () => {
     const hints = new IdHints();
     hints.add(['30', 10, 20n, '20', null, -5, 1.5, 'x', '99999999999999999999']);
