@@ -132,7 +132,7 @@ async function executeRun(
     const group = new TaskGroup(controller);
     const changesRead = changes();
     group.add(changesRead);
-    // A unit walk that meets a gap before the first change page has named units waits for it.
+    // A unit walk that meets a gap before the changes have named enough units waits for them.
     ctx.unitIdHints.expectUntil(changesRead);
     const share = { atOnce: ctx.client.concurrency - 1, until: changesRead };
     group.add(syncUnits(ctx, { share }));

@@ -1,6 +1,6 @@
 /**
  * Ids a walk by id window is told exist, ahead of reading them: the unit ids the change
- * history names, and where the mirror's own ids resume after a gap. A walk crossing a gap
+ * history names. A walk crossing a gap
  * ends its next window a page past the next hint instead of growing blindly, so the window
  * that finds a cluster millions of ids away does not count all of it (docs/performance.md,
  * "Sparse, clustered unit ids"). Hints only move where windows are cut, never what they cover.
