@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import pretty from 'pino-pretty';
 
 import type { LogLevel } from './config.ts';
+import { toError } from './errors.ts';
 import { redactUrlsInText } from './lib/redact.ts';
 
 export type Logger = pino.Logger;
@@ -84,4 +85,20 @@ export function serializeError(value: unknown, withStack: boolean): unknown {
   if (causes.length > 0) out.causes = causes;
   if (withStack) out.stack = value.stack;
   return out;
+}
+
+/**
+ * A failure as one line at the error level: its message as `error`, beside `fields`, and
+ * its stack at the debug level only. Log lines carry messages, never a driver's error
+ * object with a statement's parameters.
+ */
+export function logFailure(
+  log: Logger,
+  err: unknown,
+  msg: string,
+  fields: Record<string, unknown> = {},
+): void {
+  const error = toError(err);
+  log.error({ ...fields, error: error.message }, msg);
+  log.debug({ stack: error.stack }, `${msg}: stack`);
 }

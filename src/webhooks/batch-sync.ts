@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 
+import { explainDatabaseError } from '../db/connect-errors.ts';
 import type { Database } from '../db/database.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
 import type { JobRunReport, RunnableJob } from '../job.ts';
-import type { Logger } from '../logger.ts';
+import { logFailure, type Logger } from '../logger.ts';
 import { runSync } from '../sync/run-sync.ts';
 import { UnitStrategyMemo } from '../sync/streams/unit-strategy.ts';
 import type { Batch, BatchOutcome } from './coalescer.ts';
@@ -13,6 +14,8 @@ export const WEBHOOK_JOB = 'webhook';
 
 export interface BatchSyncOptions {
   db: Kysely<Database>;
+  /** Where the mirror is (DbHandle.location), named when its database fails. */
+  location: string;
   log: Logger;
   /** Runs a job under its lock and the writer lock (JobRunner.run). */
   run(job: RunnableJob): Promise<JobRunReport>;
@@ -29,7 +32,16 @@ export interface BatchSyncOptions {
 export function batchSync(options: BatchSyncOptions): (batch: Batch) => Promise<BatchOutcome> {
   const unitStrategy = new UnitStrategyMemo(options.strategyMaxAgeMs ?? 3_600_000);
   return async (batch) => {
-    if (!(await hasSucceededRun(options.db))) {
+    let ready: boolean;
+    try {
+      ready = await hasSucceededRun(options.db);
+    } catch (err) {
+      // Outside the job runner, which explains its own failures: this read is ours to.
+      const error = explainDatabaseError(err, options.location);
+      logFailure(options.log, error, 'webhook events could not start a sync');
+      return { status: 'failed' };
+    }
+    if (!ready) {
       options.log.info(
         { events: batch.events },
         'webhook events wait for the first sync, which reads everything',

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import { logFailure, type Logger } from '../logger.ts';
 
 /** What the coalescer needs of an accepted event (see event.ts). */
 export interface CoalescedEvent {
@@ -136,7 +136,7 @@ export class Coalescer {
     try {
       outcome = await this.#options.sync(batch);
     } catch (err) {
-      this.#options.log.error({ err }, 'sync of webhook events failed');
+      logFailure(this.#options.log, err, 'sync of webhook events failed');
       outcome = { status: 'failed' };
     }
     this.#options.metrics.recordSync(outcome.status);

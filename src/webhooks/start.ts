@@ -18,6 +18,8 @@ export interface WebhooksOptions {
   /** WEBHOOK_DEBOUNCE_SECONDS, in milliseconds. */
   debounceMs: number;
   db: Kysely<Database>;
+  /** Where the mirror is (DbHandle.location), named when its database fails. */
+  location: string;
   log: Logger;
   /** The worker's registry: the webhook metrics join /metrics. */
   registry: Registry;
@@ -42,7 +44,12 @@ export function startWebhooks(options: WebhooksOptions): RunningWebhooks {
   const coalescer = new Coalescer({
     debounceMs: options.debounceMs,
     maxQueued: options.maxQueued ?? MAX_QUEUED_EVENTS,
-    sync: batchSync({ db: options.db, log, run: (job) => options.run(job) }),
+    sync: batchSync({
+      db: options.db,
+      location: options.location,
+      log,
+      run: (job) => options.run(job),
+    }),
     metrics,
     log,
   });

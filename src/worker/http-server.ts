@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { Registry } from 'prom-client';
 
-import { toError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import { logFailure, type Logger } from '../logger.ts';
 import type { HealthReport } from './health.ts';
 
 export interface HttpServerOptions {
@@ -42,7 +41,7 @@ export interface RunningHttpServer {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const server = createServer((req, res) => {
     handle(options, req, res).catch((err: unknown) => {
-      options.log.error({ err: toError(err), path: req.url }, 'http request failed');
+      logFailure(options.log, err, 'http request failed', { path: req.url });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('internal error\n');
     });

@@ -3,7 +3,7 @@ import { withLockSession } from '../db/advisory-lock.ts';
 import type { DbHandle } from '../db/client.ts';
 import { explainDatabaseError } from '../db/connect-errors.ts';
 import type { JobRunReport, RunnableJob } from '../job.ts';
-import type { Logger } from '../logger.ts';
+import { logFailure, type Logger } from '../logger.ts';
 import type { SyncDeps } from '../sync/context.ts';
 import { configuredRun, withWriter } from '../sync/write-session.ts';
 import type { WorkerMetrics } from './metrics.ts';
@@ -126,9 +126,7 @@ export class JobRunner {
       return;
     }
     if (report.result === null) {
-      // Its message says what failed; a stack is for the debug level only.
-      log.error({ error: report.error.message, ms }, 'job could not run');
-      log.debug({ stack: report.error.stack }, 'job failure stack');
+      logFailure(log, report.error, 'job could not run', { ms });
       return;
     }
     const { runId, kind, status } = report.result;

@@ -63,6 +63,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
           secret: config.webhookSecret,
           debounceMs: config.webhookDebounceMs,
           db: handle.db,
+          location: handle.location,
           log: log.child({ job: WEBHOOK_JOB }),
           registry: metrics.registry,
           run: (job) => runner.run(job),

@@ -6,7 +6,7 @@ import {
   Coalescer,
   type CoalescerMetrics,
 } from '../../src/webhooks/coalescer.ts';
-import { captureLogger } from '../helpers/logs.ts';
+import { captureLogger, parseLogLines } from '../helpers/logs.ts';
 
 const DEBOUNCE_MS = 40;
 
@@ -137,6 +137,39 @@ describe('the coalescer', () => {
     expect(h.lags).toEqual([]);
     expect(h.coalescer.queued).toBe(0);
     await h.coalescer.stop();
+  });
+
+  it('logs a sync that throws by its message, and tries the batch again', async () => {
+    const { log, lines } = captureLogger('info');
+    let calls = 0;
+    const coalescer = new Coalescer({
+      debounceMs: DEBOUNCE_MS,
+      maxQueued: 100,
+      metrics: {
+        observeLag: () => undefined,
+        setQueued: () => undefined,
+        recordSync: () => undefined,
+      },
+      log,
+      sync: () => {
+        calls += 1;
+        return calls === 1
+          ? Promise.reject(
+              Object.assign(new Error('boom'), { query: 'select $1', parameters: ['x'] }),
+            )
+          : Promise.resolve({ status: 'succeeded' });
+      },
+    });
+    coalescer.accept(event('a'));
+    const deadline = Date.now() + 5_000;
+    while (calls < 2 && Date.now() < deadline) await sleep(5);
+    expect(calls).toBe(2);
+    const failed = parseLogLines(lines.join('\n')).filter(
+      (l) => l.msg === 'sync of webhook events failed',
+    );
+    expect(failed).toEqual([expect.objectContaining({ error: 'boom' })]);
+    expect(failed[0]).not.toHaveProperty('err');
+    await coalescer.stop();
   });
 
   it('tries a skipped batch again only when told to', async () => {
