@@ -95,8 +95,8 @@ export interface WindowedContext extends SyncContext {
   /** Server time at the run's first answer (canonical UTC): the frozen upper bound of its windows. */
   windowEnd: string;
   /**
-   * Unit ids the run has seen named (by its change pages), where a full unit walk crossing
-   * a gap of ids looks for the next cluster (see weblate/id-hints.ts).
+   * Unit ids the change pages named, where a full unit walk crossing a gap of ids looks for
+   * the next cluster (see weblate/id-hints.ts); null: no unit walk reads them.
    */
-  unitIdHints: IdHints;
+  unitIdHints: IdHints | null;
 }

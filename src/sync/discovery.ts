@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 
 import type { ChangesTable, Database } from '../db/database.ts';
-import { applyTransitions, pending, transition } from '../db/queries/sync-state.ts';
+import { pending, transition } from '../db/queries/sync-state.ts';
 import { forEachConcurrently } from '../lib/task-group.ts';
 import { componentPathFromUrl, urlKey } from '../weblate/urls.ts';
 import { commitState } from './commit.ts';
@@ -22,13 +22,6 @@ import { syncComponentTranslations } from './streams/translations.ts';
 
 /** The default discovery interval of the CLI and the worker (WEBLATE_DISCOVERY_INTERVAL_SECONDS). */
 export const DEFAULT_DISCOVERY_INTERVAL_SECONDS = 3600;
-
-/** Records a complete discovery, at the run's clock, for the scope it covered. */
-export async function recordDiscovery(ctx: SyncContext): Promise<void> {
-  const projects = ctx.scope.projects === null ? null : [...ctx.scope.projects].sort();
-  const mark = { at: ctx.now().toISOString(), projects };
-  await applyTransitions(ctx.db, [transition.cursor('discovery', '', mark)]);
-}
 
 /**
  * Actions after which a component's own record is read again: its settings, name, place,

@@ -1,4 +1,4 @@
-import type { DiscoveryCursor } from '../db/queries/sync-state.ts';
+import { type DiscoveryCursor, type Transition, transition } from '../db/queries/sync-state.ts';
 import { SyncError } from '../errors.ts';
 import { toEpochMicros } from '../lib/timestamps.ts';
 import type { ReadingPlan, SyncMode, SyncScope } from './context.ts';
@@ -25,28 +25,38 @@ export interface RunState {
 }
 
 /**
- * A sync's stages as data: which run kind, what each stage reads and which pending steps
- * the start settles. `executeRun` (run-sync.ts) does what it says, in order.
+ * One step of a run, in order. A `read` step is a stage of streams (its pages commit their
+ * own transitions); an `apply` step commits state transitions the plan knows up front.
  */
+export type PlanStep =
+  /** The complete discovery lists: languages, projects, components, categories, labels, translations. */
+  | { read: 'lists' }
+  /** The projects, components and translations the mirror holds, instead of the lists. */
+  | { read: 'mirrored' }
+  /** The change history beside the full unit walk, whose id windows it hints. */
+  | { read: 'changesBesideUnits' }
+  /** The change history of `projects` (null: every project discovery found). */
+  | { read: 'changes'; projects: ReadonlySet<string> | null }
+  /** Discovery from the changes new to the mirror; `listed`: the lists were read this run. */
+  | { read: 'discoveryFromChanges'; listed: boolean; webhooks: boolean }
+  /** The units the changes named; `knownStrategy` instead of a probe. */
+  | { read: 'units'; knownStrategy: UnitStrategyMemo | null }
+  /** The statistics of what moved; `deferSnapshots`: snapshots owed to the next sync. */
+  | { read: 'statistics'; deferSnapshots: boolean }
+  /** Every live translation's and language's statistics, moved or not. */
+  | { read: 'statisticsSnapshot' }
+  /** The people the changes named. */
+  | { read: 'users' }
+  /** The notification subscriptions of the scope's users. */
+  | { read: 'subscriptions' }
+  | { apply: Transition[] };
+
+/** A run as data: its kind, how its stages read, and its steps in order. */
 export interface RunPlan {
   kind: RunKind;
   mode: SyncMode;
-  /** Complete discovery lists, or the objects the mirror holds. */
-  discovery: 'lists' | 'mirrored';
-  /** Pending steps a start settles, as what comes next covers them. */
-  settle: Array<'newChanges' | 'recheckTranslations'>;
-  /** Slugs of the projects whose changes are read (null: those discovery found). */
-  changedProjects: ReadonlySet<string> | null;
-  /** Units walked beside the change history (a full walk needs nothing from it). */
-  unitsBesideChanges: boolean;
-  /** Discovery from the changes new to the mirror (incremental runs); webhook: its variant. */
-  discoverFromChanges: { webhooks: boolean } | null;
-  /** The unit strategy learned before (webhook runs), instead of a probe. */
-  knownStrategy: UnitStrategyMemo | null;
-  /** Statistics snapshots owed to the next sync that reads statistics (webhook runs). */
-  deferSnapshots: boolean;
-  /** Subscriptions read and the discovery mark recorded: with complete lists. */
-  recordDiscovery: boolean;
+  reading: ReadingPlan;
+  steps: PlanStep[];
   /** The progress history estimated after the run: the first sync brings what it needs. */
   backfill: boolean;
 }
@@ -76,32 +86,123 @@ export function readingPlan(mode: SyncMode): ReadingPlan {
   };
 }
 
-/** The plan of one sync; pure. */
+/** The plan of one sync (full, reconcile, incremental or webhook); pure. */
 export function planRun(state: RunState, request: RunRequest): RunPlan {
-  const { kind, mode } = runKindOf(request, state.hasSucceeded);
-  const webhook = request.webhook ?? null;
-  // A webhook sync lists everything only when it must, never in step with the interval.
-  const interval = webhook === null ? request.discoveryIntervalSeconds : Infinity;
-  const listed =
-    mode === 'full' || discoveryDue(state.discovery, request.scope, request.now, interval);
-  const settle: RunPlan['settle'] = [];
-  // Complete lists cover the changes an interrupted run left for discovery, and the
-  // translations earlier webhook syncs left to read again.
-  if (mode === 'full') settle.push('newChanges');
-  if (listed) settle.push('recheckTranslations');
+  const { kind } = runKindOf(request, state.hasSucceeded);
+  const plan =
+    kind === 'full'
+      ? fullPlan(request)
+      : kind === 'webhook'
+        ? webhookPlan(state, request)
+        : incrementalPlan(state, request);
+  return { ...plan, backfill: !state.hasSucceeded };
+}
+
+type KindPlan = Omit<RunPlan, 'backfill'>;
+
+/**
+ * The first sync, `sync --full` and the reconcile job: everything, the units walked beside
+ * the change history. Complete lists cover the changes an interrupted run left for
+ * discovery and the translations earlier webhook syncs left to read again.
+ */
+export function fullPlan(request: RunRequest): KindPlan {
   return {
-    kind,
-    mode,
-    discovery: listed ? 'lists' : 'mirrored',
-    settle,
-    changedProjects: webhook?.projects ?? null,
-    unitsBesideChanges: mode === 'full',
-    discoverFromChanges: mode === 'full' ? null : { webhooks: webhook !== null },
-    knownStrategy: webhook?.unitStrategy ?? null,
-    deferSnapshots: webhook !== null,
-    recordDiscovery: listed,
-    backfill: !state.hasSucceeded,
+    kind: 'full',
+    mode: 'full',
+    reading: readingPlan('full'),
+    steps: [
+      { read: 'lists' },
+      { apply: settleAll('newChanges', 'recheckTranslations') },
+      { read: 'changesBesideUnits' },
+      { read: 'statistics', deferSnapshots: false },
+      { read: 'users' },
+      ...completeDiscovery(request),
+    ],
   };
+}
+
+/** A scheduled sync: what moved since the cursors, the lists when discovery is due. */
+export function incrementalPlan(state: RunState, request: RunRequest): KindPlan {
+  const listed = discoveryDue(
+    state.discovery,
+    request.scope,
+    request.now,
+    request.discoveryIntervalSeconds,
+  );
+  return {
+    kind: 'incremental',
+    mode: 'incremental',
+    reading: readingPlan('incremental'),
+    steps: [
+      ...discoveryReads(listed),
+      { read: 'changes', projects: null },
+      { read: 'discoveryFromChanges', listed, webhooks: false },
+      { read: 'units', knownStrategy: null },
+      { read: 'statistics', deferSnapshots: false },
+      { read: 'users' },
+      ...(listed ? completeDiscovery(request) : []),
+    ],
+  };
+}
+
+/**
+ * A sync of what webhook events named: the changes of their projects, the unit strategy
+ * learned before, statistics snapshots owed to the next scheduled sync. It lists only for
+ * a scope never discovered, never in step with the interval.
+ */
+export function webhookPlan(state: RunState, request: RunRequest): KindPlan {
+  const webhook = request.webhook!;
+  const listed = discoveryDue(state.discovery, request.scope, request.now, Infinity);
+  return {
+    kind: 'webhook',
+    mode: 'incremental',
+    reading: readingPlan('incremental'),
+    steps: [
+      ...discoveryReads(listed),
+      { read: 'changes', projects: webhook.projects },
+      { read: 'discoveryFromChanges', listed, webhooks: true },
+      { read: 'units', knownStrategy: webhook.unitStrategy },
+      { read: 'statistics', deferSnapshots: true },
+      { read: 'users' },
+      ...(listed ? completeDiscovery(request) : []),
+    ],
+  };
+}
+
+/**
+ * The statistics job: a snapshot of every translation the mirror holds, listing nothing and
+ * leaving the syncs' pending work alone. Stages read `mode` only to decide what a listing
+ * marks deleted, and a snapshot lists nothing.
+ */
+export function statisticsPlan(): RunPlan {
+  return {
+    kind: 'statistics',
+    mode: 'incremental',
+    reading: readingPlan('incremental'),
+    steps: [{ read: 'statisticsSnapshot' }],
+    backfill: false,
+  };
+}
+
+/** The lists, which settle the translations webhook syncs left to read again; or the mirror. */
+function discoveryReads(listed: boolean): PlanStep[] {
+  return listed
+    ? [{ read: 'lists' }, { apply: settleAll('recheckTranslations') }]
+    : [{ read: 'mirrored' }];
+}
+
+/**
+ * After complete lists: the subscriptions, then the discovery mark for the scope. The mark
+ * is the run's start, before its lists were read, so the interval is never overstated.
+ */
+function completeDiscovery(request: RunRequest): PlanStep[] {
+  const projects = request.scope.projects === null ? null : [...request.scope.projects].sort();
+  const mark = { at: request.now.toISOString(), projects };
+  return [{ read: 'subscriptions' }, { apply: [transition.cursor('discovery', '', mark)] }];
+}
+
+function settleAll(...steps: Array<'newChanges' | 'recheckTranslations'>): Transition[] {
+  return steps.map((step) => transition.settleAll(step));
 }
 
 /**

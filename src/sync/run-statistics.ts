@@ -1,9 +1,7 @@
-import { listLiveTranslations } from '../db/queries/translation-state.ts';
-import type { SyncContext, SyncDeps } from './context.ts';
-import { languageUrlsOf, toTranslationRefs } from './mirrored.ts';
-import { readingPlan } from './plan.ts';
+import type { SyncDeps } from './context.ts';
+import { statisticsPlan } from './plan.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
-import { snapshotTranslations, syncLanguageStatistics } from './streams/statistics.ts';
+import { executeRun } from './run-sync.ts';
 
 /**
  * A statistics snapshot of every live translation in scope and of their languages, whether
@@ -18,18 +16,6 @@ export function runStatisticsSnapshot(
   deps: SyncDeps,
   options: RunOptions = {},
 ): Promise<RunResult> {
-  // Stages read `mode` only to decide what a listing marks deleted, and a snapshot lists nothing.
-  const run = {
-    kind: 'statistics',
-    mode: 'incremental',
-    reading: readingPlan('incremental'),
-  } as const;
-  return recordRun(deps, run, options, snapshotEverything);
-}
-
-async function snapshotEverything(ctx: SyncContext): Promise<void> {
-  const live = await listLiveTranslations(ctx.db, ctx.scope.projects);
-  const translations = toTranslationRefs(live);
-  await snapshotTranslations(ctx, translations, { settlesPending: false });
-  await syncLanguageStatistics(ctx, languageUrlsOf(live, translations));
+  const plan = statisticsPlan();
+  return recordRun(deps, plan, options, (ctx, controller) => executeRun(ctx, controller, plan));
 }

@@ -1,14 +1,16 @@
 import type { DatabaseKind } from '../db/client.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
-import { applyTransitions, readCursor, transition } from '../db/queries/sync-state.ts';
+import { applyTransitions, readCursor } from '../db/queries/sync-state.ts';
+import { listLiveTranslations } from '../db/queries/translation-state.ts';
 import { runBackfill } from '../history/backfill.ts';
 import { forEachConcurrently, TaskGroup } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
 import { IdHints } from '../weblate/id-hints.ts';
 import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
-import { discoverFromChanges, recordDiscovery } from './discovery.ts';
-import { loadMirrored } from './mirrored.ts';
-import { planRun, readingPlan, runKindOf, type RunPlan, type RunRequest } from './plan.ts';
+import { discoverFromChanges } from './discovery.ts';
+import { languageUrlsOf, loadMirrored, toTranslationRefs } from './mirrored.ts';
+import { planRun, type RunPlan } from './plan.ts';
+import type { ProjectRef } from './refs.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
 import { GLOBAL_CHANGES, projectChanges, syncChanges } from './streams/changes.ts';
 import { syncComponents } from './streams/components.ts';
@@ -16,7 +18,11 @@ import { syncCategoriesAndLabels } from './streams/labels.ts';
 import { syncLanguages } from './streams/languages.ts';
 import { syncSubscriptions } from './streams/notifications.ts';
 import { syncProjects } from './streams/projects.ts';
-import { syncStatistics } from './streams/statistics.ts';
+import {
+  snapshotTranslations,
+  syncLanguageStatistics,
+  syncStatistics,
+} from './streams/statistics.ts';
 import { syncTranslations } from './streams/translations.ts';
 import type { UnitStrategyMemo } from './streams/unit-strategy.ts';
 import { syncUnits } from './streams/units.ts';
@@ -63,22 +69,23 @@ export interface SyncResult extends RunResult {
  * `signal` stops is recorded `interrupted`.
  */
 export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncResult> {
-  const hasSucceeded = await hasSucceededRun(deps.db);
-  const request: Omit<RunRequest, 'now'> = {
+  // The state that decides the plan, read once.
+  const state = {
+    hasSucceeded: await hasSucceededRun(deps.db),
+    discovery: await readCursor(deps.db, 'discovery', ''),
+  };
+  const plan = planRun(state, {
     full: options.full === true,
     discoveryIntervalSeconds: options.discoveryIntervalSeconds ?? 0,
     webhook: options.targeted ?? null,
     scope: deps.scope,
-  };
-  const { kind, mode } = runKindOf(request, hasSucceeded);
-  const run = { kind, mode, reading: readingPlan(mode) };
-  const result = await recordRun(deps, run, options, async (ctx, controller) => {
-    const discovery = await readCursor(ctx.db, 'discovery', '');
-    const plan = planRun({ hasSucceeded, discovery }, { ...request, now: ctx.now() });
-    await executeRun(ctx, controller, plan);
+    now: options.now?.() ?? new Date(),
   });
-  if (!hasSucceeded && result.status === 'succeeded') await backfillAfterFirstSync(deps);
-  return { ...result, mode };
+  const result = await recordRun(deps, plan, options, (ctx, controller) =>
+    executeRun(ctx, controller, plan),
+  );
+  if (plan.backfill && result.status === 'succeeded') await backfillAfterFirstSync(deps);
+  return { ...result, mode: plan.mode };
 }
 
 /**
@@ -98,60 +105,111 @@ async function backfillAfterFirstSync(deps: SyncDeps): Promise<void> {
 }
 
 /**
- * The stages of a plan, in dependency order: discovery, the change history (windows end at
- * the server time the run knows when they open), discovery from the changes, units,
- * statistics, the people the changes named, then subscriptions with complete lists.
+ * Runs a plan's steps in order. Discovery's findings (the projects and the languages'
+ * statistics URLs) feed the steps after it; nothing else passes between steps.
  */
-async function executeRun(
+export async function executeRun(
   run: SyncContext,
   controller: AbortController,
   plan: RunPlan,
 ): Promise<void> {
-  const found = plan.discovery === 'lists' ? await discoverByLists(run) : await loadMirrored(run);
-  const named = plan.changedProjects;
-  const changedProjects =
-    named === null ? found.projects : found.projects.filter((p) => named.has(p.slug));
-  await applyTransitions(
-    run.db,
-    plan.settle.map((step) => transition.settleAll(step)),
-  );
-  const ctx: WindowedContext = {
-    ...run,
-    windowEnd: fromDate(run.client.serverNow()),
-    unitIdHints: new IdHints(),
+  let windowed: WindowedContext | null = null;
+  // Windows end at the server time the run knows when the first of them opens, after
+  // discovery's answers told it.
+  const windows = (): WindowedContext =>
+    (windowed ??= { ...run, windowEnd: fromDate(run.client.serverNow()), unitIdHints: null });
+  let found: Found | null = null;
+  const discovered = (): Found => {
+    if (found === null) throw new Error('a plan reads by discovery before discovering');
+    return found;
   };
-  const changes = () =>
-    ctx.scope.projects === null
-      ? syncChanges(ctx, GLOBAL_CHANGES)
-      : forEachConcurrently(changedProjects, controller, (project) =>
-          syncChanges(ctx, projectChanges(project)),
-        );
-  if (plan.unitsBesideChanges) {
-    // The two largest reads side by side; while the changes are read the unit walk leaves
-    // them one of the client's places, as their requests would queue behind slow unit pages.
-    const group = new TaskGroup(controller);
-    const changesRead = changes();
-    group.add(changesRead);
-    // A unit walk that meets a gap before the changes have named enough units waits for them.
-    ctx.unitIdHints.expectUntil(changesRead);
-    const share = { atOnce: ctx.client.concurrency - 1, until: changesRead };
-    group.add(syncUnits(ctx, { share }));
-    await group.settle();
-  } else {
-    await changes();
-    if (plan.discoverFromChanges !== null)
-      await discoverFromChanges(ctx, controller, found.projects, {
-        listed: plan.discovery === 'lists',
-        webhooks: plan.discoverFromChanges.webhooks,
-      });
-    await syncUnits(ctx, { knownStrategy: plan.knownStrategy });
+  for (const step of plan.steps) {
+    if ('apply' in step) {
+      await applyTransitions(run.db, step.apply);
+      continue;
+    }
+    switch (step.read) {
+      case 'lists':
+        found = await discoverByLists(run);
+        break;
+      case 'mirrored':
+        found = await loadMirrored(run);
+        break;
+      case 'changesBesideUnits':
+        await changesBesideUnits(windows(), controller, discovered().projects);
+        break;
+      case 'changes':
+        await readChanges(windows(), controller, discovered().projects, step.projects);
+        break;
+      case 'discoveryFromChanges':
+        await discoverFromChanges(windows(), controller, discovered().projects, step);
+        break;
+      case 'units':
+        await syncUnits(windows(), { knownStrategy: step.knownStrategy });
+        break;
+      case 'statistics':
+        await syncStatistics(windows(), discovered().languageUrls, step);
+        break;
+      case 'statisticsSnapshot':
+        await snapshotMirrored(run);
+        break;
+      case 'users':
+        await syncUsers(windows(), controller);
+        break;
+      case 'subscriptions':
+        for (const username of run.scope.users) await syncSubscriptions(run, username);
+        break;
+    }
   }
-  await syncStatistics(ctx, found.languageUrls, { deferSnapshots: plan.deferSnapshots });
-  await syncUsers(ctx, controller);
-  if (!plan.recordDiscovery) return;
-  for (const username of ctx.scope.users) await syncSubscriptions(ctx, username);
-  await recordDiscovery(ctx);
 }
+
+type Found = Awaited<ReturnType<typeof discoverByLists>>;
+
+/** Every live translation the mirror holds in scope, and their languages: the statistics job. */
+async function snapshotMirrored(ctx: SyncContext): Promise<void> {
+  const live = await listLiveTranslations(ctx.db, ctx.scope.projects);
+  const translations = toTranslationRefs(live);
+  await snapshotTranslations(ctx, translations, { settlesPending: false });
+  await syncLanguageStatistics(ctx, languageUrlsOf(live, translations));
+}
+
+/** The change history of the projects named (null: all), or the global feed without a scope. */
+function readChanges(
+  ctx: WindowedContext,
+  controller: AbortController,
+  projects: ProjectRef[],
+  named: ReadonlySet<string> | null,
+): Promise<unknown> {
+  if (ctx.scope.projects === null) return syncChanges(ctx, GLOBAL_CHANGES);
+  const changed = named === null ? projects : projects.filter((p) => named.has(p.slug));
+  return forEachConcurrently(changed, controller, (project) =>
+    syncChanges(ctx, projectChanges(project)),
+  );
+}
+
+/**
+ * The two largest reads side by side. While the changes are read the unit walk leaves them
+ * one of the client's places, as their requests would queue behind slow unit pages; a walk
+ * that meets a gap before the changes have named enough units waits for them.
+ */
+async function changesBesideUnits(
+  ctx: WindowedContext,
+  controller: AbortController,
+  projects: ProjectRef[],
+): Promise<void> {
+  const hints = new IdHints();
+  const withHints: WindowedContext = { ...ctx, unitIdHints: hints };
+  const group = new TaskGroup(controller);
+  const changesRead = readChanges(withHints, controller, projects, null);
+  group.add(changesRead);
+  hints.expectUntil(changesRead, HINTS_BEFORE_A_JUMP);
+  const share = { atOnce: ctx.client.concurrency - 1, until: changesRead };
+  group.add(syncUnits(withHints, { share }));
+  await group.settle();
+}
+
+/** Units the change history names before a walk in a gap jumps: a change page's worth. */
+const HINTS_BEFORE_A_JUMP = 1_000;
 
 /**
  * The complete discovery lists: languages, projects, components, the projects' categories

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 
-import type { DiscoveryCursor } from '../../src/db/queries/sync-state.ts';
+import { type DiscoveryCursor, transition } from '../../src/db/queries/sync-state.ts';
 import {
   discoveryDue,
   planRun,
+  type PlanStep,
   readingPlan,
   type RunPlan,
   type RunRequest,
   type RunState,
+  statisticsPlan,
 } from '../../src/sync/plan.ts';
 import { UnitStrategyMemo } from '../../src/sync/streams/unit-strategy.ts';
 
@@ -37,40 +39,38 @@ const succeeded = (discovery: DiscoveryCursor | null): RunState => ({
 });
 
 describe('planRun: run kinds', () => {
+  const settle = (...steps: Array<'newChanges' | 'recheckTranslations'>) => ({
+    apply: steps.map((step) => transition.settleAll(step)),
+  });
+  const discoveryMark = (projects: string[] | null = null) => ({
+    apply: [transition.cursor('discovery', '', { at: NOW.toISOString(), projects })],
+  });
+  const fullSteps: PlanStep[] = [
+    { read: 'lists' },
+    settle('newChanges', 'recheckTranslations'),
+    { read: 'changesBesideUnits' },
+    { read: 'statistics', deferSnapshots: false },
+    { read: 'users' },
+    { read: 'subscriptions' },
+    discoveryMark(),
+  ];
   const cases: Array<{
     name: string;
     state: RunState;
     request: RunRequest;
-    plan: Partial<RunPlan>;
+    plan: Omit<RunPlan, 'reading'>;
   }> = [
     {
       name: 'the first sync reads everything and estimates the history after',
       state: { hasSucceeded: false, discovery: null },
       request: request(),
-      plan: {
-        kind: 'full',
-        mode: 'full',
-        discovery: 'lists',
-        settle: ['newChanges', 'recheckTranslations'],
-        unitsBesideChanges: true,
-        discoverFromChanges: null,
-        deferSnapshots: false,
-        recordDiscovery: true,
-        backfill: true,
-      },
+      plan: { kind: 'full', mode: 'full', steps: fullSteps, backfill: true },
     },
     {
       name: 'sync --full lists everything even when discovery is fresh, with no backfill',
       state: succeeded(mark(10)),
       request: request({ full: true }),
-      plan: {
-        kind: 'full',
-        mode: 'full',
-        discovery: 'lists',
-        settle: ['newChanges', 'recheckTranslations'],
-        unitsBesideChanges: true,
-        backfill: false,
-      },
+      plan: { kind: 'full', mode: 'full', steps: fullSteps, backfill: false },
     },
     {
       name: 'an incremental sync within the interval discovers from the changes',
@@ -79,25 +79,36 @@ describe('planRun: run kinds', () => {
       plan: {
         kind: 'incremental',
         mode: 'incremental',
-        discovery: 'mirrored',
-        settle: [],
-        unitsBesideChanges: false,
-        discoverFromChanges: { webhooks: false },
-        knownStrategy: null,
-        recordDiscovery: false,
+        steps: [
+          { read: 'mirrored' },
+          { read: 'changes', projects: null },
+          { read: 'discoveryFromChanges', listed: false, webhooks: false },
+          { read: 'units', knownStrategy: null },
+          { read: 'statistics', deferSnapshots: false },
+          { read: 'users' },
+        ],
         backfill: false,
       },
     },
     {
       name: 'an incremental sync past the interval reads the lists and settles rechecks',
       state: succeeded(mark(HOUR)),
-      request: request(),
+      request: request({ scope: { projects: ['b', 'a'], users: ['ann'] } }),
       plan: {
         kind: 'incremental',
-        discovery: 'lists',
-        settle: ['recheckTranslations'],
-        discoverFromChanges: { webhooks: false },
-        recordDiscovery: true,
+        mode: 'incremental',
+        steps: [
+          { read: 'lists' },
+          settle('recheckTranslations'),
+          { read: 'changes', projects: null },
+          { read: 'discoveryFromChanges', listed: true, webhooks: false },
+          { read: 'units', knownStrategy: null },
+          { read: 'statistics', deferSnapshots: false },
+          { read: 'users' },
+          { read: 'subscriptions' },
+          discoveryMark(['a', 'b']),
+        ],
+        backfill: false,
       },
     },
     {
@@ -107,25 +118,42 @@ describe('planRun: run kinds', () => {
       plan: {
         kind: 'webhook',
         mode: 'incremental',
-        discovery: 'mirrored',
-        settle: [],
-        changedProjects: new Set(['a']),
-        discoverFromChanges: { webhooks: true },
-        knownStrategy: strategy,
-        deferSnapshots: true,
-        recordDiscovery: false,
+        steps: [
+          { read: 'mirrored' },
+          { read: 'changes', projects: new Set(['a']) },
+          { read: 'discoveryFromChanges', listed: false, webhooks: true },
+          { read: 'units', knownStrategy: strategy },
+          { read: 'statistics', deferSnapshots: true },
+          { read: 'users' },
+        ],
+        backfill: false,
       },
     },
     {
       name: 'a webhook sync lists when the mirror has no discovery for its scope',
       state: succeeded(mark(10, ['a'])),
       request: request({ webhook: { projects: null, unitStrategy: strategy } }),
-      plan: { kind: 'webhook', discovery: 'lists', settle: ['recheckTranslations'] },
+      plan: {
+        kind: 'webhook',
+        mode: 'incremental',
+        steps: [
+          { read: 'lists' },
+          settle('recheckTranslations'),
+          { read: 'changes', projects: null },
+          { read: 'discoveryFromChanges', listed: true, webhooks: true },
+          { read: 'units', knownStrategy: strategy },
+          { read: 'statistics', deferSnapshots: true },
+          { read: 'users' },
+          { read: 'subscriptions' },
+          discoveryMark(),
+        ],
+        backfill: false,
+      },
     },
   ];
   for (const { name, state, request: asked, plan } of cases) {
     it(name, () => {
-      expect(planRun(state, asked)).toMatchObject(plan);
+      expect(planRun(state, asked)).toEqual({ ...plan, reading: readingPlan(plan.mode) });
     });
   }
 
@@ -134,6 +162,24 @@ describe('planRun: run kinds', () => {
     expect(() => planRun({ hasSucceeded: false, discovery: null }, request({ webhook }))).toThrow(
       /follows a sync that succeeded/,
     );
+  });
+
+  it('snapshots statistics of what the mirror holds, and nothing else, in the statistics job', () => {
+    expect(statisticsPlan()).toEqual({
+      kind: 'statistics',
+      mode: 'incremental',
+      reading: readingPlan('incremental'),
+      steps: [{ read: 'statisticsSnapshot' }],
+      backfill: false,
+    });
+  });
+
+  it('starts every sync with discovery, which the steps after it read', () => {
+    const plans = cases.map((c) => planRun(c.state, c.request));
+    for (const { steps } of plans) {
+      const first = steps.findIndex((s) => 'read' in s && ['lists', 'mirrored'].includes(s.read));
+      expect(first).toBe(0);
+    }
   });
 });
 

@@ -223,7 +223,7 @@ interface ChangePage {
 
 async function storeChanges(ctx: WindowedContext, trx: Transaction<Database>, page: ChangePage) {
   const rows = page.items.map((i) => toChangeRow(i.record, i.raw, page.feed.project, ctx.lookup));
-  ctx.unitIdHints.add(rows.map((r) => r.unit_id));
+  ctx.unitIdHints?.add(rows.map((r) => r.unit_id));
   // Only a change new to the mirror names a unit to read and an object to discover: one read
   // again within the lookback was acted on when it was first stored.
   const ids = rows.map((r) => String(r.id));

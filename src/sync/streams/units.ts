@@ -124,7 +124,7 @@ async function walkScope(
           expected: await unitsExpected(ctx, scope, walk.after),
           concurrency: ctx.client.concurrency,
           share,
-          hints: ctx.unitIdHints,
+          hints: ctx.unitIdHints ?? undefined,
         }
       : null,
   });
