@@ -1,3 +1,5 @@
+import { idValueText } from './record-id.ts';
+
 /**
  * Ids a walk by id window is told exist, ahead of reading them: the unit ids the change
  * history names. A walk crossing a gap
@@ -14,12 +16,12 @@ export class IdHints {
 
   /**
    * Hints come from a read beside the walk until `done` settles. Until it has noted `enough`
-   * ids (a change page's worth: the first pages of a change history may name only a few
-   * units, all in one cluster), a walk in a gap waits (see `isAwaited`) rather than cross the
+   * ids (the first pages of a change history may name only a few units, all in one
+   * cluster), a walk in a gap waits (see `isAwaited`) rather than cross the
    * gap blind or jump past clusters no hint shows. It waits for no more than that, so it never
    * idles long.
    */
-  expectUntil(done: Promise<unknown>, enough = 1_000): void {
+  expectUntil(done: Promise<unknown>, enough: number): void {
     this.#awaitedIds = enough;
     const end = () => {
       this.#awaitedIds = 0;
@@ -48,7 +50,7 @@ export class IdHints {
     const before = this.#pending.length;
     for (const id of ids) {
       if (id === null) continue;
-      const value = typeof id === 'bigint' ? id : toBigInt(id);
+      const value = typeof id === 'bigint' ? id : toBigInt(idValueText(id));
       if (value !== null && value > 0n && value <= MAX_ID) this.#pending.push(value);
     }
     this.#awaitedIds = Math.max(0, this.#awaitedIds - (this.#pending.length - before));
@@ -101,9 +103,9 @@ export class IdHints {
   }
 }
 
-function toBigInt(id: string | number): bigint | null {
-  if (typeof id === 'number') return Number.isSafeInteger(id) ? BigInt(id) : null;
-  return /^\d{1,19}$/.test(id) ? BigInt(id) : null;
+/** Digits past 19 cannot be an id (MAX_ID has 19), and BigInt of them costs for nothing. */
+function toBigInt(text: string | null): bigint | null {
+  return text !== null && text.length <= 19 ? BigInt(text) : null;
 }
 
 const MAX_ID = 2n ** 63n - 1n;

@@ -3,7 +3,13 @@
  * string of digits (how the lossless parser hands over integers beyond 2^53). Else null.
  */
 export function idText(value: unknown): string | null {
-  const id = value !== null && typeof value === 'object' ? (value as { id?: unknown }).id : null;
+  return idValueText(
+    value !== null && typeof value === 'object' ? (value as { id?: unknown }).id : null,
+  );
+}
+
+/** An id as decimal text: a safe integer, or a string of digits. Else null. */
+export function idValueText(id: unknown): string | null {
   if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
   return typeof id === 'string' && /^\d+$/.test(id) ? id : null;
 }

@@ -254,7 +254,7 @@ describe('a window plan', () => {
   it('in a gap, goes on blind once the read beside it ended without hints', async () => {
     let changesDone = () => {};
     const hints = new IdHints();
-    hints.expectUntil(new Promise<void>((resolve) => (changesDone = resolve)));
+    hints.expectUntil(new Promise<void>((resolve) => (changesDone = resolve)), 1_000);
     const plan = new WindowPlan(FAKE_CLIENT, 'units/', {
       ...options(1000, 1),
       windows: { expected: 1000, concurrency: 1, hints },
