@@ -12,8 +12,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The real-Weblate tier has its own command and configuration (vitest.weblate.config.ts).
     exclude: ['test/real-weblate/**', '**/node_modules/**'],
-    // The migrated database every file clones (test/helpers/database-template.ts).
-    globalSetup: ['test/setup/databases.ts'],
+    // The CLI bundled from the sources as they are, and the migrated database every file
+    // clones (test/helpers/database-template.ts).
+    globalSetup: ['test/setup/cli-bundle.ts', 'test/setup/databases.ts'],
     // A timeout catches a test that hangs; it is not a measure of speed. The longest tests
     // (processes killed and started again, whole instances synced) took up to 24 s on two
     // quiet cores and 55 s beside eight busy processes (docs/testing.md): the timeout leaves

@@ -7,7 +7,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/real-weblate/**/*.test.ts'],
-    globalSetup: ['test/setup/databases.ts', 'test/real-weblate/global-setup.ts'],
+    globalSetup: [
+      'test/setup/cli-bundle.ts',
+      'test/setup/databases.ts',
+      'test/real-weblate/global-setup.ts',
+    ],
     testTimeout: 600_000,
     hookTimeout: 600_000,
     pool: 'forks',

@@ -14,24 +14,45 @@
 // So PGlite is the one entry of package.json's `dependencies` (pinned: the stored empty
 // cluster in assets/pglite/ is for one release, and an installed package has no lockfile);
 // what the bundles hold are development dependencies, which the image and installs leave out.
+import { randomUUID } from 'node:crypto';
+import { rename, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
 import { build } from 'esbuild';
 
 const outdir = new URL('../dist/src/cli/', import.meta.url);
 const source = (path: string) => new URL(`../src/cli/${path}`, import.meta.url).pathname;
 
-await build({
-  entryPoints: { bundle: source('main.ts'), 'demo-server': source('demo-server.ts') },
-  outdir: outdir.pathname,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  sourcemap: true,
-  external: ['@electric-sql/pglite', 'pglite-pg17', 'pg-native'],
-  // The CommonJS dependencies (pg, pino) call require() for Node's modules.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-});
-process.stdout.write(`wrote bundle.js and demo-server.js in ${outdir.pathname}\n`);
+/**
+ * Writes the bundles. Each file is written beside its place and renamed over it, so a
+ * command started meanwhile (a test suite builds them as it starts) runs the old file or the
+ * new one, never half of one.
+ */
+export async function bundleCli(): Promise<void> {
+  const { outputFiles } = await build({
+    entryPoints: { bundle: source('main.ts'), 'demo-server': source('demo-server.ts') },
+    outdir: outdir.pathname,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    sourcemap: true,
+    external: ['@electric-sql/pglite', 'pglite-pg17', 'pg-native'],
+    // The CommonJS dependencies (pg, pino) call require() for Node's modules.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+    write: false,
+  });
+  for (const file of outputFiles) {
+    const part = `${file.path}.${randomUUID()}.part`;
+    await writeFile(part, file.contents);
+    await rename(part, file.path);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await bundleCli();
+  process.stdout.write(`wrote bundle.js and demo-server.js in ${outdir.pathname}\n`);
+}
