@@ -41,7 +41,7 @@ const changeCursor = z.object({
 });
 
 const discoveryCursor = z.object({
-  /** When the last complete read of the discovery lists finished (the run's clock). */
+  /** When the run that last read the discovery lists completely started (its clock). */
   at: timestamp,
   /** The project scope it covered: WEBLATE_PROJECTS, or null for every project. */
   projects: z.array(z.string()).nullable(),
