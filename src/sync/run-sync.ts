@@ -9,7 +9,7 @@ import { IdHints } from '../weblate/id-hints.ts';
 import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
 import { discoverFromChanges } from './discovery.ts';
 import { languageUrlsOf, loadMirrored, toTranslationRefs } from './mirrored.ts';
-import { planRun, type RunPlan } from './plan.ts';
+import { planRun, readingPlan, runKindOf, type RunPlan, type RunRequest } from './plan.ts';
 import type { ProjectRef } from './refs.ts';
 import { recordRun, type RunOptions, type RunResult } from './run-record.ts';
 import { GLOBAL_CHANGES, projectChanges, syncChanges } from './streams/changes.ts';
@@ -69,23 +69,28 @@ export interface SyncResult extends RunResult {
  * `signal` stops is recorded `interrupted`.
  */
 export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncResult> {
-  // The state that decides the plan, read once.
-  const state = {
-    hasSucceeded: await hasSucceededRun(deps.db),
-    discovery: await readCursor(deps.db, 'discovery', ''),
-  };
-  const plan = planRun(state, {
+  const hasSucceeded = await hasSucceededRun(deps.db);
+  const request: Omit<RunRequest, 'now'> = {
     full: options.full === true,
     discoveryIntervalSeconds: options.discoveryIntervalSeconds ?? 0,
     webhook: options.targeted ?? null,
     scope: deps.scope,
-    now: options.now?.() ?? new Date(),
-  });
-  const result = await recordRun(deps, plan, options, (ctx, controller) =>
-    executeRun(ctx, controller, plan),
+  };
+  const { kind, mode } = runKindOf(request, hasSucceeded);
+  // The rest of the state that decides the plan is read inside the run: a cursor this
+  // version cannot read fails the run, recorded with its message.
+  const result = await recordRun(
+    deps,
+    { kind, mode, reading: readingPlan(mode) },
+    options,
+    async (ctx, controller) => {
+      const discovery = await readCursor(ctx.db, 'discovery', '');
+      const plan = planRun({ hasSucceeded, discovery }, { ...request, now: ctx.now() });
+      await executeRun(ctx, controller, plan);
+    },
   );
-  if (plan.backfill && result.status === 'succeeded') await backfillAfterFirstSync(deps);
-  return { ...result, mode: plan.mode };
+  if (!hasSucceeded && result.status === 'succeeded') await backfillAfterFirstSync(deps);
+  return { ...result, mode };
 }
 
 /**

@@ -49,4 +49,18 @@ describe('sync cursors', () => {
     const next = await syncSimulator(mirror.sim, mirror.handle);
     expect([next.status, next.error]).toEqual(['succeeded', null]);
   });
+
+  it('of a discovery mark this version does not understand fail the run, which says so', async () => {
+    const before = await readCursor(mirror.handle.db, 'discovery', '');
+    await sql`update weblate.sync_cursors set value = ${JSON.stringify({ at: 17 })}::jsonb
+      where stream = 'discovery' and scope = ''`.execute(mirror.handle.db);
+    const result = await syncSimulator(mirror.sim, mirror.handle);
+    expect(result.status).toBe('failed');
+    expect(result.error?.message).toContain(
+      'the discovery cursor of scope "" in weblate.sync_cursors is not one this version understands',
+    );
+    await applyTransitions(mirror.handle.db, [transition.cursor('discovery', '', before!)]);
+    const next = await syncSimulator(mirror.sim, mirror.handle);
+    expect([next.status, next.error]).toEqual(['succeeded', null]);
+  });
 });
