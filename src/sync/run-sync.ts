@@ -5,6 +5,7 @@ import { listLiveTranslations } from '../db/queries/translation-state.ts';
 import { runBackfill } from '../history/backfill.ts';
 import { forEachConcurrently, TaskGroup } from '../lib/task-group.ts';
 import { fromDate } from '../lib/timestamps.ts';
+import { logFailure } from '../logger.ts';
 import { IdHints } from '../weblate/id-hints.ts';
 import type { SyncContext, SyncDeps, SyncMode, WindowedContext } from './context.ts';
 import { discoverFromChanges } from './discovery.ts';
@@ -102,8 +103,9 @@ async function backfillAfterFirstSync(deps: SyncDeps): Promise<void> {
   try {
     await runBackfill(deps.db, deps.log);
   } catch (err) {
-    deps.log.error(
-      { err },
+    logFailure(
+      deps.log,
+      err,
       'estimating the progress history failed; the sync is stored: run `weblate-mirror backfill` to try again',
     );
   }

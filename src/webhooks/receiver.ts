@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { toError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import { logFailure, type Logger } from '../logger.ts';
 import { parseWebhookEvent, type WebhookEvent } from './event.ts';
 import type { WebhookMetrics, WebhookRejectReason } from './metrics.ts';
 import { createReplayMemory, DEFAULT_MAX_REMEMBERED_IDS } from './replay.ts';
@@ -123,7 +122,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       try {
         await handle(req, res);
       } catch (err) {
-        log.error({ err: toError(err), remote: req.socket.remoteAddress }, 'webhook failed');
+        logFailure(log, err, 'webhook failed', { remote: req.socket.remoteAddress });
         if (!res.headersSent) answer(res, 500, { status: 'error' });
         else res.destroy();
       }

@@ -2,7 +2,7 @@ import { createTask } from 'node-cron';
 
 import type { Config } from '../config.ts';
 import type { JobDefinition } from '../job.ts';
-import type { Logger } from '../logger.ts';
+import { logFailure, type Logger } from '../logger.ts';
 
 export interface ScheduledJob {
   job: JobDefinition;
@@ -114,7 +114,7 @@ function cronLogger(log: Logger) {
     info: (message: string) => log.debug({ cron: message }, 'node-cron'),
     warn: (message: string) => log.debug({ cron: message }, 'node-cron'),
     error: (message: string | Error, err?: Error) =>
-      log.error({ err: err ?? message }, 'node-cron error'),
+      logFailure(log, err ?? message, 'node-cron error'),
     debug: (message: string | Error) => log.debug({ cron: String(message) }, 'node-cron'),
   };
 }
