@@ -123,26 +123,18 @@ export function fullPlan(request: RunRequest): KindPlan {
 
 /** A scheduled sync: what moved since the cursors, the lists when discovery is due. */
 export function incrementalPlan(state: RunState, request: RunRequest): KindPlan {
-  const listed = discoveryDue(
-    state.discovery,
-    request.scope,
-    request.now,
-    request.discoveryIntervalSeconds,
+  const interval = request.discoveryIntervalSeconds;
+  return followChanges(
+    'incremental',
+    discoveryDue(state.discovery, request.scope, request.now, interval),
+    request,
+    {
+      projects: null,
+      webhooks: false,
+      knownStrategy: null,
+      deferSnapshots: false,
+    },
   );
-  return {
-    kind: 'incremental',
-    mode: 'incremental',
-    reading: readingPlan('incremental'),
-    steps: [
-      ...discoveryReads(listed),
-      { read: 'changes', projects: null },
-      { read: 'discoveryFromChanges', listed, webhooks: false },
-      { read: 'units', knownStrategy: null },
-      { read: 'statistics', deferSnapshots: false },
-      { read: 'users' },
-      ...(listed ? completeDiscovery(request) : []),
-    ],
-  };
 }
 
 /**
@@ -152,17 +144,41 @@ export function incrementalPlan(state: RunState, request: RunRequest): KindPlan 
  */
 export function webhookPlan(state: RunState, request: RunRequest): KindPlan {
   const webhook = request.webhook!;
-  const listed = discoveryDue(state.discovery, request.scope, request.now, Infinity);
+  return followChanges(
+    'webhook',
+    discoveryDue(state.discovery, request.scope, request.now, Infinity),
+    request,
+    {
+      projects: webhook.projects,
+      webhooks: true,
+      knownStrategy: webhook.unitStrategy,
+      deferSnapshots: true,
+    },
+  );
+}
+
+/** The shape of a run that follows the change history: what the two kinds above differ in. */
+function followChanges(
+  kind: 'incremental' | 'webhook',
+  listed: boolean,
+  request: RunRequest,
+  how: {
+    projects: ReadonlySet<string> | null;
+    webhooks: boolean;
+    knownStrategy: UnitStrategyMemo | null;
+    deferSnapshots: boolean;
+  },
+): KindPlan {
   return {
-    kind: 'webhook',
+    kind,
     mode: 'incremental',
     reading: readingPlan('incremental'),
     steps: [
       ...discoveryReads(listed),
-      { read: 'changes', projects: webhook.projects },
-      { read: 'discoveryFromChanges', listed, webhooks: true },
-      { read: 'units', knownStrategy: webhook.unitStrategy },
-      { read: 'statistics', deferSnapshots: true },
+      { read: 'changes', projects: how.projects },
+      { read: 'discoveryFromChanges', listed, webhooks: how.webhooks },
+      { read: 'units', knownStrategy: how.knownStrategy },
+      { read: 'statistics', deferSnapshots: how.deferSnapshots },
       { read: 'users' },
       ...(listed ? completeDiscovery(request) : []),
     ],
