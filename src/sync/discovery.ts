@@ -1,7 +1,8 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 
 import type { ChangesTable, Database } from '../db/database.ts';
-import { pending, transition } from '../db/queries/sync-state.ts';
+import { discoveryDone } from '../db/queries/pending-lifecycle.ts';
+import { pending } from '../db/queries/sync-state.ts';
 import { forEachConcurrently } from '../lib/task-group.ts';
 import { componentPathFromUrl, urlKey } from '../weblate/urls.ts';
 import { commitState } from './commit.ts';
@@ -80,10 +81,12 @@ export async function discoverFromChanges(
   if (await hasUnknownLanguage(ctx)) await syncLanguages(ctx);
   await commitState(ctx, 'changes', async (trx) => {
     const { written, translations } = await attributeAgain(trx, changes, ctx.lookup);
-    const recheckMoves = webhooks
-      ? transition.note('recheckTranslations', translations)
-      : transition.settle('recheckTranslations', recheck);
-    return { written, transitions: [transition.settle('newChanges', ids), recheckMoves] };
+    const transitions = discoveryDone(ids, {
+      recheckRead: recheck,
+      reread: translations,
+      webhooks,
+    });
+    return { written, transitions };
   });
 }
 

@@ -1,7 +1,8 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
-import { applyTransitions, transition } from './sync-state.ts';
+import { translationsDeleted } from './pending-lifecycle.ts';
+import { applyTransitions } from './sync-state.ts';
 
 export type SoftDeletedTable =
   | 'projects'
@@ -159,7 +160,7 @@ async function carryDeletion(
       : await deleteContained(trx, 'translations', 'component_id', 'components', components);
   await deleteContained(trx, 'units', 'translation_id', 'translations', translations);
   const languages = await languagesOfTranslations(trx, translations);
-  await applyTransitions(trx, [transition.note('staleLanguages', languages)]);
+  await applyTransitions(trx, translationsDeleted(languages));
 }
 
 /** Marks the live rows of `table` in the given containers deleted as they are; their ids. */

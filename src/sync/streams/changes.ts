@@ -3,6 +3,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { CopyInto } from '../../db/copy.ts';
 import type { Database, RawJson } from '../../db/database.ts';
 import { recordChangeActions, type SeenAction } from '../../db/queries/change-actions.ts';
+import { changesStored } from '../../db/queries/pending-lifecycle.ts';
 import { type ChangeRow, changesNotMirrored, upsertChanges } from '../../db/queries/records.ts';
 import {
   type ChangeCursor,
@@ -227,22 +228,18 @@ async function storeChanges(ctx: WindowedContext, trx: Transaction<Database>, pa
   // Only a change new to the mirror names a unit to read and an object to discover: one read
   // again within the lookback was acted on when it was first stored.
   const ids = rows.map((r) => String(r.id));
-  const fresh = ctx.reading.followNewChanges ? await changesNotMirrored(trx, ids) : new Set();
+  const fresh = ctx.reading.followNewChanges
+    ? await changesNotMirrored(trx, ids)
+    : new Set<string>();
   const upsert = (db: Kysely<Database>, batch: ChangeRow[]) => upsertChanges(db, batch, page.copy);
   const result = await upsertIsolating(trx, rows, upsert, () => ({
     resource: 'changes',
     url: page.url,
   }));
   await recordChangeActions(trx, actionsSeen(page.items.map((i) => i.record)));
-  const named = rows.flatMap((r, i) =>
-    r.unit_id !== null && fresh.has(ids[i]!) ? [String(r.unit_id)] : [],
-  );
+  const stored = rows.map((r, i) => ({ id: ids[i]!, unitId: r.unit_id }));
   const transitions = [
-    transition.note('namedUnits', named),
-    transition.note(
-      'newChanges',
-      ids.filter((id) => fresh.has(id)),
-    ),
+    ...changesStored(stored, fresh),
     transition.cursor('changes', page.feed.scope, page.cursor),
   ];
   return { ...result, transitions };

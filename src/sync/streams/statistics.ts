@@ -1,6 +1,12 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 
 import type { Database, RawJson } from '../../db/database.ts';
+import {
+  languagesRead,
+  snapshotsDeferred,
+  snapshotsDue,
+  snapshotsTaken,
+} from '../../db/queries/pending-lifecycle.ts';
 import {
   findLaggingLanguages,
   isStaleLanguageAnswer,
@@ -10,7 +16,7 @@ import {
   STATISTICS_VALUE_COLUMNS,
   type TranslationStatisticsRow,
 } from '../../db/queries/statistics.ts';
-import { applyTransitions, pending, transition } from '../../db/queries/sync-state.ts';
+import { applyTransitions, pending } from '../../db/queries/sync-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { forEachLimited } from '../../lib/task-group.ts';
 import { type WeblateStatistics, weblateStatistics } from '../../weblate/schemas.ts';
@@ -87,22 +93,14 @@ export async function syncStatistics(
   const moved = (await pending.movedTranslations.list(ctx.db)).map(Number);
   if (deferSnapshots) {
     // Owed to the next sync that reads statistics, with their languages' sums.
-    await commitState(ctx, 'translation_statistics', [
-      transition.note('owedSnapshots', moved),
-      transition.settle('movedTranslations', moved),
-    ]);
+    await commitState(ctx, 'translation_statistics', snapshotsDeferred(moved));
     return;
   }
   const owed = (await pending.owedSnapshots.list(ctx.db)).map(Number);
-  const ids = [...new Set([...moved, ...owed])];
-  const known = ids
-    .map((id) => ctx.lookup.translationsById.get(id))
-    .filter((t): t is TranslationRef => t !== undefined);
+  const due = snapshotsDue(moved, owed, (id) => ctx.lookup.translationsById.has(id));
   // Pending translations this sync did not list are gone or out of scope: nothing to read.
-  await settleSnapshotted(
-    ctx.db,
-    ids.filter((id) => !ctx.lookup.translationsById.has(id)),
-  );
+  await applyTransitions(ctx.db, snapshotsTaken(due.gone));
+  const known = due.read.map((id) => ctx.lookup.translationsById.get(id)!);
   await snapshotTranslations(ctx, known, { settlesPending: true });
   const languages = new Set(known.map((t) => t.language));
   const pendingLanguages = (await pending.staleLanguages.list(ctx.db)).map(Number);
@@ -117,12 +115,7 @@ export async function syncStatistics(
     if (lagging.length > 0) {
       ctx.log.info({ languages: lagging }, 'language statistics lag their translations');
     }
-    return {
-      transitions: [
-        transition.settle('staleLanguages', pendingLanguages),
-        transition.note('staleLanguages', lagging),
-      ],
-    };
+    return { transitions: languagesRead(pendingLanguages, lagging) };
   });
 }
 
@@ -206,13 +199,11 @@ function translationStatisticsStream(capture: Capture, options: SnapshotOptions)
         toTranslationStatisticsRow(item.record, item.raw, translation, capture),
       );
       const result = await recordTranslationStatistics(trx, rows);
-      if (options.settlesPending) {
-        await settleSnapshotted(
-          trx,
-          matched.map((m) => m.translation.id),
-        );
-      }
-      return { written: result.appended };
+      const read = matched.map((m) => m.translation.id);
+      return {
+        written: result.appended,
+        transitions: options.settlesPending ? snapshotsTaken(read) : [],
+      };
     },
   } as const;
 }
@@ -228,15 +219,9 @@ async function snapshotTranslation(
     prepare: ({ items }) => items.map((item) => ({ item, translation })),
     notFound: { gone: { table: 'translations', id: translation.id, label } },
   });
-  if (!read && options.settlesPending) await settleSnapshotted(ctx.db, [translation.id]);
-}
-
-/** Translations whose statistics were read, or need none any more: moved, and owed. */
-async function settleSnapshotted(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
-  await applyTransitions(db, [
-    transition.settle('movedTranslations', ids),
-    transition.settle('owedSnapshots', ids),
-  ]);
+  if (!read && options.settlesPending) {
+    await applyTransitions(ctx.db, snapshotsTaken([translation.id]));
+  }
 }
 
 /**

@@ -3,8 +3,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { CopyInto } from '../../db/copy.ts';
 import type { Database, RawJson } from '../../db/database.ts';
 import { retireReplaced } from '../../db/queries/deletions.ts';
+import { translationsStored } from '../../db/queries/pending-lifecycle.ts';
 import { type TranslationRow, upsertTranslations } from '../../db/queries/records.ts';
-import { transition } from '../../db/queries/sync-state.ts';
 import { pickNullable } from '../../lib/pick.ts';
 import { type WeblateTranslation, weblateTranslation } from '../../weblate/schemas.ts';
 import { upsertIsolating } from '../commit.ts';
@@ -199,6 +199,7 @@ async function storeTranslations(
     resource: 'translations',
     url,
   }));
-  const noted = ctx.reading.recheckEveryTranslation ? rows.map((r) => r.id) : moved;
-  return { ...result, transitions: [transition.note('movedTranslations', noted)] };
+  const listed = rows.map((r) => r.id);
+  const everyOne = ctx.reading.recheckEveryTranslation;
+  return { ...result, transitions: translationsStored(listed, moved, { everyOne }) };
 }

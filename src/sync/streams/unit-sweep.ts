@@ -1,5 +1,5 @@
 import { markUnitsMissingInRange } from '../../db/queries/deletions.ts';
-import { transition } from '../../db/queries/sync-state.ts';
+import { unitsRead } from '../../db/queries/pending-lifecycle.ts';
 import { HttpError } from '../../errors.ts';
 import { type WeblateUnit, weblateUnit } from '../../weblate/schemas.ts';
 import { urlKey } from '../../weblate/urls.ts';
@@ -40,7 +40,7 @@ async function sweepByKeyset(ctx: SyncContext, ref: TranslationRef): Promise<voi
     write: async (trx, rows, { page: { url, at }, copy }) => {
       const result = await writeUnitRows(trx, copy, rows, url);
       await markUnitsMissingInRange(trx, { translationId: ref.id }, at, at.ids);
-      return { ...result, transitions: [transition.settle('namedUnits', at.ids)] };
+      return { ...result, transitions: unitsRead(at.ids, { coversAll: false }) };
     },
   });
 }

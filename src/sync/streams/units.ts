@@ -3,6 +3,7 @@ import {
   markUnitsMissingInRange,
   type UnitScope,
 } from '../../db/queries/deletions.ts';
+import { unitsRead } from '../../db/queries/pending-lifecycle.ts';
 import {
   applyTransitions,
   pending,
@@ -154,7 +155,7 @@ async function walkScope(
       // Pending units are not known by project: only a walk of every project covers them all.
       const coversAll = walk.full && reach.complete && scope.projectSlug === null;
       const transitions = [
-        coversAll ? transition.settleAll('namedUnits') : transition.settle('namedUnits', at.ids),
+        ...unitsRead(at.ids, { coversAll }),
         transition.cursor('units', scope.key, next),
       ];
       return { ...result, transitions };
@@ -235,7 +236,7 @@ async function syncNamedUnits(
       if (at.missing === null) return result;
       // Named by a change but gone now: deleted upstream since.
       await markUnitsDeleted(trx, at.missing);
-      return { ...result, transitions: [transition.settle('namedUnits', at.chunk)] };
+      return { ...result, transitions: unitsRead(at.chunk, { coversAll: false }) };
     },
   });
 }
@@ -255,7 +256,7 @@ async function sweepTranslationsOfUnits(
     const ref = ctx.lookup.translationsById.get(id);
     if (ref !== undefined) await sweepTranslation(ctx, ref, sweepOptions(strategy));
   }
-  await applyTransitions(ctx.db, [transition.settle('namedUnits', unitIds)]);
+  await applyTransitions(ctx.db, unitsRead(unitIds, { coversAll: false }));
 }
 
 /** Reads every unit of each pending translation (those that moved; all in a full sync). */
