@@ -25,14 +25,17 @@ export interface RunState {
 }
 
 /**
- * One step of a run, in order. A `read` step is a stage of streams (its pages commit their
- * own transitions); an `apply` step commits state transitions the plan knows up front.
+ * How a sync learns what exists, before its steps, which read what it found: the complete
+ * lists (languages, projects, components, categories, labels, translations), or what the
+ * mirror holds instead.
+ */
+export type Discovery = 'lists' | 'mirrored';
+
+/**
+ * One step of a sync after discovery, in order. A `read` step is a stage of streams (its
+ * pages commit their own transitions); an `apply` step commits transitions known up front.
  */
 export type PlanStep =
-  /** The complete discovery lists: languages, projects, components, categories, labels, translations. */
-  | { read: 'lists' }
-  /** The projects, components and translations the mirror holds, instead of the lists. */
-  | { read: 'mirrored' }
   /** The change history beside the full unit walk, whose id windows it hints. */
   | { read: 'changesBesideUnits' }
   /** The change history of `projects` (null: every project discovery found). */
@@ -43,23 +46,25 @@ export type PlanStep =
   | { read: 'units'; knownStrategy: UnitStrategyMemo | null }
   /** The statistics of what moved; `deferSnapshots`: snapshots owed to the next sync. */
   | { read: 'statistics'; deferSnapshots: boolean }
-  /** Every live translation's and language's statistics, moved or not. */
-  | { read: 'statisticsSnapshot' }
   /** The people the changes named. */
   | { read: 'users' }
   /** The notification subscriptions of the scope's users. */
   | { read: 'subscriptions' }
   | { apply: Transition[] };
 
-/** A run as data: its kind, how its stages read, and its steps in order. */
-export interface RunPlan {
-  kind: RunKind;
+/**
+ * A run as data: its kind, how its stages read, its discovery and its steps in order. The
+ * statistics job discovers nothing: it snapshots every translation the mirror holds.
+ */
+export type RunPlan = {
   mode: SyncMode;
   reading: ReadingPlan;
-  steps: PlanStep[];
   /** The progress history estimated after the run: the first sync brings what it needs. */
   backfill: boolean;
-}
+} & (
+  | { kind: Exclude<RunKind, 'statistics'>; discovery: Discovery; steps: PlanStep[] }
+  | { kind: 'statistics'; discovery: null; steps: [{ read: 'statisticsSnapshot' }] }
+);
 
 /** The kind and mode of a run: full the first time and when asked, else incremental or webhook. */
 export function runKindOf(
@@ -98,7 +103,7 @@ export function planRun(state: RunState, request: RunRequest): RunPlan {
   return { ...plan, backfill: !state.hasSucceeded };
 }
 
-type KindPlan = Omit<RunPlan, 'backfill'>;
+type KindPlan = Omit<Extract<RunPlan, { discovery: Discovery }>, 'backfill'>;
 
 /**
  * The first sync, `sync --full` and the reconcile job: everything, the units walked beside
@@ -110,8 +115,8 @@ export function fullPlan(request: RunRequest): KindPlan {
     kind: 'full',
     mode: 'full',
     reading: readingPlan('full'),
+    discovery: 'lists',
     steps: [
-      { read: 'lists' },
       { apply: settleAll('newChanges', 'recheckTranslations') },
       { read: 'changesBesideUnits' },
       { read: 'statistics', deferSnapshots: false },
@@ -173,8 +178,10 @@ function followChanges(
     kind,
     mode: 'incremental',
     reading: readingPlan('incremental'),
+    discovery: listed ? 'lists' : 'mirrored',
     steps: [
-      ...discoveryReads(listed),
+      // Complete lists settle the translations webhook syncs left to read again.
+      ...(listed ? [{ apply: settleAll('recheckTranslations') }] : []),
       { read: 'changes', projects: how.projects },
       { read: 'discoveryFromChanges', listed, webhooks: how.webhooks },
       { read: 'units', knownStrategy: how.knownStrategy },
@@ -195,16 +202,10 @@ export function statisticsPlan(): RunPlan {
     kind: 'statistics',
     mode: 'incremental',
     reading: readingPlan('incremental'),
+    discovery: null,
     steps: [{ read: 'statisticsSnapshot' }],
     backfill: false,
   };
-}
-
-/** The lists, which settle the translations webhook syncs left to read again; or the mirror. */
-function discoveryReads(listed: boolean): PlanStep[] {
-  return listed
-    ? [{ read: 'lists' }, { apply: settleAll('recheckTranslations') }]
-    : [{ read: 'mirrored' }];
 }
 
 /**

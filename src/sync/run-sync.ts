@@ -125,40 +125,32 @@ export async function executeRun(
   // discovery's answers told it.
   const windows = (): WindowedContext =>
     (windowed ??= { ...run, windowEnd: fromDate(run.client.serverNow()), unitIdHints: null });
-  let found: Found | null = null;
-  const discovered = (): Found => {
-    if (found === null) throw new Error('a plan reads by discovery before discovering');
-    return found;
-  };
+  if (plan.discovery === null) {
+    for (const step of plan.steps)
+      if (step.read === 'statisticsSnapshot') await snapshotMirrored(run);
+    return;
+  }
+  const found = plan.discovery === 'lists' ? await discoverByLists(run) : await loadMirrored(run);
   for (const step of plan.steps) {
     if ('apply' in step) {
       await applyTransitions(run.db, step.apply);
       continue;
     }
     switch (step.read) {
-      case 'lists':
-        found = await discoverByLists(run);
-        break;
-      case 'mirrored':
-        found = await loadMirrored(run);
-        break;
       case 'changesBesideUnits':
-        await changesBesideUnits(windows(), controller, discovered().projects);
+        await changesBesideUnits(windows(), controller, found.projects);
         break;
       case 'changes':
-        await readChanges(windows(), controller, discovered().projects, step.projects);
+        await readChanges(windows(), controller, found.projects, step.projects);
         break;
       case 'discoveryFromChanges':
-        await discoverFromChanges(windows(), controller, discovered().projects, step);
+        await discoverFromChanges(windows(), controller, found.projects, step);
         break;
       case 'units':
         await syncUnits(windows(), { knownStrategy: step.knownStrategy });
         break;
       case 'statistics':
-        await syncStatistics(windows(), discovered().languageUrls, step);
-        break;
-      case 'statisticsSnapshot':
-        await snapshotMirrored(run);
+        await syncStatistics(windows(), found.languageUrls, step);
         break;
       case 'users':
         await syncUsers(windows(), controller);
@@ -169,8 +161,6 @@ export async function executeRun(
     }
   }
 }
-
-type Found = Awaited<ReturnType<typeof discoverByLists>>;
 
 /** Every live translation the mirror holds in scope, and their languages: the statistics job. */
 async function snapshotMirrored(ctx: SyncContext): Promise<void> {

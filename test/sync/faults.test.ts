@@ -13,6 +13,7 @@ import { subscribedUsers, syncAsWriter, syncSimulator } from '../helpers/sync.ts
 
 const TOKEN = 'wlu_NeverLogThisToken42';
 const SIZE = { projects: 2, components: 4, languages: 3, units: 2500, changes: 1500, users: 2 };
+const SMALL = { projects: 2, components: 2, languages: 2, units: 60, changes: 40, users: 1 };
 let sim: RunningSimulator;
 let clean: MirrorSnapshot;
 const databases = useTestDatabases();
@@ -106,37 +107,52 @@ describe('a sync against a misbehaving server', () => {
 });
 
 describe('the rate budget', () => {
+  // Pacing, not volume, is what these prove: a small instance takes fewer paced requests.
+  let small: RunningSimulator;
+  let smallClean: MirrorSnapshot;
+  beforeAll(async () => {
+    small = await startSimulator({ seed: 32, ...SMALL });
+    const handle = await databases.migrated();
+    expect((await syncSimulator(small, handle)).status).toBe('succeeded');
+    smallClean = await snapshotMirror(handle.db);
+  });
+  afterAll(async () => {
+    await small.close();
+  });
+
   it('is never exceeded when the server advertises it', async () => {
     const handle = await databases.migrated();
     // Four requests a second: far below what the sync would do unpaced, on any machine.
-    sim.setRateLimit({ limit: 4, windowSeconds: 1, headers: true });
-    sim.requests.reset();
+    small.setRateLimit({ limit: 4, windowSeconds: 1, headers: true });
+    small.requests.reset();
     try {
       const started = Date.now();
-      const result = await syncSimulator(sim, handle, { client: fastRetries });
+      const result = await syncSimulator(small, handle, { client: fastRetries });
       expect(result.status).toBe('succeeded');
-      expect(sim.requests.throttled).toBe(0);
+      expect(small.requests.throttled).toBe(0);
+      expect(small.requests.total).toBeGreaterThan(8);
       // It was paced: at most four requests in any second.
       expect(Date.now() - started).toBeGreaterThanOrEqual(
-        (Math.ceil(sim.requests.total / 4) - 1) * 1000,
+        (Math.ceil(small.requests.total / 4) - 1) * 1000,
       );
     } finally {
-      sim.setRateLimit(null);
+      small.setRateLimit(null);
     }
+    expect(compareMirrors(await snapshotMirror(handle.db), smallClean, () => false)).toEqual([]);
   });
 
   it('is honoured through 429 and Retry-After when the server does not advertise it', async () => {
     const handle = await databases.migrated();
     // One request per 0.3 s: the two projects' change lists are requested at once, so one meets a 429.
-    sim.setRateLimit({ limit: 1, windowSeconds: 0.3, headers: false });
-    sim.requests.reset();
+    small.setRateLimit({ limit: 1, windowSeconds: 0.3, headers: false });
+    small.requests.reset();
     try {
-      const result = await syncSimulator(sim, handle, { client: fastRetries });
+      const result = await syncSimulator(small, handle, { client: fastRetries });
       expect(result.status).toBe('succeeded');
-      expect(sim.requests.throttled).toBeGreaterThan(0);
-      expect(compareMirrors(await snapshotMirror(handle.db), clean, () => false)).toEqual([]);
+      expect(small.requests.throttled).toBeGreaterThan(0);
+      expect(compareMirrors(await snapshotMirror(handle.db), smallClean, () => false)).toEqual([]);
     } finally {
-      sim.setRateLimit(null);
+      small.setRateLimit(null);
     }
   });
 });

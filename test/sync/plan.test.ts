@@ -46,7 +46,6 @@ describe('planRun: run kinds', () => {
     apply: [transition.cursor('discovery', '', { at: NOW.toISOString(), projects })],
   });
   const fullSteps: PlanStep[] = [
-    { read: 'lists' },
     settle('newChanges', 'recheckTranslations'),
     { read: 'changesBesideUnits' },
     { read: 'statistics', deferSnapshots: false },
@@ -64,13 +63,13 @@ describe('planRun: run kinds', () => {
       name: 'the first sync reads everything and estimates the history after',
       state: { hasSucceeded: false, discovery: null },
       request: request(),
-      plan: { kind: 'full', mode: 'full', steps: fullSteps, backfill: true },
+      plan: { kind: 'full', mode: 'full', discovery: 'lists', steps: fullSteps, backfill: true },
     },
     {
       name: 'sync --full lists everything even when discovery is fresh, with no backfill',
       state: succeeded(mark(10)),
       request: request({ full: true }),
-      plan: { kind: 'full', mode: 'full', steps: fullSteps, backfill: false },
+      plan: { kind: 'full', mode: 'full', discovery: 'lists', steps: fullSteps, backfill: false },
     },
     {
       name: 'an incremental sync within the interval discovers from the changes',
@@ -79,8 +78,8 @@ describe('planRun: run kinds', () => {
       plan: {
         kind: 'incremental',
         mode: 'incremental',
+        discovery: 'mirrored',
         steps: [
-          { read: 'mirrored' },
           { read: 'changes', projects: null },
           { read: 'discoveryFromChanges', listed: false, webhooks: false },
           { read: 'units', knownStrategy: null },
@@ -97,8 +96,8 @@ describe('planRun: run kinds', () => {
       plan: {
         kind: 'incremental',
         mode: 'incremental',
+        discovery: 'lists',
         steps: [
-          { read: 'lists' },
           settle('recheckTranslations'),
           { read: 'changes', projects: null },
           { read: 'discoveryFromChanges', listed: true, webhooks: false },
@@ -118,8 +117,8 @@ describe('planRun: run kinds', () => {
       plan: {
         kind: 'webhook',
         mode: 'incremental',
+        discovery: 'mirrored',
         steps: [
-          { read: 'mirrored' },
           { read: 'changes', projects: new Set(['a']) },
           { read: 'discoveryFromChanges', listed: false, webhooks: true },
           { read: 'units', knownStrategy: strategy },
@@ -136,8 +135,8 @@ describe('planRun: run kinds', () => {
       plan: {
         kind: 'webhook',
         mode: 'incremental',
+        discovery: 'lists',
         steps: [
-          { read: 'lists' },
           settle('recheckTranslations'),
           { read: 'changes', projects: null },
           { read: 'discoveryFromChanges', listed: true, webhooks: true },
@@ -169,16 +168,19 @@ describe('planRun: run kinds', () => {
       kind: 'statistics',
       mode: 'incremental',
       reading: readingPlan('incremental'),
+      discovery: null,
       steps: [{ read: 'statisticsSnapshot' }],
       backfill: false,
     });
   });
 
-  it('starts every sync with discovery, which the steps after it read', () => {
-    const plans = cases.map((c) => planRun(c.state, c.request));
-    for (const { steps } of plans) {
-      const first = steps.findIndex((s) => 'read' in s && ['lists', 'mirrored'].includes(s.read));
-      expect(first).toBe(0);
+  it('marks discovery, and reads subscriptions, exactly when it read the lists', () => {
+    for (const { state, request: asked } of cases) {
+      const { discovery, steps } = planRun(state, asked);
+      const marks = steps.filter((s) => 'apply' in s && s.apply.some((t) => t.op === 'cursor'));
+      const subscriptions = steps.filter((s) => 'read' in s && s.read === 'subscriptions');
+      const listed = discovery === 'lists' ? 1 : 0;
+      expect([marks.length, subscriptions.length]).toEqual([listed, listed]);
     }
   });
 });
