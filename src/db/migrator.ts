@@ -1,5 +1,6 @@
 import { type MigrationResult, sql } from 'kysely';
 
+import { MIGRATIONS } from '../../migrations/index.ts';
 import { withLockSession } from './advisory-lock.ts';
 import type { DbHandle } from './client.ts';
 import { createMigrator } from './schema-migrations.ts';
@@ -26,6 +27,7 @@ export interface MigrationReport {
  */
 export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport> {
   const run = async (): Promise<MigrationReport> => {
+    await refuseNewerSchema(handle);
     const { error, results } = await createMigrator(handle.db).migrateToLatest();
     const applied = (results ?? [])
       .filter((r) => r.status === 'Success')
@@ -55,6 +57,27 @@ export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport
       }
     });
   });
+}
+
+/**
+ * A database a newer release migrated holds migrations this one does not know: it must not
+ * write there (Kysely would call the migrations corrupted, which they are not).
+ */
+async function refuseNewerSchema(handle: DbHandle): Promise<void> {
+  const table = await sql<{ found: string | null }>`
+    select to_regclass('weblate.kysely_migration')::text as found`.execute(handle.db);
+  if (table.rows[0]?.found == null) return;
+  const { rows } = await sql<{ name: string }>`
+    select name from weblate.kysely_migration order by name`.execute(handle.db);
+  const known = new Set(Object.keys(MIGRATIONS));
+  const unknown = rows.map((r) => r.name).filter((name) => !known.has(name));
+  if (unknown.length === 0) return;
+  const newest = [...known].sort().at(-1) ?? '(none)';
+  throw new Error(
+    `the database at ${handle.location} was migrated by a newer weblate-mirror: migration ` +
+      `${unknown.join(', ')} is unknown to this release, whose newest is ${newest}; ` +
+      'upgrade weblate-mirror to use it',
+  );
 }
 
 /** Names of migrations that exist in migrations/ but are not applied yet. */

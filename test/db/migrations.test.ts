@@ -175,6 +175,35 @@ describe('migrations', () => {
     expect(applied.rows[0]?.n).toBe(MIGRATIONS.length);
   });
 
+  it('refuse a database a newer release migrated, and leave it as it was', async () => {
+    const database = await databases.create();
+    const handle = await database.migrated();
+    await sql`insert into weblate.kysely_migration (name, timestamp)
+      values ('9999_from_a_newer_release', now()::text)`.execute(handle.db);
+    const said = new RegExp(
+      `^the database at .+ was migrated by a newer weblate-mirror: migration ` +
+        `9999_from_a_newer_release is unknown to this release, whose newest is ` +
+        `${MIGRATIONS.at(-1)!}; upgrade weblate-mirror to use it$`,
+    );
+    await expect(migrateToLatest(handle)).rejects.toThrow(said);
+    await handle.close();
+    // The embedded database is one process's at a time: the command runs once it is closed.
+    const sync = await runCli(['sync'], {
+      ...databaseEnv(database),
+      WEBLATE_URL: 'http://127.0.0.1:9',
+    });
+    expect([sync.code, sync.stdout]).toEqual([1, '']);
+    expect(sync.stderr.trimEnd()).toMatch(new RegExp(`^weblate-mirror: ${said.source.slice(1)}`));
+    const after = await database.open();
+    try {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from weblate.kysely_migration`.execute(after.db);
+      expect(rows[0]!.n).toBe(MIGRATIONS.length + 1);
+    } finally {
+      await after.close();
+    }
+  });
+
   // The first releases migrated under pg_advisory_lock(74711203); one of them migrating the
   // same database must make this release wait, not migrate beside it.
   it.runIf(DATABASE_KIND === 'postgres')(
