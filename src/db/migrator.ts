@@ -1,9 +1,8 @@
 import { type MigrationResult, sql } from 'kysely';
 
-import { MIGRATIONS } from '../../migrations/index.ts';
 import { withLockSession } from './advisory-lock.ts';
 import type { DbHandle } from './client.ts';
-import { createMigrator } from './schema-migrations.ts';
+import { createMigrator, NEWEST_MIGRATION, unknownMigrations } from './schema-migrations.ts';
 
 /** The lock (see advisory-lock.ts) that serialises migrations across processes. */
 export const MIGRATION_LOCK = 'migrations';
@@ -69,13 +68,11 @@ async function refuseNewerSchema(handle: DbHandle): Promise<void> {
   if (table.rows[0]?.found == null) return;
   const { rows } = await sql<{ name: string }>`
     select name from weblate.kysely_migration order by name`.execute(handle.db);
-  const known = new Set(Object.keys(MIGRATIONS));
-  const unknown = rows.map((r) => r.name).filter((name) => !known.has(name));
+  const unknown = unknownMigrations(rows.map((r) => r.name));
   if (unknown.length === 0) return;
-  const newest = [...known].sort().at(-1) ?? '(none)';
   throw new Error(
     `the database at ${handle.location} was migrated by a newer weblate-mirror: migration ` +
-      `${unknown.join(', ')} is unknown to this release, whose newest is ${newest}; ` +
+      `${unknown.join(', ')} is unknown to this release, whose newest is ${NEWEST_MIGRATION}; ` +
       'upgrade weblate-mirror to use it',
   );
 }

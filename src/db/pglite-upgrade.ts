@@ -5,10 +5,9 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 
-import { MIGRATIONS } from '../../migrations/index.ts';
 import { ExplainedError } from '../errors.ts';
 import type { Database } from './database.ts';
-import { migrateTo } from './schema-migrations.ts';
+import { migrateTo, unknownMigrations } from './schema-migrations.ts';
 
 /**
  * The embedded database's folder is a PostgreSQL data directory, readable only by the major
@@ -104,8 +103,7 @@ export async function upgradeEmbeddedCluster(
 async function copyCluster(old: PGlite, fresh: PGlite): Promise<number> {
   await fresh.exec(`set TimeZone = 'UTC'`);
   const applied = await appliedMigrations(old);
-  const known = Object.keys(MIGRATIONS).sort();
-  const unknown = applied.filter((name) => !known.includes(name));
+  const unknown = unknownMigrations(applied);
   if (unknown.length > 0)
     throw new ExplainedError(
       `the embedded database holds migrations this release does not know (${unknown.join(', ')}); upgrade weblate-mirror`,

@@ -13,6 +13,14 @@ const provider: MigrationProvider = {
   getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
 };
 
+/** Applied migrations this release does not know: a newer release's. */
+export function unknownMigrations(applied: readonly string[]): string[] {
+  return applied.filter((name) => !Object.hasOwn(MIGRATIONS, name));
+}
+
+/** This release's newest migration. */
+export const NEWEST_MIGRATION = Object.keys(MIGRATIONS).sort().at(-1)!;
+
 export function createMigrator(db: Kysely<Database>): Migrator {
   return new Migrator({ db, provider, migrationTableSchema: 'weblate' });
 }

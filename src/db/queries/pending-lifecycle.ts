@@ -67,13 +67,19 @@ export function unitsRead(ids: readonly Id[], { coversAll }: { coversAll: boolea
 }
 
 /** Which pending translations a statistics stage reads; the rest are gone or out of scope. */
-export function snapshotsDue(
+export function snapshotsDue<T>(
   moved: readonly number[],
   owed: readonly number[],
-  known: (id: number) => boolean,
-): { read: number[]; gone: number[] } {
-  const ids = [...new Set([...moved, ...owed])];
-  return { read: ids.filter(known), gone: ids.filter((id) => !known(id)) };
+  lookup: (id: number) => T | undefined,
+): { read: T[]; gone: number[] } {
+  const read: T[] = [];
+  const gone: number[] = [];
+  for (const id of new Set([...moved, ...owed])) {
+    const found = lookup(id);
+    if (found === undefined) gone.push(id);
+    else read.push(found);
+  }
+  return { read, gone };
 }
 
 /** A run that reads no statistics owes the moved translations' snapshots to the next. */

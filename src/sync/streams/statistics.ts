@@ -97,10 +97,10 @@ export async function syncStatistics(
     return;
   }
   const owed = (await pending.owedSnapshots.list(ctx.db)).map(Number);
-  const due = snapshotsDue(moved, owed, (id) => ctx.lookup.translationsById.has(id));
+  const due = snapshotsDue(moved, owed, (id) => ctx.lookup.translationsById.get(id));
   // Pending translations this sync did not list are gone or out of scope: nothing to read.
   await applyTransitions(ctx.db, snapshotsTaken(due.gone));
-  const known = due.read.map((id) => ctx.lookup.translationsById.get(id)!);
+  const known = due.read;
   await snapshotTranslations(ctx, known, { settlesPending: true });
   const languages = new Set(known.map((t) => t.language));
   const pendingLanguages = (await pending.staleLanguages.list(ctx.db)).map(Number);
