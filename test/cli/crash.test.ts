@@ -11,14 +11,15 @@ const databases = useTestDatabases();
 const expectSameAsCleanSync = cleanSyncOnce(databases, () => sim);
 
 beforeAll(async () => {
-  // Three pages of units (500 each, WEBLATE_MAX_PAGE_SIZE) and two pages of changes per project.
+  // Three pages of units (100 each, WEBLATE_MAX_PAGE_SIZE, its smallest setting) and three
+  // pages or so of changes.
   sim = await startSimulator({
     seed: 41,
     projects: 2,
     components: 4,
     languages: 3,
-    units: 1_200,
-    changes: 1_300,
+    units: 240,
+    changes: 260,
     users: 1,
   });
 });
@@ -39,7 +40,7 @@ async function killAtEachThenFinish(points: Trigger[]): Promise<void> {
     ...databaseEnv(crashed),
     WEBLATE_URL: sim.url,
     WEBLATE_USERS: users.join(','),
-    WEBLATE_MAX_PAGE_SIZE: '500',
+    WEBLATE_MAX_PAGE_SIZE: '100',
     LOG_LEVEL: 'silent',
   };
   for (const point of points) {

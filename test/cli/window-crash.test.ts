@@ -1,3 +1,6 @@
+import { cp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -7,13 +10,20 @@ import { toEpochMicros } from '../../src/lib/timestamps.ts';
 import { type RunningSimulator, startSimulator, type Trigger } from '../../src/simulator/index.ts';
 import { cleanSyncOnce } from '../helpers/clean-sync.ts';
 import { databaseEnv, runCli, startCli } from '../helpers/cli.ts';
-import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
+import { TEST_DATABASE_URL, type TestDatabase, useTestDatabases } from '../helpers/database.ts';
+import { adminQuery } from '../helpers/database-template.ts';
 import { subscribedUsers } from '../helpers/sync.ts';
 
-/** Units per window (WEBLATE_MAX_PAGE_SIZE): the walk takes about 24 windows, 4 at a time. */
-const PAGE = 125;
+/**
+ * Units per window (WEBLATE_MAX_PAGE_SIZE, its smallest setting): the walk of the 2,400
+ * units takes about 24 windows, 4 at a time.
+ */
+const PAGE = 100;
 const UNIT_WALK = /^\/api\/units\/\?(?!.*[?&]page_size=1(&|$))/;
-/** Changes per page (WEBLATE_MAX_PAGE_SIZE) for the change walk: about 15 windows a project. */
+/**
+ * Changes per page (WEBLATE_MAX_PAGE_SIZE, its smallest setting) for the change walk: about
+ * 15 windows for the second project's 1,500 changes.
+ */
 const CHANGE_PAGE = 100;
 /** A little latency, so that windows really are in flight side by side when a run dies. */
 const LATENCY_MS = 15;
@@ -36,13 +46,15 @@ const expectSameAsCleanChangesSync = cleanSyncOnce(
 );
 
 beforeAll(async () => {
+  // Of the 2,000 changes, about 1,500 are the second project's (three of the four
+  // components): the first project, which the initial sync reads, has about 500.
   changesSim = await startSimulator({
     seed: 48,
     projects: 2,
-    components: 3,
+    components: 4,
     languages: 2,
-    units: 300,
-    changes: 3000,
+    units: 100,
+    changes: 2000,
     users: 1,
     latencyMs: LATENCY_MS,
     historyEndsAt: NOW - 3_600_000,
@@ -52,8 +64,8 @@ beforeAll(async () => {
     projects: 2,
     components: 4,
     languages: 3,
-    units: 3_000,
-    changes: 300,
+    units: 2_400,
+    changes: 100,
     users: 1,
     latencyMs: LATENCY_MS,
   });
@@ -171,28 +183,82 @@ describe('a unit walk read in concurrent windows, killed with SIGKILL', () => {
   });
 });
 
+/** Replaces the (unopened) database `to` with a copy of `from`, which nothing holds open. */
+async function copyDatabase(from: TestDatabase, to: TestDatabase): Promise<void> {
+  if (TEST_DATABASE_URL === null) {
+    await rm(join(to.dataDir, 'pgdata'), { recursive: true, force: true });
+    await cp(join(from.dataDir, 'pgdata'), join(to.dataDir, 'pgdata'), { recursive: true });
+    return;
+  }
+  const name = (database: TestDatabase) => new URL(database.databaseUrl!).pathname.slice(1);
+  await adminQuery(TEST_DATABASE_URL, `drop database ${name(to)} with (force)`);
+  // The server may not have noticed yet that the CLI that synced `from` disconnected (55006).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await adminQuery(TEST_DATABASE_URL, `create database ${name(to)} template ${name(from)}`);
+      break;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006' || attempt >= 50) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  // As createTestDatabase sets it: a database's settings are not copied with it.
+  await adminQuery(TEST_DATABASE_URL, `alter database ${name(to)} set synchronous_commit = off`);
+}
+
+/** The mirror of the first project alone, by a first sync that succeeded; made once. */
+let firstProjectSynced: Promise<TestDatabase> | null = null;
+
+/**
+ * A new database holding the mirror of the first project alone, as a first sync left it:
+ * that sync runs once, by the first test that asks, and each test gets a copy of its result.
+ */
+async function withFirstProjectSynced(first: string): Promise<TestDatabase> {
+  firstProjectSynced ??= (async () => {
+    const synced = await databases.create();
+    const env = cliEnv(changesSim, synced, {
+      WEBLATE_MAX_PAGE_SIZE: String(CHANGE_PAGE),
+      WEBLATE_PROJECTS: first,
+    });
+    const initial = await runCli(['sync'], env);
+    expect(initial.code, initial.stdout + initial.stderr).toBe(0);
+    return synced;
+  })();
+  const synced = await firstProjectSynced;
+  const crashed = await databases.create();
+  await copyDatabase(synced, crashed);
+  return crashed;
+}
+
 /**
  * The second project's change history, read side by side by an incremental sync (it joins
  * the scope after a first sync of the first project), killed at each of `kills` in turn.
  */
 async function killChangeWalk(kills: number[]): Promise<void> {
-  const crashed = await databases.create();
   const [first, second] = changesSim.instance.projects.map((p) => p.slug);
-  const env = cliEnv(changesSim, crashed, {
-    WEBLATE_MAX_PAGE_SIZE: String(CHANGE_PAGE),
-    WEBLATE_PROJECTS: first!,
-  });
   // A full sync reads the change windows one at a time (the unit walk runs beside them);
   // an incremental one reads a project's history side by side.
-  const initial = await runCli(['sync'], env);
-  expect(initial.code, initial.stdout + initial.stderr).toBe(0);
-  env.WEBLATE_PROJECTS = `${first},${second}`;
+  const crashed = await withFirstProjectSynced(first!);
+  const env = cliEnv(changesSim, crashed, {
+    WEBLATE_MAX_PAGE_SIZE: String(CHANGE_PAGE),
+    WEBLATE_PROJECTS: `${first},${second}`,
+  });
   const walk = new RegExp(`^/api/projects/${second}/changes/\\?`);
   const projectId = changesSim.instance.projects.find((p) => p.slug === second)!.id;
   // The first request counts the history and the windows go side by side from the second.
   const points = kills.map((nth) => ({ match: walk, nth }));
   const plan = { points, slow: 3 };
   const sawConcurrentWindows = await killAt(changesSim, crashed, env, walk, plan, async (db) => {
+    // The killed run followed the first sync, which succeeded: it was incremental.
+    const runs = await db
+      .selectFrom('weblate.sync_runs')
+      .select(['kind', 'status'])
+      .orderBy('id')
+      .execute();
+    expect([runs[0], runs.at(-1)?.kind]).toEqual([
+      { kind: 'full', status: 'succeeded' },
+      'incremental',
+    ]);
     // Every change newer than the cursor's claim is stored: nothing is skipped on resume.
     const cursor = await readCursor(db, 'changes', second!);
     const before = cursor?.window?.before ?? null;
