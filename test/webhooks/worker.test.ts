@@ -6,7 +6,6 @@ import { loadConfig } from '../../src/config.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { runWorker } from '../../src/worker/worker.ts';
-import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
 import { databaseEnv } from '../helpers/cli.ts';
 import { manualClock } from '../helpers/clock.ts';
 import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
@@ -62,8 +61,8 @@ async function setup(seed: number): Promise<Setup> {
     projects: 2,
     components: 3,
     languages: 3,
-    units: 900,
-    changes: 600,
+    units: 300,
+    changes: 150,
     users: 1,
   });
   cleanups.push(() => sim.close());
@@ -164,11 +163,9 @@ describe('the worker with webhooks', () => {
     // Equal to a full sync but for the statistics snapshots, owed to the scheduled sync.
     const clean = await databases.migrated();
     expect((await syncSimulator(sim, clean)).status).toBe('succeeded');
-    const differences = compareMirrors(
-      await snapshotMirror(handle.db),
-      await snapshotMirror(clean.db),
-      () => false,
-    );
+    const cleanMirror = await snapshotMirror(clean.db);
+    const changesAtClean = sim.instance.changes.length;
+    const differences = compareMirrors(await snapshotMirror(handle.db), cleanMirror, () => false);
     expect(differences.map((d) => d.table).sort()).toEqual([
       'language_statistics',
       'translation_statistics',
@@ -185,7 +182,9 @@ describe('the worker with webhooks', () => {
       'the scheduled sync',
     );
     await worker.stop();
-    await expectSameAsCleanSync(databases, sim, handle.db);
+    // The simulator has not changed since that clean sync: it is still a clean sync of it now.
+    expect(sim.instance.changes.length).toBe(changesAtClean);
+    expect(compareMirrors(await snapshotMirror(handle.db), cleanMirror, () => false)).toEqual([]);
     const left = await handle.db.selectFrom('weblate.sync_pending').select('kind').execute();
     expect(left).toEqual([]);
   });
@@ -199,7 +198,7 @@ describe('the worker with webhooks', () => {
     let sent = 0;
     // Bounded in count, and in time for a machine too slow to send them all.
     const sender = async () => {
-      while (sent < 600 && Date.now() - started < 60_000) {
+      while (sent < 300 && Date.now() - started < 60_000) {
         const body = pythonJsonDumps(weblateChange(++sent, { project }));
         const response = await fetch(worker.webhookUrl, {
           method: 'POST',

@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { runJobCommand } from '../../src/cli/commands/run-job.ts';
+import { statusCommand } from '../../src/cli/commands/status.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { SyncRunRow } from '../../src/db/database.ts';
 import { countRows } from '../../src/db/queries/status.ts';
@@ -7,8 +9,9 @@ import { ABANDONED_RUN } from '../../src/db/queries/sync-runs.ts';
 import { startChurn } from '../../src/simulator/churn.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
-import { databaseEnv, runCli, type RunningCli, startCli } from '../helpers/cli.ts';
+import { databaseEnv, type RunningCli, startCli } from '../helpers/cli.ts';
 import type { ManualClock } from '../helpers/clock.ts';
+import { type CommandResult, databaseFlags, runCommand } from '../helpers/commands.ts';
 import { DATABASE_KIND, type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 import { parseLogLines } from '../helpers/logs.ts';
 import { subscribedUsers } from '../helpers/sync.ts';
@@ -18,7 +21,8 @@ import { runWorkerInProcess } from '../helpers/worker.ts';
  * The worker runs in this process on a clock of the test's own, which moves on a second every
  * TICK_MS: schedules of seconds pass ten times as fast, and nothing waits for a real second.
  * Only what needs a process of its own runs as one: signals, a kill, two workers on one lock,
- * and the embedded database's lock between processes.
+ * and the embedded database's lock between processes. The commands run after a worker process
+ * stopped (`run sync`, `status`) run in this process too: they only read what it left.
  */
 const TICK_MS = 100;
 
@@ -61,6 +65,20 @@ function workerEnv(
     WORKER_STATISTICS_CRON: cron.statistics ?? 'off',
     WORKER_RECONCILE_CRON: cron.reconcile ?? 'off',
   };
+}
+
+/** `weblate-mirror run sync` in this process, as the CLI runs it (see workerEnv). */
+function runSyncCommand(db: TestDatabase, sim: RunningSimulator): Promise<CommandResult> {
+  return runCommand(
+    runJobCommand,
+    { ...databaseFlags(db), url: sim.url, users: subscribedUsers(sim).join(',') },
+    ['sync'],
+  );
+}
+
+/** `weblate-mirror status` in this process. */
+function runStatusCommand(db: TestDatabase): Promise<CommandResult> {
+  return runCommand(statusCommand, databaseFlags(db));
 }
 
 /** `weblate-mirror worker` in a process of its own. */
@@ -181,7 +199,7 @@ function expectMirrorOf(sim: RunningSimulator, handle: DbHandle): Promise<void> 
 
 describe('weblate-mirror worker', () => {
   it('keeps the mirror up with an instance that keeps changing, one job at a time', async () => {
-    const sim = await simulator({ seed: 21, units: 400, changes: 150 });
+    const sim = await simulator({ seed: 21, units: 120, changes: 40 });
     const db = await database();
     const handle = await db.migrated();
     const worker = startWorkerInProcess(
@@ -192,9 +210,20 @@ describe('weblate-mirror worker', () => {
         reconcile: '*/5 * * * * *',
       }),
     );
-    const churn = startChurn(sim.instance, sim.mutate, { edits: 3, everySeconds: 1 });
+    // A tick of edits every 0.3 s (real time): the instance changes while the syncs run.
+    let churned = 0;
+    const churn = startChurn(
+      sim.instance,
+      sim.mutate,
+      { edits: 3, everySeconds: 0.3 },
+      () => churned++,
+    );
     try {
       await waitForRuns(worker, 'sync', 3);
+      await worker.tickUntil(
+        () => churned >= 3,
+        () => `${churned} of 3 churn ticks`,
+      );
     } finally {
       churn.stop();
     }
@@ -215,8 +244,9 @@ describe('weblate-mirror worker', () => {
   });
 
   it('does not start a run of a job while its previous run is still going', async () => {
-    // Every request takes 150 ms: a sync spans several of its one-second ticks.
-    const sim = await simulator({ seed: 22, units: 200, changes: 50, latencyMs: 150 });
+    // Every request takes 60 ms: a sync (a dozen rounds of requests or more) spans several of
+    // its one-second ticks, 100 ms each.
+    const sim = await simulator({ seed: 22, units: 100, changes: 30, latencyMs: 60 });
     const db = await database();
     const handle = await db.migrated();
     const worker = startWorkerInProcess(handle, workerEnv(db, sim, { sync: '* * * * * *' }));
@@ -233,15 +263,15 @@ describe('weblate-mirror worker', () => {
       seed: 23,
       components: 3,
       languages: 4,
-      units: 1_500,
-      changes: 200,
+      units: 300,
+      changes: 60,
     });
     const db = await database();
     const worker = startWorker({
       ...workerEnv(db, sim, { sync: '* * * * * *' }),
       WEBLATE_CONCURRENCY: '1',
       // Three pages of units, so that the walk is stopped halfway.
-      WEBLATE_MAX_PAGE_SIZE: '500',
+      WEBLATE_MAX_PAGE_SIZE: '100',
       // Time enough for a busy machine: the deadline itself is test/cli/interruption.test.ts's.
       WORKER_SHUTDOWN_TIMEOUT_SECONDS: '100',
     });
@@ -269,8 +299,8 @@ describe('weblate-mirror worker', () => {
     expect(units).toBeLessThan(sim.instance.units.length);
     await handle.close();
 
-    const next = await runCli(['run', 'sync'], { ...workerEnv(db, sim, {}), LOG_LEVEL: 'warn' });
-    expect(next.code, next.stdout + next.stderr).toBe(0);
+    const next = await runSyncCommand(db, sim);
+    expect(next.code, `${String(next.error)}\n${next.stdout}`).toBe(0);
     expect(next.stdout).toMatch(/^full sync run 2 of .*: succeeded$/m);
     await expectMirrorOf(sim, await db.open());
   });
@@ -280,15 +310,15 @@ describe('weblate-mirror worker', () => {
       seed: 27,
       components: 3,
       languages: 4,
-      units: 1_500,
-      changes: 200,
+      units: 300,
+      changes: 60,
     });
     const db = await database();
     const worker = startWorker({
       ...workerEnv(db, sim, { sync: '* * * * * *' }),
       WEBLATE_CONCURRENCY: '1',
       // Three pages of units, so that the walk is stopped halfway.
-      WEBLATE_MAX_PAGE_SIZE: '500',
+      WEBLATE_MAX_PAGE_SIZE: '100',
     });
     // While page 1 of the unit walk is being written: its job lock and the writer lock are held.
     const trigger = sim.at({ match: /^\/api\/units\//, nth: 2 }, () =>
@@ -300,16 +330,16 @@ describe('weblate-mirror worker', () => {
     // Until a run closes it, `status` tells the killed run from one in progress, once the
     // server has noticed that the killed process's connection is gone (its locks go with it).
     const stopped = / stopped .*its process stopped before recording the end/;
-    let status = await runCli(['status'], workerEnv(db, sim, {}));
+    let status = await runStatusCommand(db);
     for (let tries = 1; tries < 50 && !stopped.test(status.stdout); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      status = await runCli(['status'], workerEnv(db, sim, {}));
+      status = await runStatusCommand(db);
     }
-    expect(status.code, status.stderr).toBe(0);
+    expect(status.code, String(status.error)).toBe(0);
     expect(status.stdout).toMatch(stopped);
 
-    const next = await runCli(['run', 'sync'], { ...workerEnv(db, sim, {}), LOG_LEVEL: 'warn' });
-    expect(next.code, next.stdout + next.stderr).toBe(0);
+    const next = await runSyncCommand(db, sim);
+    expect(next.code, `${String(next.error)}\n${next.stdout}`).toBe(0);
     // Not necessarily run 2: the embedded database's recovery after a kill skips ahead in
     // the id sequence (PostgreSQL logs sequence values 32 at a time).
     expect(next.stdout).toMatch(/^full sync run \d+ of .*: succeeded$/m);
@@ -323,7 +353,7 @@ describe('weblate-mirror worker', () => {
   });
 
   it('serves /healthz and /metrics', async () => {
-    const sim = await simulator({ seed: 24, units: 200, changes: 50 });
+    const sim = await simulator({ seed: 24, units: 100, changes: 30 });
     const db = await database();
     // As --http-port 0 sets it.
     const worker = startWorkerInProcess(await db.migrated(), {
@@ -404,7 +434,9 @@ describe('two workers on one database', () => {
     async () => {
       const sim = await simulator({ seed: 26, units: 100, changes: 20 });
       const db = await database();
-      const env = workerEnv(db, sim, { sync: '*/5 * * * * *' });
+      // A sync once a day: what the second finds is the folder the first holds while it runs,
+      // not a run of it (the second waits 15 s for the folder before it gives up).
+      const env = workerEnv(db, sim, { sync: '0 0 0 * * *' });
       const first = startWorker(env);
       await first.waitForStderr(/"msg":"worker started"/, 60_000);
       const second = await startWorker(env).done;
