@@ -27,9 +27,9 @@ beforeAll(async () => {
     seed: 3,
     projects: 1,
     components: 2,
-    languages: 3,
-    units: 600,
-    changes: 300,
+    languages: 2,
+    units: 150,
+    changes: 80,
     users: 2,
   });
   database = await createTestDatabase();
@@ -137,10 +137,10 @@ describe('weblate-mirror CLI', () => {
     const big = await startSimulator({
       seed: 9,
       projects: 1,
-      components: 3,
-      languages: 4,
-      units: 1_500,
-      changes: 200,
+      components: 2,
+      languages: 3,
+      units: 300,
+      changes: 100,
       users: 1,
     });
     const other = await createTestDatabase();
@@ -150,8 +150,8 @@ describe('weblate-mirror CLI', () => {
         WEBLATE_URL: big.url,
         LOG_LEVEL: 'debug',
         WEBLATE_CONCURRENCY: '1',
-        // Three pages of units, so that the walk is stopped halfway.
-        WEBLATE_MAX_PAGE_SIZE: '500',
+        // Three pages of units (the smallest page allowed), so that the walk is stopped halfway.
+        WEBLATE_MAX_PAGE_SIZE: '100',
       };
       const interrupted = await runCliAndSignal(
         ['sync'],
@@ -180,7 +180,21 @@ describe('weblate-mirror CLI', () => {
   it('runs the demo end to end on the embedded database', async () => {
     const dir = `${database.dataDir}/demo-run`;
     const result = await runCli(
-      ['demo', '--data-dir', dir, '--units', '800', '--changes', '300'],
+      [
+        'demo',
+        '--data-dir',
+        dir,
+        '--projects',
+        '1',
+        '--components',
+        '2',
+        '--languages',
+        '2',
+        '--units',
+        '200',
+        '--changes',
+        '300',
+      ],
       {},
     );
     expect(result.code).toBe(0);

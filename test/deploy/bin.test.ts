@@ -156,13 +156,13 @@ describe('bin/weblate-mirror.js', () => {
       '--projects',
       '1',
       '--components',
-      '2',
+      '1',
       '--languages',
-      '2',
+      '1',
       '--units',
-      '200',
+      '50',
       '--changes',
-      '200',
+      '50',
     ];
     const demo = await runBin(folder, ['demo', '--data-dir', data, ...size], { LOG_LEVEL: 'warn' });
     expect(demo).toMatchObject({ code: 0, stderr: '' });

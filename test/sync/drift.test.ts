@@ -12,7 +12,7 @@ const databases = useTestDatabases();
 let handle: DbHandle;
 
 /** Units per page (WEBLATE_MAX_PAGE_SIZE): the instance's units take three. */
-const PAGE = 1000;
+const PAGE = 300;
 
 function sync(into: DbHandle, options: { full?: boolean } = {}) {
   return syncSimulator(sim, into, { ...options, client: { maxPageSize: PAGE } });
@@ -25,8 +25,8 @@ beforeAll(async () => {
     projects: 2,
     components: 4,
     languages: 3,
-    units: 2_400,
-    changes: 2600,
+    units: 720,
+    changes: 900,
     users: 1,
   });
   handle = await databases.migrated();

@@ -12,8 +12,8 @@ import { startRewritingProxy } from '../helpers/proxy.ts';
 import { subscribedUsers, syncAsWriter, syncSimulator } from '../helpers/sync.ts';
 
 const TOKEN = 'wlu_NeverLogThisToken42';
-const SIZE = { projects: 2, components: 4, languages: 3, units: 2500, changes: 1500, users: 2 };
-const SMALL = { projects: 2, components: 2, languages: 2, units: 60, changes: 40, users: 1 };
+const SIZE = { projects: 2, components: 4, languages: 3, units: 1200, changes: 600, users: 2 };
+const SMALL = { projects: 2, components: 2, languages: 1, units: 30, changes: 20, users: 1 };
 let sim: RunningSimulator;
 let clean: MirrorSnapshot;
 const databases = useTestDatabases();
@@ -143,8 +143,8 @@ describe('the rate budget', () => {
 
   it('is honoured through 429 and Retry-After when the server does not advertise it', async () => {
     const handle = await databases.migrated();
-    // One request per 0.3 s: the two projects' change lists are requested at once, so one meets a 429.
-    small.setRateLimit({ limit: 1, windowSeconds: 0.3, headers: false });
+    // One request per 0.15 s: the two projects' change lists are requested at once, so one meets a 429.
+    small.setRateLimit({ limit: 1, windowSeconds: 0.15, headers: false });
     small.requests.reset();
     try {
       const result = await syncSimulator(small, handle, { client: fastRetries });

@@ -12,8 +12,9 @@ import { syncSimulator } from '../helpers/sync.ts';
 
 // Enough units for several pages at the size the proxy lets through. A walk starts at 1,000
 // a page and grows (twofold or fourfold, by how quickly the page came): its second page is
-// too slow.
-const SIZE = { projects: 2, components: 4, languages: 3, units: 6000, changes: 400, users: 1 };
+// too slow, and so is that page at half the size (2,000 units), while two more pages of
+// 1,000 follow the one answered.
+const SIZE = { projects: 2, components: 4, languages: 3, units: 4000, changes: 400, users: 1 };
 const MAX_RESULTS = 1500;
 let sim: RunningSimulator;
 let clean: MirrorSnapshot;
@@ -85,6 +86,8 @@ describe.each([
       ...Array.from({ length: failures }, (_, i) => [1000 * 2 ** (failures - i), failed]),
       [1000, 200],
     ]);
+    // At least two pages follow the one answered: a walk that grew again would show it.
+    expect(asked.length).toBeGreaterThanOrEqual(failures + 4);
     expect(
       asked.slice(failures + 2).every(([size, status]) => size === 1000 && status === 200),
     ).toBe(true);
