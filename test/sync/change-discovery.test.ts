@@ -17,8 +17,8 @@ const INSTANCE = {
   projects: 3,
   components: 3,
   languages: 3,
-  units: 900,
-  changes: 400,
+  units: 300,
+  changes: 160,
   users: 1,
 } as const;
 

@@ -22,8 +22,8 @@ beforeAll(async () => {
     projects: 4,
     components: 9,
     languages: 3,
-    units: 1500,
-    changes: 600,
+    units: 360,
+    changes: 160,
     users: 1,
   });
   handle = await databases.migrated();

@@ -24,8 +24,8 @@ async function setUp() {
     projects: 2,
     components: 3,
     languages: 3,
-    units: 600,
-    changes: 200,
+    units: 150,
+    changes: 60,
   });
   const kept = await databases.migrated();
   const first = await syncSimulator(sim, kept, INCREMENTAL);

@@ -7,15 +7,15 @@ import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
 import { servedOnce, syncSimulator } from '../helpers/sync.ts';
 
 /** Units per page (WEBLATE_MAX_PAGE_SIZE). */
-const PAGE = 250;
+const PAGE = 100;
 
 const mirror = useSimulatorMirror({
   seed: 93,
   projects: 2,
   components: 4,
   languages: 3,
-  units: 3000,
-  changes: 300,
+  units: 1200,
+  changes: 120,
   users: 1,
 });
 const databases = useTestDatabases();
@@ -65,7 +65,7 @@ describe('a full unit walk in id windows', () => {
 
   it('reads the units added beyond the largest id it knew in windows too', async () => {
     const { sim } = mirror;
-    const added = sim.mutate.addUnits(sim.instance.components[0]!.id, 700).unitIds;
+    const added = sim.mutate.addUnits(sim.instance.components[0]!.id, 280).unitIds;
     expect(added.length).toBeGreaterThan(PAGE);
     sim.requests.reset();
     const result = await sync({ full: true });
@@ -131,8 +131,8 @@ describe('a full unit walk beside the change history', () => {
     projects: 2,
     components: 4,
     languages: 3,
-    units: 6000,
-    changes: 4000,
+    units: 2400,
+    changes: 1600,
     users: 1,
     // A little latency, as over a network: the requests overlap at the server.
     latencyMs: 20,
