@@ -30,37 +30,52 @@ const DAY_MS = 86_400_000;
 const utcDay = (offset: number) =>
   new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS + offset * DAY_MS).toISOString().slice(0, 10);
 
+/** One statement inserting `rows` (each a list of values) into `table`'s `columns`. */
+async function insertRows(
+  db: Kysely<Database>,
+  table: string,
+  columns: string,
+  rows: readonly (readonly unknown[])[],
+  suffix = sql``,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map((row) => sql`(${sql.join(row.map((v) => sql`${v}`))})`);
+  await sql`insert into ${sql.table(`weblate.${table}`)} (${sql.raw(columns)})
+    values ${sql.join(values)} ${suffix}`.execute(db);
+}
+
+/**
+ * The history, one statement per table (the embedded database is slow per statement): rows
+ * are made in the order, and from the draws, that one insert each would take them in.
+ */
 async function seed(db: Kysely<Database>, next: () => number): Promise<void> {
   const pick = (n: number) => Math.floor(next() * n);
+  const now = sql`now()`;
+  const projects: unknown[][] = [];
+  const categories: unknown[][] = [];
+  const components: unknown[][] = [];
+  const translations: unknown[][] = [];
+  const statistics: unknown[][] = [];
+  const estimates: unknown[][] = [];
   let translationId = 0;
   for (let p = 1; p <= 3; p++) {
-    await sql`insert into weblate.projects (id, slug, name, raw)
-      values (${p}, ${`p${p}`}, ${`Project ${p}`}, '{}')`.execute(db);
+    projects.push([p, `p${p}`, `Project ${p}`, '{}']);
     // A category with a subcategory: c1 in the parent, c2 in the child, c3 in none.
     for (const [id, parent] of [
       [p * 100, null],
       [p * 100 + 1, p * 100],
     ] as const)
-      await sql`insert into weblate.categories (id, project_id, project_slug, slug, name, parent_id, raw)
-        values (${id}, ${p}, ${`p${p}`}, ${`k${id}`}, ${`Category ${id}`}, ${parent}, '{}')`.execute(
-        db,
-      );
+      categories.push([id, p, `p${p}`, `k${id}`, `Category ${id}`, parent, '{}']);
     for (let c = 1; c <= 3; c++) {
       const componentId = p * 10 + c;
       const categoryId = c === 3 ? null : p * 100 + c - 1;
-      await sql`insert into weblate.components (id, project_id, project_slug, slug, name, category_id, raw)
-        values (${componentId}, ${p}, ${`p${p}`}, ${`c${c}`}, ${`Component ${c}`}, ${categoryId}, '{}')`.execute(
-        db,
-      );
+      components.push([componentId, p, `p${p}`, `c${c}`, `Component ${c}`, categoryId, '{}']);
       for (const language of ['en', 'de', 'fr', 'ar']) {
         const id = ++translationId;
         const isSource = language === 'en';
         // One translation in seven was removed some days ago.
         const deletedAt = pick(7) === 0 ? `${utcDay(-pick(20))}T0${pick(10)}:30:00Z` : null;
-        await sql`insert into weblate.translations
-            (id, component_id, project_slug, component_slug, language_code, is_source, deleted_at, raw)
-          values (${id}, ${componentId}, ${`p${p}`}, ${`c${c}`}, ${language}, ${isSource},
-                  ${deletedAt}, '{}')`.execute(db);
+        translations.push([id, componentId, `p${p}`, `c${c}`, language, isSource, deletedAt, '{}']);
         // Snapshots: none for some, up to six, sometimes two on one day; the first may be
         // weeks ago or today.
         const snapshots = pick(4) === 0 ? 0 : 1 + pick(6);
@@ -71,15 +86,24 @@ async function seed(db: Kysely<Database>, next: () => number): Promise<void> {
           const total = 50 + pick(50);
           const translated = pick(total + 1);
           const at = `${utcDay(offset)}T${String(8 + pick(12)).padStart(2, '0')}:${String(pick(60)).padStart(2, '0')}:00Z`;
-          await sql`insert into weblate.translation_statistics
-              (translation_id, captured_at, last_seen_at, project_slug, component_slug,
-               language_code, total, total_words, translated, translated_words, fuzzy,
-               fuzzy_words, approved, approved_words, failing, raw)
-            values (${id}, ${at}, ${at}, ${`p${p}`}, ${`c${c}`}, ${language}, ${total},
-                    ${pick(5) === 0 ? null : total * 3}, ${translated}, ${translated * 3},
-                    ${pick(5)}, ${pick(15)}, ${pick(translated + 1)}, ${pick(20)},
-                    ${pick(4) === 0 ? null : pick(9)}, '{}')
-            on conflict do nothing`.execute(db);
+          statistics.push([
+            id,
+            at,
+            at,
+            `p${p}`,
+            `c${c}`,
+            language,
+            total,
+            pick(5) === 0 ? null : total * 3,
+            translated,
+            translated * 3,
+            pick(5),
+            pick(15),
+            pick(translated + 1),
+            pick(20),
+            pick(4) === 0 ? null : pick(9),
+            '{}',
+          ]);
           offset += pick(3) === 0 ? 0 : 1 + pick(9);
         }
         // Estimates: before the first snapshot, and now and then one on or after it (which
@@ -90,18 +114,61 @@ async function seed(db: Kysely<Database>, next: () => number): Promise<void> {
           while (day < until + (pick(4) === 0 ? 3 : 0)) {
             const total = 40 + pick(50);
             const translated = pick(total + 1);
-            await sql`insert into weblate.translation_progress_estimated
-                (translation_id, day, total, total_words, translated, translated_words, fuzzy,
-                 fuzzy_words, approved, approved_words, anchored_at)
-              values (${id}, ${utcDay(day)}, ${total}, ${pick(5) === 0 ? null : total * 2},
-                      ${translated}, ${pick(5) === 0 ? null : translated * 2}, ${pick(4)},
-                      ${pick(8)}, ${pick(translated + 1)}, ${pick(10)}, now())`.execute(db);
+            estimates.push([
+              id,
+              utcDay(day),
+              total,
+              pick(5) === 0 ? null : total * 2,
+              translated,
+              pick(5) === 0 ? null : translated * 2,
+              pick(4),
+              pick(8),
+              pick(translated + 1),
+              pick(10),
+              now,
+            ]);
             day += 1 + pick(8);
           }
         }
       }
     }
   }
+  await insertRows(db, 'projects', 'id, slug, name, raw', projects);
+  await insertRows(
+    db,
+    'categories',
+    'id, project_id, project_slug, slug, name, parent_id, raw',
+    categories,
+  );
+  await insertRows(
+    db,
+    'components',
+    'id, project_id, project_slug, slug, name, category_id, raw',
+    components,
+  );
+  await insertRows(
+    db,
+    'translations',
+    'id, component_id, project_slug, component_slug, language_code, is_source, deleted_at, raw',
+    translations,
+  );
+  // Two snapshots drawn at the same minute: the first is kept, as one insert each kept it.
+  await insertRows(
+    db,
+    'translation_statistics',
+    `translation_id, captured_at, last_seen_at, project_slug, component_slug, language_code,
+     total, total_words, translated, translated_words, fuzzy, fuzzy_words, approved,
+     approved_words, failing, raw`,
+    statistics,
+    sql`on conflict do nothing`,
+  );
+  await insertRows(
+    db,
+    'translation_progress_estimated',
+    `translation_id, day, total, total_words, translated, translated_words, fuzzy, fuzzy_words,
+     approved, approved_words, anchored_at`,
+    estimates,
+  );
 }
 
 /** Every read 0014 changes, with and without each filter. */
@@ -245,8 +312,10 @@ describe('migration 0014: daily progress over spans', () => {
   });
 
   it('turns JIT off for the database, and its rollback turns it back', async () => {
-    const database = await databases.create({ empty: true });
-    const handle = await database.open();
+    // From the migrated template, 0014 rolled back and applied again: a database cloned from
+    // a template on PostgreSQL does not inherit the template's settings, so what is checked
+    // is this database's own 0014 (the migrations before it do not touch the setting).
+    const handle = await databases.migrated();
     const config = async () => {
       const { rows } = await sql<{ setconfig: string[] }>`
         select s.setconfig from pg_db_role_setting s
@@ -254,6 +323,7 @@ describe('migration 0014: daily progress over spans', () => {
         where d.datname = current_database() and s.setrole = 0`.execute(handle.db);
       return rows[0]?.setconfig ?? [];
     };
+    await migrateTo(handle.db, '0013_mirror_users');
     await migrateToLatest(handle);
     expect(await config()).toContain('jit=off');
     await migrateTo(handle.db, '0013_mirror_users');

@@ -15,9 +15,9 @@ import {
 import { BASE, expectConsistent, get, type Json, translationKey, walk } from './consistency.ts';
 
 const START = Date.UTC(2026, 10, 22, 11, 0, 0);
-// The default shape at a fifth of its strings and history: every mechanism shows as well,
-// and each test's consistency check (which serves the whole instance) costs a fifth.
-const pristine = generateInstance({ ...DEFAULT_SIZE, units: 4000, changes: 2000, seed: 5 });
+// The default shape at a tenth of its strings and history: every mechanism shows as well,
+// and each test's consistency check (which serves the whole instance) costs a tenth.
+const pristine = generateInstance({ ...DEFAULT_SIZE, units: 2000, changes: 1000, seed: 5 });
 
 let instance: SimInstance;
 let mutate: Mutator;

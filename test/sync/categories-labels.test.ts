@@ -8,7 +8,15 @@ import { SMALL_INSTANCE, useSimulatorMirror } from '../helpers/simulator-mirror.
 import { requestsAsked, syncSimulator } from '../helpers/sync.ts';
 
 const HOUR = 3600;
-const mirror = useSimulatorMirror({ ...SMALL_INSTANCE, seed: 83, categoriesAndLabels: true });
+// Fewer strings than SMALL_INSTANCE (about 120, some 25 of them labelled): the categories and
+// labels are the projects' and components', and every sync below reads every unit again.
+const mirror = useSimulatorMirror({
+  ...SMALL_INSTANCE,
+  seed: 83,
+  units: 120,
+  changes: 50,
+  categoriesAndLabels: true,
+});
 const scoped = useTestDatabases();
 
 /** A sync whose discovery lists are due hourly, as the worker's; `projects`: WEBLATE_PROJECTS. */

@@ -16,7 +16,8 @@ const databases = useTestDatabases();
 let sim: RunningSimulator;
 
 beforeAll(async () => {
-  sim = await startSimulator({ ...SMALL_INSTANCE, users: 3 });
+  // Four full syncs: strings and changes are incidental, the subscriptions are the users'.
+  sim = await startSimulator({ ...SMALL_INSTANCE, units: 60, changes: 30, users: 3 });
 });
 afterAll(async () => {
   await sim.close();
