@@ -47,3 +47,6 @@ if (existsSync(sources) && !isBuildCurrent()) {
 }
 const { main } = await import(entry);
 process.exitCode = await main(process.argv.slice(2));
+// The command is done. PGlite that failed to start (a full disk) keeps the event loop waiting
+// on nothing the command holds or can close, and the process would never end.
+setTimeout(() => process.exit(), 2_000).unref();

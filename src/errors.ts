@@ -71,6 +71,19 @@ export class MemoryLimitError extends SyncError {
   }
 }
 
+/** A sync into the embedded database that stopped while its disk had room (db/disk-room.ts). */
+export class DiskRoomError extends SyncError {
+  override name = 'DiskRoomError';
+  constructor(folder: string, freeBytes: number, reserveBytes: number) {
+    const mb = (bytes: number) => Math.floor(bytes / (1024 * 1024));
+    super(
+      `stopped before the disk of the embedded database at ${folder} is full: ${mb(freeBytes)} MB ` +
+        `free, under the ${mb(reserveBytes)} MB a sync keeps free. What this run committed is kept; ` +
+        'free some space and sync again to resume from it.',
+    );
+  }
+}
+
 /** A record of the API that does not have the shape weblate-mirror needs. */
 export class TransformError extends Error {
   override name = 'TransformError';

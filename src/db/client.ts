@@ -17,6 +17,7 @@ import { explainConnectError, type PostgresTarget } from './connect-errors.ts';
 import { type CopyCapability, copyCapability, guardedPool } from './copy.ts';
 import type { Database } from './database.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
+import { DiskRoom } from './disk-room.ts';
 import { DEFAULT_MEMORY_LIMIT_MB, MemoryLimit } from './memory-limit.ts';
 import { storedCluster } from './pglite-cluster.ts';
 import { clusterMajor, needsMove, upgradeEmbeddedCluster } from './pglite-upgrade.ts';
@@ -32,6 +33,8 @@ export interface DbHandle {
   copy: CopyCapability | null;
   /** Where a sync stops before the embedded database runs out of memory; null on PostgreSQL. */
   memoryLimit: MemoryLimit | null;
+  /** What a sync keeps free on the embedded database's disk; null on PostgreSQL. */
+  diskRoom: DiskRoom | null;
   /**
    * Runs one statement in a read-only transaction that is then rolled back, and returns its
    * rows. The statement goes over the extended protocol on both databases, so the server
@@ -163,6 +166,7 @@ function openPostgres(databaseUrl: string, options: OpenOptions): DbHandle {
     location: `${target.server}/${target.database}`,
     copy: copyCapability(guarded),
     memoryLimit: null,
+    diskRoom: null,
     async readOnlyStatement(text) {
       const client = await guarded.connect();
       try {
@@ -193,7 +197,12 @@ async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHand
   const lock: DirectoryLock = await acquireDirectoryLock(
     options.dataDir,
     options.lockWaitMs ?? 60_000,
-  );
+  ).catch((err: unknown) => {
+    // The lock file could not be written (a full disk); another process's lock says itself.
+    throw (err as NodeJS.ErrnoException).code === undefined
+      ? err
+      : explainEmbeddedOpenError(err, options.dataDir);
+  });
   try {
     const pgdata = join(options.dataDir, 'pgdata');
     if (needsMove(options.dataDir, open.readOnly)) {
@@ -216,6 +225,7 @@ async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHand
       location: options.dataDir,
       copy: null,
       memoryLimit: new MemoryLimit(options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB),
+      diskRoom: new DiskRoom(options.dataDir),
       // PGlite's query() always uses the extended protocol.
       readOnlyStatement: (text) =>
         client.transaction(async (tx) => {

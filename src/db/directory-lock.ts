@@ -42,7 +42,14 @@ function tryCreate(path: string): DirectoryLock | null {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return null;
     throw err;
   }
-  writeSync(fd, String(process.pid));
+  try {
+    writeSync(fd, String(process.pid));
+  } catch (err) {
+    // A full disk: no empty lock file is left for the next process to wait out.
+    closeSync(fd);
+    rmSync(path, { force: true });
+    throw err;
+  }
   closeSync(fd);
   let released = false;
   return {

@@ -25,6 +25,7 @@ export async function commitPage(
   rejected: readonly Rejection[],
   write: (trx: Transaction<Database>, copy: CopyInto | null) => Promise<PageWrite>,
 ): Promise<void> {
+  ctx.diskRoom?.check();
   let all: Rejection[] = [];
   const written = await writeTransaction(
     ctx,

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 
 import type { CopyCapability } from '../db/copy.ts';
 import type { Database } from '../db/database.ts';
+import type { DiskRoom } from '../db/disk-room.ts';
 import type { MemoryLimit } from '../db/memory-limit.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient } from '../weblate/client.ts';
@@ -21,6 +22,8 @@ export interface SyncDeps {
   copy?: CopyCapability | null;
   /** The embedded database's memory limit (DbHandle.memoryLimit); none when not given. */
   memoryLimit?: MemoryLimit | null;
+  /** The room kept free on the embedded database's disk (DbHandle.diskRoom); none when not given. */
+  diskRoom?: DiskRoom | null;
   /** Where the mirror is (DbHandle.location, no credentials), for the database's errors. */
   databaseLocation?: string;
 }
@@ -85,6 +88,8 @@ export interface SyncContext {
   copy: CopyCapability | null;
   /** Checked after every page committed: see db/memory-limit.ts. */
   memoryLimit: MemoryLimit | null;
+  /** Checked before every page committed: see db/disk-room.ts. */
+  diskRoom: DiskRoom | null;
 }
 
 /**

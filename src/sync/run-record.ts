@@ -88,6 +88,7 @@ export async function recordRun(
     overlapCommits: deps.overlapCommits ?? false,
     copy: deps.copy ?? null,
     memoryLimit: deps.memoryLimit ?? null,
+    diskRoom: deps.diskRoom ?? null,
   };
   log.info(
     { weblate: deps.client.apiRoot.href, projects: deps.scope.projects ?? 'all' },

@@ -57,7 +57,7 @@ export function configuredRun(
  */
 export async function withWriter<T>(
   session: LockSession,
-  handle: Pick<DbHandle, 'db' | 'kind' | 'copy' | 'memoryLimit' | 'location'>,
+  handle: Pick<DbHandle, 'db' | 'kind' | 'copy' | 'memoryLimit' | 'diskRoom' | 'location'>,
   run: WriterRun,
   options: WriterOptions,
   work: (deps: SyncDeps) => Promise<T>,
@@ -86,6 +86,7 @@ export async function withWriter<T>(
       overlapCommits: overlapsCommits(handle.kind),
       copy: handle.copy,
       memoryLimit: handle.memoryLimit,
+      diskRoom: handle.diskRoom,
       databaseLocation: handle.location,
     });
   } finally {
