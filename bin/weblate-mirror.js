@@ -48,5 +48,10 @@ if (existsSync(sources) && !isBuildCurrent()) {
 const { main } = await import(entry);
 process.exitCode = await main(process.argv.slice(2));
 // The command is done. PGlite that failed to start (a full disk) keeps the event loop waiting
-// on nothing the command holds or can close, and the process would never end.
-setTimeout(() => process.exit(), 2_000).unref();
+// on nothing the command holds or can close, and the process would never end. Output still on
+// its way to a slow reader is waited for.
+const end = () =>
+  process.stdout.writableLength + process.stderr.writableLength > 0
+    ? setTimeout(end, 1_000).unref()
+    : process.exit();
+setTimeout(end, 2_000).unref();
