@@ -50,7 +50,8 @@ describe('data that moves while a sync reads it', () => {
     const units = sim.instance.units;
     const unitsOf = (sourceId: number) =>
       units.filter((u) => u.sourceUnitId === sourceId).map((u) => u.id);
-    // The trigger fires before page 2 is served: page 1 (the first PAGE ids) is walked.
+    // The trigger fires as the walk asks its second window: most of the first PAGE ids are
+    // walked before the deletion (a window spans ids, not a count of them).
     const boundary = units[PAGE - 1]!.id;
     const sources = units.filter((u) => u.state === 100);
     const early = sources.find((s) => unitsOf(s.id).every((id) => id <= boundary))!;
@@ -65,7 +66,9 @@ describe('data that moves while a sync reads it', () => {
     );
     const added: number[] = [];
     const insertedChanges: number[] = [];
-    const duringUnits = sim.at({ match: /^\/api\/units\/\?/, nth: 2 }, () => {
+    // The walk's pages, not the probe of what /api/units/ answers (page_size=1).
+    const walkPage = /^\/api\/units\/\?(?!.*[?&]page_size=1(&|$))/;
+    const duringUnits = sim.at({ match: walkPage, nth: 2 }, () => {
       sim.mutate.deleteUnits([early.id, late.id]);
       added.push(...sim.mutate.addUnits(growing!.componentId, 2).unitIds);
       insertedChanges.push(...sim.mutate.addChanges(edited!.id, 3).changeIds);
