@@ -1,4 +1,4 @@
-import { mkdirSync, statfsSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
@@ -17,7 +17,7 @@ import { explainConnectError, type PostgresTarget } from './connect-errors.ts';
 import { type CopyCapability, copyCapability, guardedPool } from './copy.ts';
 import type { Database } from './database.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
-import { DiskRoom } from './disk-room.ts';
+import { DiskRoom, freeBytes } from './disk-room.ts';
 import { DEFAULT_MEMORY_LIMIT_MB, MemoryLimit } from './memory-limit.ts';
 import { storedCluster } from './pglite-cluster.ts';
 import { clusterMajor, needsMove, upgradeEmbeddedCluster } from './pglite-upgrade.ts';
@@ -270,8 +270,7 @@ function explainEmbeddedOpenError(err: unknown, dataDir: string): Error {
   if (error instanceof ExplainedError) return error;
   let free: number | null = null;
   try {
-    const stats = statfsSync(dataDir);
-    free = stats.bavail * stats.bsize;
+    free = freeBytes(dataDir);
   } catch {
     // No folder, or no statfs: the error says what it says.
   }

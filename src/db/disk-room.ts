@@ -30,7 +30,8 @@ export class DiskRoom {
   }
 }
 
-function freeBytes(folder: string): number {
+/** Bytes free to this process on the disk that holds `folder`. */
+export function freeBytes(folder: string): number {
   const stats = statfsSync(folder);
   return stats.bavail * stats.bsize;
 }
