@@ -1,3 +1,5 @@
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
 import { MIRRORED_TABLES } from '../db/database.ts';
@@ -33,6 +35,29 @@ export interface MetricsOptions {
    */
   lastSyncAt: () => Promise<string | null>;
   now?: () => number;
+}
+
+/** Heap in use after the newest full collection, bytes; null before the first. */
+let liveHeapBytes: number | null = null;
+let liveHeapObserver: PerformanceObserver | null = null;
+
+/**
+ * Watches full (mark-sweep) collections, once per process (an observer keeps no process alive):
+ * the heap right after one is the live objects; heap used at a scrape includes garbage.
+ */
+function watchLiveHeap(): void {
+  if (liveHeapObserver !== null) return;
+  liveHeapObserver = new PerformanceObserver((list) => {
+    const major = list
+      .getEntries()
+      .some(
+        (entry) =>
+          (entry as { detail?: { kind?: number } }).detail?.kind ===
+          constants.NODE_PERFORMANCE_GC_MAJOR,
+      );
+    if (major) liveHeapBytes = process.memoryUsage().heapUsed;
+  });
+  liveHeapObserver.observe({ entryTypes: ['gc'] });
 }
 
 /** The worker's Prometheus metrics, named `weblate_mirror_*`, plus Node's process metrics. */
@@ -96,6 +121,15 @@ export function createMetrics(options: MetricsOptions): WorkerMetrics {
     registers,
     collect() {
       this.set(gate?.budgetRemaining ?? NaN);
+    },
+  });
+  watchLiveHeap();
+  new Gauge({
+    name: `${PREFIX}nodejs_heap_live_bytes`,
+    help: 'V8 heap in use right after the newest full collection (live objects; growth over hours is a leak); NaN before the first.',
+    registers,
+    collect() {
+      this.set(liveHeapBytes ?? NaN);
     },
   });
   collectDefaultMetrics({ register: registry, prefix: PREFIX });

@@ -1,3 +1,6 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -208,5 +211,28 @@ describe('/metrics', () => {
     } finally {
       await other.drop();
     }
+  });
+
+  it('reports the heap after the newest full collection, not the heap at the scrape', async () => {
+    const metrics = createMetrics({ jobs: ['sync'], lastSyncAt: () => Promise.resolve(null) });
+    const read = async () => {
+      const text = await metrics.registry.getSingleMetricAsString(
+        'weblate_mirror_nodejs_heap_live_bytes',
+      );
+      return Number(/^weblate_mirror_nodejs_heap_live_bytes (\S+)$/m.exec(text)?.[1]);
+    };
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const before = await read();
+    gc();
+    const atCollection = process.memoryUsage().heapUsed;
+    // The observer hears of the collection on a later turn of the event loop.
+    for (let i = 0; i < 100 && Object.is(await read(), before); i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    // Allocated after the collection: in the heap at the scrape, not in the live heap.
+    const held = Array.from({ length: 4000 }, (_, i) => new Array<number>(256).fill(i));
+    expect(process.memoryUsage().heapUsed - atCollection).toBeGreaterThan(3 * 2 ** 20);
+    expect(Math.abs((await read()) - atCollection)).toBeLessThan(2 ** 20);
+    expect(held).toHaveLength(4000);
   });
 });
