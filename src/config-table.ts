@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { validateDetailed as validateCron } from 'node-cron';
 import { z } from 'zod';
 
-import { DEFAULT_MEMORY_LIMIT_MB } from './db/memory-limit.ts';
+import { DEFAULT_MEMORY_LIMIT_MB } from './db/embedded-limits.ts';
 import { isLoopbackHost } from './lib/hosts.ts';
 import { checkWebhookSecret } from './lib/webhook-secret.ts';
 
@@ -30,7 +30,7 @@ export interface Config {
   /** postgres:// URL, or null for the embedded database in `dataDir`. */
   databaseUrl: string | null;
   dataDir: string;
-  /** Memory (RSS) at which a sync into the embedded database stops; see db/memory-limit.ts. */
+  /** Memory (RSS) at which a sync into the embedded database stops; see db/embedded-limits.ts. */
   memoryLimitMb: number;
   /** Project slugs in scope, or null for every project the token can see. */
   projects: string[] | null;

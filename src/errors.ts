@@ -57,7 +57,7 @@ export class SyncError extends Error {
   override name = 'SyncError';
 }
 
-/** A sync into the embedded database that stopped at its memory limit (db/memory-limit.ts). */
+/** A sync into the embedded database that stopped at its memory limit (db/embedded-limits.ts). */
 export class MemoryLimitError extends SyncError {
   override name = 'MemoryLimitError';
   constructor(rssBytes: number, limitBytes: number) {
@@ -71,7 +71,7 @@ export class MemoryLimitError extends SyncError {
   }
 }
 
-/** A sync into the embedded database that stopped while its disk had room (db/disk-room.ts). */
+/** A sync into the embedded database that stopped while its disk had room (db/embedded-limits.ts). */
 export class DiskRoomError extends SyncError {
   override name = 'DiskRoomError';
   constructor(folder: string, freeBytes: number, reserveBytes: number) {

@@ -17,8 +17,13 @@ import { explainConnectError, type PostgresTarget } from './connect-errors.ts';
 import { type CopyCapability, copyCapability, guardedPool } from './copy.ts';
 import type { Database } from './database.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
-import { DiskRoom, freeBytes } from './disk-room.ts';
-import { DEFAULT_MEMORY_LIMIT_MB, MemoryLimit } from './memory-limit.ts';
+import {
+  DEFAULT_MEMORY_LIMIT_MB,
+  DiskRoom,
+  EmbeddedLimits,
+  freeBytes,
+  MemoryLimit,
+} from './embedded-limits.ts';
 import { storedCluster } from './pglite-cluster.ts';
 import { clusterMajor, needsMove, upgradeEmbeddedCluster } from './pglite-upgrade.ts';
 
@@ -31,10 +36,8 @@ export interface DbHandle {
   location: string;
   /** Transactions that rows can be COPYed into: PostgreSQL has them, the embedded database not. */
   copy: CopyCapability | null;
-  /** Where a sync stops before the embedded database runs out of memory; null on PostgreSQL. */
-  memoryLimit: MemoryLimit | null;
-  /** What a sync keeps free on the embedded database's disk; null on PostgreSQL. */
-  diskRoom: DiskRoom | null;
+  /** Where a sync stops before the embedded database runs out of memory or disk; null on PostgreSQL. */
+  limits: EmbeddedLimits | null;
   /**
    * Runs one statement in a read-only transaction that is then rolled back, and returns its
    * rows. The statement goes over the extended protocol on both databases, so the server
@@ -165,8 +168,7 @@ function openPostgres(databaseUrl: string, options: OpenOptions): DbHandle {
     kind: 'postgres',
     location: `${target.server}/${target.database}`,
     copy: copyCapability(guarded),
-    memoryLimit: null,
-    diskRoom: null,
+    limits: null,
     async readOnlyStatement(text) {
       const client = await guarded.connect();
       try {
@@ -224,8 +226,10 @@ async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHand
       kind: 'pglite',
       location: options.dataDir,
       copy: null,
-      memoryLimit: new MemoryLimit(options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB),
-      diskRoom: new DiskRoom(options.dataDir),
+      limits: new EmbeddedLimits(
+        new MemoryLimit(options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB),
+        new DiskRoom(options.dataDir),
+      ),
       // PGlite's query() always uses the extended protocol.
       readOnlyStatement: (text) =>
         client.transaction(async (tx) => {

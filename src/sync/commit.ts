@@ -25,7 +25,7 @@ export async function commitPage(
   rejected: readonly Rejection[],
   write: (trx: Transaction<Database>, copy: CopyInto | null) => Promise<PageWrite>,
 ): Promise<void> {
-  ctx.diskRoom?.check();
+  ctx.limits?.beforePage();
   let all: Rejection[] = [];
   const written = await writeTransaction(
     ctx,
@@ -44,7 +44,7 @@ export async function commitPage(
     ctx.tally.reject(resource);
     ctx.log.warn({ resource, url: rejection.url, reason: rejection.reason }, 'record rejected');
   }
-  ctx.memoryLimit?.check();
+  ctx.limits?.afterPage();
 }
 
 /**

@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 
 import type { CopyCapability } from '../db/copy.ts';
 import type { Database } from '../db/database.ts';
-import type { DiskRoom } from '../db/disk-room.ts';
-import type { MemoryLimit } from '../db/memory-limit.ts';
+import type { EmbeddedLimits } from '../db/embedded-limits.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient } from '../weblate/client.ts';
 import type { IdHints } from '../weblate/id-hints.ts';
@@ -20,10 +19,8 @@ export interface SyncDeps {
   overlapCommits?: boolean;
   /** The database's COPY capability (DbHandle.copy); plain SQL when null or not given. */
   copy?: CopyCapability | null;
-  /** The embedded database's memory limit (DbHandle.memoryLimit); none when not given. */
-  memoryLimit?: MemoryLimit | null;
-  /** The room kept free on the embedded database's disk (DbHandle.diskRoom); none when not given. */
-  diskRoom?: DiskRoom | null;
+  /** The embedded database's limits (DbHandle.limits); none when not given. */
+  limits?: EmbeddedLimits | null;
   /** Where the mirror is (DbHandle.location, no credentials), for the database's errors. */
   databaseLocation?: string;
 }
@@ -86,10 +83,8 @@ export interface SyncContext {
   overlapCommits: boolean;
   /** Transactions that rows can be COPYed into (PostgreSQL), or null: see db/copy.ts. */
   copy: CopyCapability | null;
-  /** Checked after every page committed: see db/memory-limit.ts. */
-  memoryLimit: MemoryLimit | null;
-  /** Checked before every page committed: see db/disk-room.ts. */
-  diskRoom: DiskRoom | null;
+  /** Checked around every page committed: see db/embedded-limits.ts. */
+  limits: EmbeddedLimits | null;
 }
 
 /**

@@ -87,8 +87,7 @@ export async function recordRun(
     lookup: emptyLookup(),
     overlapCommits: deps.overlapCommits ?? false,
     copy: deps.copy ?? null,
-    memoryLimit: deps.memoryLimit ?? null,
-    diskRoom: deps.diskRoom ?? null,
+    limits: deps.limits ?? null,
   };
   log.info(
     { weblate: deps.client.apiRoot.href, projects: deps.scope.projects ?? 'all' },

@@ -57,7 +57,7 @@ export function configuredRun(
  */
 export async function withWriter<T>(
   session: LockSession,
-  handle: Pick<DbHandle, 'db' | 'kind' | 'copy' | 'memoryLimit' | 'diskRoom' | 'location'>,
+  handle: Pick<DbHandle, 'db' | 'kind' | 'copy' | 'limits' | 'location'>,
   run: WriterRun,
   options: WriterOptions,
   work: (deps: SyncDeps) => Promise<T>,
@@ -85,8 +85,7 @@ export async function withWriter<T>(
       scope: run.scope,
       overlapCommits: overlapsCommits(handle.kind),
       copy: handle.copy,
-      memoryLimit: handle.memoryLimit,
-      diskRoom: handle.diskRoom,
+      limits: handle.limits,
       databaseLocation: handle.location,
     });
   } finally {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { DISK_RESERVE_BYTES, DiskRoom } from '../../src/db/disk-room.ts';
+import { DISK_RESERVE_BYTES, DiskRoom } from '../../src/db/embedded-limits.ts';
 import { DiskRoomError } from '../../src/errors.ts';
 
 describe('the room a sync keeps free on the embedded database disk', () => {

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createDb, type DbHandle } from '../../src/db/client.ts';
-import { DISK_RESERVE_BYTES } from '../../src/db/disk-room.ts';
+import { DISK_RESERVE_BYTES } from '../../src/db/embedded-limits.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -18,7 +18,7 @@ import { subscribedUsers } from '../helpers/sync.ts';
 // The embedded database's disk fills up mid-sync: on a tmpfs of its own with a size limit
 // (mounting needs root, which the machines of this project's CI have), mostly taken by a
 // ballast file. The sync stops in one line while the disk still has the room it keeps free
-// (db/disk-room.ts); on a disk then full, `status` says why it cannot open, and ends; with
+// (db/embedded-limits.ts); on a disk then full, `status` says why it cannot open, and ends; with
 // space again, the next sync completes the mirror exactly. PostgreSQL has no data folder of
 // the mirror's: the file runs in the embedded suite only.
 

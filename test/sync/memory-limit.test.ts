@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { MemoryLimit } from '../../src/db/memory-limit.ts';
+import { DiskRoom, EmbeddedLimits, MemoryLimit } from '../../src/db/embedded-limits.ts';
 import { MemoryLimitError } from '../../src/errors.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
@@ -33,7 +33,11 @@ describe('the memory limit of a sync into the embedded database', () => {
     // Memory that grows with every page committed, crossing the limit (1 MB) at the 11th check,
     // of about 35 that a whole sync of this instance in pages of 100 makes.
     let checks = 0;
-    const limited = { ...handle, memoryLimit: new MemoryLimit(1, () => ++checks * 100_000) };
+    const limits = new EmbeddedLimits(
+      new MemoryLimit(1, () => ++checks * 100_000),
+      new DiskRoom(database.dataDir, () => Infinity),
+    );
+    const limited = { ...handle, limits };
     const stopped = await syncSimulator(sim, limited, { client: { maxPageSize: 100 } });
     expect(stopped.status).toBe('failed');
     expect(stopped.error).toBeInstanceOf(MemoryLimitError);
