@@ -1,4 +1,4 @@
-import { cp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { Kysely } from 'kysely';
@@ -11,7 +11,7 @@ import { type RunningSimulator, startSimulator, type Trigger } from '../../src/s
 import { cleanSyncOnce } from '../helpers/clean-sync.ts';
 import { databaseEnv, runCli, startCli } from '../helpers/cli.ts';
 import { TEST_DATABASE_URL, type TestDatabase, useTestDatabases } from '../helpers/database.ts';
-import { adminQuery } from '../helpers/database-template.ts';
+import { adminQuery, copyFolder } from '../helpers/database-template.ts';
 import { subscribedUsers } from '../helpers/sync.ts';
 
 /**
@@ -187,7 +187,7 @@ describe('a unit walk read in concurrent windows, killed with SIGKILL', () => {
 async function copyDatabase(from: TestDatabase, to: TestDatabase): Promise<void> {
   if (TEST_DATABASE_URL === null) {
     await rm(join(to.dataDir, 'pgdata'), { recursive: true, force: true });
-    await cp(join(from.dataDir, 'pgdata'), join(to.dataDir, 'pgdata'), { recursive: true });
+    await copyFolder(join(from.dataDir, 'pgdata'), join(to.dataDir, 'pgdata'));
     return;
   }
   const name = (database: TestDatabase) => new URL(database.databaseUrl!).pathname.slice(1);

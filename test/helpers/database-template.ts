@@ -1,8 +1,8 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   accessSync,
   constants,
-  cpSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 import pg from 'pg';
 
@@ -94,6 +95,14 @@ export function databaseUrlOf(adminUrl: string, name: string): string {
   return url.href;
 }
 
+/**
+ * Copies the folder `from` to `to`, which must not exist, with the system's cp: a PGlite
+ * data folder (about 1,000 files) costs it 40 ms, and Node's fs.cp 200-300 ms of CPU.
+ */
+export async function copyFolder(from: string, to: string): Promise<void> {
+  await promisify(execFile)('cp', ['-a', from, to]);
+}
+
 /** Builds the template of this run: on the server of `adminUrl`, or as PGlite folders. */
 export async function buildTemplate(adminUrl: string | null): Promise<DatabaseTemplate> {
   const hash = migrationsHash();
@@ -104,7 +113,7 @@ export async function buildTemplate(adminUrl: string | null): Promise<DatabaseTe
     // Opening an empty folder runs initdb; closed again, the folder is an empty database.
     await (await createDb({ databaseUrl: null, dataDir: empty })).close();
     mkdirSync(migrated);
-    cpSync(join(empty, 'pgdata'), join(migrated, 'pgdata'), { recursive: true });
+    await copyFolder(join(empty, 'pgdata'), join(migrated, 'pgdata'));
     const handle = await createDb({ databaseUrl: null, dataDir: migrated });
     try {
       await migrateToLatest(handle);

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { Kysely } from 'kysely';
@@ -9,6 +9,7 @@ import type { Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import {
   adminQuery,
+  copyFolder,
   type DatabaseTemplate,
   databaseUrlOf,
   FOLDER_ROOT,
@@ -72,9 +73,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
     await adminQuery(TEST_DATABASE_URL, `alter database ${dbName} set synchronous_commit = off`);
     databaseUrl = databaseUrlOf(TEST_DATABASE_URL, dbName);
   } else if (template?.kind === 'pglite') {
-    await cp(join(template.folder, source, 'pgdata'), join(dataDir, 'pgdata'), {
-      recursive: true,
-    });
+    await copyFolder(join(template.folder, source, 'pgdata'), join(dataDir, 'pgdata'));
   }
   const handles: DbHandle[] = [];
   const open = async () => {
