@@ -165,7 +165,7 @@ export const CONFIG_TABLE = {
     help: 'folder of the embedded database (default ./.weblate-mirror)',
     readmeDefault: '`./.weblate-mirror`',
     meaning:
-      'Folder of the embedded database. One process at a time may open it; a second one waits (up to a minute) and then says which process holds it.',
+      'Folder of the embedded database. One process at a time may open it; a second one waits (up to a minute; `worker`, its `WORKER_SHUTDOWN_TIMEOUT_SECONDS` and 5 s more) and then says which process holds it.',
   }),
   WEBLATE_MIRROR_MEMORY_LIMIT_MB: setting({
     field: 'memoryLimitMb',

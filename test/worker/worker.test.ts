@@ -435,8 +435,11 @@ describe('two workers on one database', () => {
       const sim = await simulator({ seed: 26, units: 100, changes: 20 });
       const db = await database();
       // A sync once a day: what the second finds is the folder the first holds while it runs,
-      // not a run of it (the second waits 15 s for the folder before it gives up).
-      const env = workerEnv(db, sim, { sync: '0 0 0 * * *' });
+      // not a run of it (the second waits its shutdown deadline and 5 s for the folder).
+      const env = {
+        ...workerEnv(db, sim, { sync: '0 0 0 * * *' }),
+        WORKER_SHUTDOWN_TIMEOUT_SECONDS: '1',
+      };
       const first = startWorker(env);
       await first.waitForStderr(/"msg":"worker started"/, 60_000);
       const second = await startWorker(env).done;

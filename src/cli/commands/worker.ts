@@ -17,11 +17,11 @@ import { withInterruption } from '../interruption.ts';
 import { withDatabase } from '../runtime.ts';
 
 /**
- * How long the worker waits for another process to release the embedded database: past a
- * restart (the old process exits within its shutdown deadline, 10 s by default), but a second worker on the same
- * folder is told soon that it cannot run.
+ * How long the worker waits, beyond its shutdown deadline, for another process to release the
+ * embedded database: a restarted worker outwaits the old one's deadline, while a second worker
+ * on the same folder is told soon that it cannot run.
  */
-const EMBEDDED_LOCK_WAIT_MS = 15_000;
+const EMBEDDED_LOCK_GRACE_MS = 5_000;
 
 const WORKER_FLAGS = {
   ...WEBLATE_FLAGS,
@@ -78,7 +78,7 @@ export const workerCommand: Command = {
         withDatabase(
           config,
           log,
-          { mode: 'migrate', lockWaitMs: EMBEDDED_LOCK_WAIT_MS },
+          { mode: 'migrate', lockWaitMs: config.shutdownTimeoutMs + EMBEDDED_LOCK_GRACE_MS },
           (handle) => runWorker({ handle, config, log, signal, jobs: JOBS }),
         ),
       { deadlineMs: config.shutdownTimeoutMs },
