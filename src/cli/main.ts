@@ -53,16 +53,26 @@ function version(): string {
   }
 }
 
-/** Runs the CLI and returns its exit code; never throws. */
-export async function main(argv: string[]): Promise<number> {
-  // A reader that goes away (`… | head`) is not an error of ours: output stops, the work
-  // in hand still finishes and closes the database properly.
+let streamsGuarded = false;
+
+/**
+ * A reader that goes away (`… | head`) is not an error of ours: output stops, the work in hand
+ * still finishes and closes the database properly. Once per process, however often main runs.
+ */
+function guardStreams(): void {
+  if (streamsGuarded) return;
+  streamsGuarded = true;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
       stream.destroy();
     });
   }
+}
+
+/** Runs the CLI and returns its exit code; never throws. */
+export async function main(argv: string[]): Promise<number> {
+  guardStreams();
   const [name, ...rest] = argv;
   try {
     if (name === undefined) throw new UsageError(await globalHelp());

@@ -1,6 +1,12 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
 import { vi } from 'vitest';
 
 import type { Command, OptionValues } from '../../src/cli/args.ts';
+import { main } from '../../src/cli/main.ts';
+import { CONFIG_VARIABLE_NAMES } from '../../src/config-table.ts';
+import type { CliResult } from './cli.ts';
 
 export interface CommandResult {
   /** The exit code it returned; null when it threw. */
@@ -42,4 +48,67 @@ export function databaseFlags(database: {
   return database.databaseUrl === null
     ? { 'database-url': '', 'data-dir': database.dataDir }
     : { 'database-url': database.databaseUrl };
+}
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+const asText = (chunk: string | NodeJS.ArrayBufferView) =>
+  typeof chunk === 'string'
+    ? chunk
+    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+
+/**
+ * Runs the CLI in this process as runCli runs it in a child: `argv` through main, with exactly
+ * `env`'s settings, in a folder without a .env file, keeping what it writes to stdout and
+ * stderr (the logger's lines too, which it writes to fd 2 directly). For commands whose
+ * process is not under test, one at a time: it saves a process start, about 0.8 s of CPU on
+ * the embedded database.
+ */
+export async function runCliInProcess(
+  argv: string[],
+  env: Record<string, string>,
+): Promise<CliResult> {
+  const result: CliResult = { code: null, stdout: '', stderr: '', signalled: false, signal: null };
+  const keep = (fd: number, chunk: string | NodeJS.ArrayBufferView) => {
+    if (fd === 1) result.stdout += asText(chunk);
+    else result.stderr += asText(chunk);
+  };
+  const names = new Set<string>([...CONFIG_VARIABLE_NAMES, ...Object.keys(env)]);
+  const saved = [...names].map((name) => [name, process.env[name]] as const);
+  const cwd = process.cwd();
+  const writeSync = fs.writeSync;
+  const spies = [
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      keep(1, chunk);
+      return true;
+    }),
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      keep(2, chunk);
+      return true;
+    }),
+    vi
+      .spyOn(fs, 'writeSync')
+      .mockImplementation(
+        (fd: number, data: string | NodeJS.ArrayBufferView, ...rest: unknown[]) => {
+          if (fd !== 1 && fd !== 2)
+            return (writeSync as (...args: unknown[]) => number)(fd, data, ...rest);
+          keep(fd, data);
+          return typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+        },
+      ),
+  ];
+  try {
+    for (const name of CONFIG_VARIABLE_NAMES) delete process.env[name];
+    Object.assign(process.env, env);
+    process.chdir(FIXTURES);
+    result.code = await main(argv);
+  } finally {
+    process.chdir(cwd);
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    for (const spy of spies) spy.mockRestore();
+  }
+  return result;
 }

@@ -6,6 +6,7 @@ import type { Database } from '../../src/db/database.ts';
 import { addDays } from '../../src/report/days.ts';
 import { LABEL_LEFT_OUT, type Report } from '../../src/report/model.ts';
 import { type CliResult, databaseEnv, runCli } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/commands.ts';
 import {
   createReportFixture,
   LABEL_HISTORY_DAYS,
@@ -159,7 +160,10 @@ beforeAll(async () => {
         projects.find((p) => p !== parent.project_slug)!,
       );
   for (const [name, args] of Object.entries(RUNS)) {
-    runs[name] = await runCli(['report', ...args.map(fill)], databaseEnv(fixture.database));
+    runs[name] = await runCliInProcess(
+      ['report', ...args.map(fill)],
+      databaseEnv(fixture.database),
+    );
     if (args.includes('json') && runs[name].code === 0)
       json[name] = JSON.parse(runs[name].stdout) as Report;
   }

@@ -6,6 +6,7 @@ import type { Database } from '../../src/db/database.ts';
 import { addDays } from '../../src/report/days.ts';
 import type { Report } from '../../src/report/model.ts';
 import { type CliResult, databaseEnv, runCli } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/commands.ts';
 import {
   createReportFixture,
   HOSTILE_NAME,
@@ -72,7 +73,7 @@ beforeAll(async () => {
         .replace('PROJECT', project)
         .replace('LANGUAGE', language),
     );
-    runs[name] = await runCli(['report', ...resolved], databaseEnv(fixture.database));
+    runs[name] = await runCliInProcess(['report', ...resolved], databaseEnv(fixture.database));
   }
   report = JSON.parse(runs.json!.stdout) as Report;
   filtered = JSON.parse(runs.filtered!.stdout) as Report;
