@@ -1,26 +1,13 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { parseCommandArgs } from '../../src/cli/args.ts';
 import { queryCommand } from '../../src/cli/commands/query.ts';
 import { reportCommand } from '../../src/cli/commands/report.ts';
 import { syncCommand } from '../../src/cli/commands/sync.ts';
-import { globalHelp, main } from '../../src/cli/main.ts';
+import { globalHelp } from '../../src/cli/main.ts';
 import { UsageError } from '../../src/errors.ts';
 import { closestMatch } from '../../src/lib/closest.ts';
-
-/** Runs main in this process and returns its exit code and what it wrote to stderr. */
-async function runMain(argv: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = '';
-  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(argv), stderr };
-  } finally {
-    spy.mockRestore();
-  }
-}
+import { runCliInProcess } from '../helpers/commands.ts';
 
 function usageMessage(run: () => unknown): string {
   try {
@@ -85,12 +72,12 @@ describe('a mistyped option or command', () => {
   });
 
   it('suggests the nearest command, before the list of commands', async () => {
-    const result = await runMain(['synk']);
+    const result = await runCliInProcess(['synk'], {});
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /^weblate-mirror: unknown command "synk"; did you mean "sync"\?\n\nUsage: weblate-mirror <command>/,
     );
-    expect((await runMain(['frobnicate'])).stderr).toMatch(
+    expect((await runCliInProcess(['frobnicate'], {})).stderr).toMatch(
       /^weblate-mirror: unknown command "frobnicate"\n\nUsage:/,
     );
   });
