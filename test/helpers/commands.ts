@@ -16,6 +16,12 @@ export interface CommandResult {
   stdout: string;
 }
 
+/** What a write to stdout or stderr (or to fd 1 or 2) carried, as text. */
+const asText = (chunk: string | NodeJS.ArrayBufferView) =>
+  typeof chunk === 'string'
+    ? chunk
+    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+
 /**
  * Runs a command in this process, as main would after parsing `flags`, and keeps what it
  * printed on stdout. Cheaper than a child process where the behaviour does not need one.
@@ -27,7 +33,7 @@ export async function runCommand(
 ): Promise<CommandResult> {
   let stdout = '';
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    stdout += asText(chunk);
     return true;
   });
   try {
@@ -51,11 +57,6 @@ export function databaseFlags(database: {
 }
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
-
-const asText = (chunk: string | NodeJS.ArrayBufferView) =>
-  typeof chunk === 'string'
-    ? chunk
-    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
 
 /**
  * Runs the CLI in this process as runCli runs it in a child: `argv` through main, with exactly
