@@ -3,6 +3,8 @@ import { join } from 'node:path';
 
 import { defineConfig } from 'vitest/config';
 
+import { TEST_NODE_FLAGS } from './test/setup/node-flags.ts';
+
 export default defineConfig({
   // vitest starts the files that took longest in earlier runs first, by the durations it keeps
   // here. Outside the checkout, so every clone on the machine (CI's fresh ones too) starts from
@@ -22,6 +24,7 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    execArgv: [...TEST_NODE_FLAGS],
     // Twice the two cores: much of a file's time is waiting (client timeouts, Retry-After,
     // another process's lock, child processes starting), which the other files use.
     maxWorkers: 4,

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+import { TEST_NODE_FLAGS } from '../setup/node-flags.ts';
+
 export const BIN = fileURLToPath(new URL('../../bin/weblate-mirror.js', import.meta.url));
 
 export interface CliResult {
@@ -19,9 +21,9 @@ interface Interrupt {
 }
 
 /**
- * Runs the CLI as a child process with exactly `env` (plus PATH and HOME), in a folder
- * without a .env file, killed after `timeoutMs`. With `interrupt`, sends its signal once a
- * stderr line matches.
+ * Runs the CLI as a child process (with the suite's Node flags, test/setup/node-flags.ts)
+ * with exactly `env` (plus PATH and HOME), in a folder without a .env file, killed after
+ * `timeoutMs`. With `interrupt`, sends its signal once a stderr line matches.
  */
 function spawnCli(
   bin: string,
@@ -30,7 +32,7 @@ function spawnCli(
   timeoutMs: number,
   interrupt?: Interrupt,
 ): RunningCli {
-  const child = spawn(process.execPath, [bin, ...args], {
+  const child = spawn(process.execPath, [...TEST_NODE_FLAGS, bin, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     cwd: fileURLToPath(new URL('../fixtures/', import.meta.url)),
     stdio: ['ignore', 'pipe', 'pipe'],
