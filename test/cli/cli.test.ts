@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { databaseEnv, runCli, runCliAndSignal } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/commands.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { TINY_INSTANCE } from '../helpers/simulator-mirror.ts';
 
@@ -45,19 +46,18 @@ describe('weblate-mirror CLI', () => {
     const help = await runCli(['--help'], {});
     expect(help.code).toBe(0);
     for (const name of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
-    const each = await Promise.all(COMMANDS.map((name) => runCli([name, '--help'], {})));
-    for (const [i, result] of each.entries()) {
+    for (const name of COMMANDS) {
+      const result = await runCliInProcess([name, '--help'], {});
       expect(result.code).toBe(0);
-      expect(result.stdout).toContain(`Usage: weblate-mirror ${COMMANDS[i]!}`);
+      expect(result.stdout).toContain(`Usage: weblate-mirror ${name}`);
     }
   });
 
   it('exits 2 on bad usage', async () => {
-    const [none, unknown, badFlag] = await Promise.all([
-      runCli([], {}),
-      runCli(['frobnicate'], {}),
-      runCli(['sync', '--nope'], {}),
-    ]);
+    // One through the bin, for the exit code a shell sees; the rest in this process.
+    const none = await runCli([], {});
+    const unknown = await runCliInProcess(['frobnicate'], {});
+    const badFlag = await runCliInProcess(['sync', '--nope'], {});
     expect([none.code, unknown.code, badFlag.code]).toEqual([2, 2, 2]);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
     expect(badFlag.stderr).toMatch(
@@ -66,7 +66,7 @@ describe('weblate-mirror CLI', () => {
   });
 
   it('names every bad setting at once, exits 2 and shows no stack trace', async () => {
-    const result = await runCli(['sync'], {
+    const result = await runCliInProcess(['sync'], {
       WEBLATE_URL: 'ftp://x',
       DATABASE_URL: 'mysql://nope',
       WEBLATE_MAX_ATTEMPTS: 'many',
@@ -77,7 +77,7 @@ describe('weblate-mirror CLI', () => {
       expect(result.stderr).toContain(name);
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(result.stderr).not.toContain('hidden secret');
-    const missing = await runCli(['sync'], databaseEnv(database));
+    const missing = await runCliInProcess(['sync'], databaseEnv(database));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('WEBLATE_URL is required');
   });
@@ -89,7 +89,7 @@ describe('weblate-mirror CLI', () => {
       WEBLATE_USERS: sim.instance.users[0]!.username,
       LOG_LEVEL: 'warn',
     };
-    const sync = await runCli(['sync'], env);
+    const sync = await runCliInProcess(['sync'], env);
     expect(sync.stderr).toBe('');
     expect(sync.code).toBe(0);
     expect(sync.stdout).toMatch(
@@ -101,13 +101,13 @@ describe('weblate-mirror CLI', () => {
         'm',
       ),
     );
-    const status = await runCli(['status'], databaseEnv(database));
+    const status = await runCliInProcess(['status'], databaseEnv(database));
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/^1\s+full\s+succeeded/m);
     expect(status.stdout).toMatch(
       new RegExp(`^weblate\\.units\\s+${sim.instance.units.length}$`, 'm'),
     );
-    const query = await runCli(
+    const query = await runCliInProcess(
       ['query', 'select count(*)::int as n from weblate.changes'],
       databaseEnv(database),
     );
@@ -120,7 +120,7 @@ describe('weblate-mirror CLI', () => {
     });
     const url = closed.url;
     await closed.close();
-    const result = await runCli(['sync'], {
+    const result = await runCliInProcess(['sync'], {
       ...databaseEnv(database),
       WEBLATE_URL: url,
       WEBLATE_MAX_ATTEMPTS: '1',
@@ -162,11 +162,11 @@ describe('weblate-mirror CLI', () => {
       expect(interrupted.signalled).toBe(true);
       expect(interrupted.code).toBe(1);
       expect(interrupted.stdout).toContain('error: interrupted by SIGINT');
-      const status = await runCli(['status'], databaseEnv(other));
+      const status = await runCliInProcess(['status'], databaseEnv(other));
       expect(status.stdout).toMatch(/^1\s+full\s+interrupted\s.*interrupted by SIGINT/m);
-      const again = await runCli(['sync'], { ...env, LOG_LEVEL: 'warn' });
+      const again = await runCliInProcess(['sync'], { ...env, LOG_LEVEL: 'warn' });
       expect(again.code).toBe(0);
-      const count = await runCli(
+      const count = await runCliInProcess(
         ['query', 'select count(*)::int as n from weblate.units'],
         databaseEnv(other),
       );
@@ -179,7 +179,7 @@ describe('weblate-mirror CLI', () => {
 
   it('runs the demo end to end on the embedded database', async () => {
     const dir = `${database.dataDir}/demo-run`;
-    const result = await runCli(
+    const result = await runCliInProcess(
       [
         'demo',
         '--data-dir',

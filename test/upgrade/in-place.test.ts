@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
-import { databaseEnv, runBin, runCli } from '../helpers/cli.ts';
+import { databaseEnv, runBin } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/commands.ts';
 import { createTestDatabase, DATABASE_KIND, type TestDatabase } from '../helpers/database.ts';
 import { compareMirrors, type MirrorSnapshot, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { checkOutRelease, type OldRelease } from '../helpers/old-release.ts';
@@ -171,10 +172,11 @@ describe.each(RELEASES)('upgrade in place from $commit ($about)', ({ commit }) =
     deletedComponent = sim.instance.components.at(-1)!.id;
     sim.mutate.deleteComponent(deletedComponent);
 
-    const migrated = await runCli(['migrate'], databaseEnv(database), 300_000);
+    // Today's release in this process: the older one's process is what must stay apart.
+    const migrated = await runCliInProcess(['migrate'], databaseEnv(database));
     expect(migrated.code, migrated.stderr).toBe(0);
     migrateOutput = migrated.stderr + migrated.stdout;
-    const synced = await runCli(['sync'], env, 300_000);
+    const synced = await runCliInProcess(['sync'], env);
     expect(synced.code, synced.stderr).toBe(0);
     handle = await database.open();
   }, 900_000);

@@ -4,8 +4,8 @@ import { statusCommand } from '../../src/cli/commands/status.ts';
 import { withLockSession } from '../../src/db/advisory-lock.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { jobLockName } from '../../src/worker/job-runner.ts';
-import { databaseEnv, runCli, startCli } from '../helpers/cli.ts';
-import { databaseFlags, runCommand } from '../helpers/commands.ts';
+import { databaseEnv, startCli } from '../helpers/cli.ts';
+import { databaseFlags, runCliInProcess, runCommand } from '../helpers/commands.ts';
 import { DATABASE_KIND, type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 
 let sim: RunningSimulator;
@@ -43,11 +43,14 @@ async function statusOf(db: TestDatabase): Promise<string> {
 }
 
 describe('weblate-mirror run <job>', () => {
-  /** Runs `jobs` one after another into a new database; returns each one's first line. */
+  /**
+   * Runs `jobs` one after another into a new database, in this process (the SIGTERM test
+   * below runs one as a process); returns each one's first line.
+   */
   async function runJobs(db: TestDatabase, jobs: string[]): Promise<string[]> {
     const outputs: string[] = [];
     for (const job of jobs) {
-      const result = await runCli(['run', job], env(db));
+      const result = await runCliInProcess(['run', job], env(db));
       expect(result.code, result.stdout + result.stderr).toBe(0);
       expect(result.stderr).toBe('');
       outputs.push(result.stdout.split('\n')[0]!.replace(/ of .* into .*:/, ':'));
@@ -72,7 +75,7 @@ describe('weblate-mirror run <job>', () => {
   });
 
   it('refuses an unknown job with exit code 2 and names the jobs', async () => {
-    const result = await runCli(['run', 'everything'], env(await database()));
+    const result = await runCliInProcess(['run', 'everything'], env(await database()));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('unknown job "everything": one of sync, statistics, reconcile');
   });
@@ -118,7 +121,7 @@ describe('weblate-mirror run <job>', () => {
       const handle = await db.migrated();
       const result = await withLockSession(handle, async (session) => {
         expect(await session.tryLock(jobLockName('sync'))).toBe(true);
-        return runCli(['run', 'sync'], { ...env(db), LOG_LEVEL: 'info' });
+        return runCliInProcess(['run', 'sync'], { ...env(db), LOG_LEVEL: 'info' });
       });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(
