@@ -414,7 +414,7 @@ export class IdWindows {
     const span = scaled > 0n ? scaled : 1n;
     const low = after === null ? 0n : BigInt(after);
     const hinted = this.#hinted(low, rows);
-    if (hinted === null) return String(low + span);
+    if (hinted === null || !this.#mayJumpTo(low, hinted.upTo)) return String(low + span);
     this.#hintedWindow = { from: String(hinted.from), upTo: String(hinted.upTo) };
     return this.#hintedWindow.upTo;
   }
@@ -432,6 +432,16 @@ export class IdWindows {
     const reach =
       densest === null ? BigInt(rows) : (BigInt(rows) * densest.span) / BigInt(densest.found);
     return { from: next - 1n, upTo: next - 1n + (reach > 0n ? reach : 1n) };
+  }
+
+  /**
+   * Whether a window may end at a hinted `upTo`. A change history names some units only, so
+   * ids below the hint may be dense: after one empty window past dense ids (a deleted
+   * component's), a jump is held to the same two pages at the densest ids as a blind window.
+   */
+  #mayJumpTo(low: bigint, upTo: bigint): boolean {
+    if (this.#emptyInARow > 1) return true;
+    return upTo - low <= this.#capped(upTo - low, this.#pageSize);
   }
 
   /** The page size changed: windows span as many more (or fewer) ids, to hold a page still. */

@@ -92,6 +92,22 @@ describe('id windows', () => {
     expect(windows.upperBound('1000')).toBe('1250');
   });
 
+  it('after one empty window past dense ids, jump to a hint no further than two pages', () => {
+    // Dense ids, a deleted component's gap, then dense ids again that the change history
+    // names only at 1,361: the ids between 190 and 1,361 are unknown, not empty.
+    const hints = new IdHints();
+    hints.add(['1361']);
+    const windows = new IdWindows(100, 2000, hints);
+    windows.observe(null, '95', { ...page(95), ids: ids(95) }, 100);
+    windows.observe('95', '190', page(0), 100);
+    const quick = { inFlight: 0, aimed: 0, concurrency: 1, msPerRow: 0 };
+    // Two pages of ids at the density seen, aimed at 95 rows.
+    expect(windows.next('190', quick)).toEqual({ upTo: '380', aim: 95, pieces: 1 });
+    // A second empty window: a gap wider than a component's, and the hint is the best guess.
+    windows.observe('190', '380', page(0), 100);
+    expect(windows.next('380', quick)).toEqual({ upTo: String(1361 - 1 + 95), aim: 95, pieces: 1 });
+  });
+
   it('keep ids above 2^53 exact', () => {
     const windows = new IdWindows(100, null);
     expect(windows.upperBound('9007199254740993')).toBe('9007199254741093');
