@@ -11,6 +11,7 @@ import {
   pendingMigrations,
 } from '../../src/db/migrator.ts';
 import { databaseEnv, runCli } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/commands.ts';
 import { DATABASE_KIND, type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 
 const databases = useTestDatabases();
@@ -188,7 +189,7 @@ describe('migrations', () => {
     await expect(migrateToLatest(handle)).rejects.toThrow(said);
     await handle.close();
     // The embedded database is one process's at a time: the command runs once it is closed.
-    const sync = await runCli(['sync'], {
+    const sync = await runCliInProcess(['sync'], {
       ...databaseEnv(database),
       WEBLATE_URL: 'http://127.0.0.1:9',
     });

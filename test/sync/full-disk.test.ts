@@ -11,6 +11,7 @@ import { DISK_RESERVE_BYTES } from '../../src/db/embedded-limits.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
 import { runCli } from '../helpers/cli.ts';
+import { runCliInProcess } from '../helpers/commands.ts';
 import { DATABASE_KIND, useTestDatabases } from '../helpers/database.ts';
 import { parseLogLines } from '../helpers/logs.ts';
 import { subscribedUsers } from '../helpers/sync.ts';
@@ -80,7 +81,8 @@ describe.runIf(DATABASE_KIND === 'pglite')('a full disk under the embedded datab
       WEBLATE_USERS: subscribedUsers(sim).join(','),
       LOG_LEVEL: 'info',
     };
-    const migrated = await runCli(['migrate'], env);
+    // The commands whose process is not under test run in this one (runCliInProcess).
+    const migrated = await runCliInProcess(['migrate'], env);
     expect(migrated.code, migrated.stdout + migrated.stderr).toBe(0);
     // Room for a few pages beyond what the sync keeps free, far less than the instance needs.
     await fillLeaving(DISK_RESERVE_BYTES + 6 * 1024 * 1024);
@@ -118,7 +120,7 @@ describe.runIf(DATABASE_KIND === 'pglite')('a full disk under the embedded datab
 
     rmSync(join(mountPoint, 'ballast'));
     await run('mount', ['-o', 'remount,size=1g', mountPoint]);
-    const again = await runCli(['sync'], env, 300_000);
+    const again = await runCliInProcess(['sync'], env);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     const handle = await createDb({ databaseUrl: null, dataDir });
     handles.push(handle);
