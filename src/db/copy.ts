@@ -20,9 +20,6 @@ export interface CopyCapability {
   transaction<T>(work: (trx: Transaction<Database>, copy: CopyInto) => Promise<T>): Promise<T>;
 }
 
-/** Clients that already have the listener below. */
-const guarded = new WeakSet<pg.PoolClient>();
-
 /**
  * The pool Kysely is given. A checked-out client whose connection dies (a server restart,
  * pg_terminate_backend) emits `error`, and the pool listens only to idle clients: unheard,
@@ -30,22 +27,21 @@ const guarded = new WeakSet<pg.PoolClient>();
  * its query anyway, and the pool drops the client when it comes back (it is no longer
  * queryable). Lock sessions hold one client for a whole job, so this is not rare. A
  * connection that cannot be opened fails with `explainConnectError`'s error.
+ *
+ * The listener goes on at the pool's `connect` event, before the pool hands the client out:
+ * a restart's FATAL can arrive in the same read as the connection's first ReadyForQuery, and
+ * is then emitted before the code awaiting `connect()` runs.
  */
 export function guardedPool(pool: pg.Pool, explainConnectError: (err: unknown) => Error) {
   let ended: Promise<void> | null = null;
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return {
     async connect(): Promise<pg.PoolClient> {
-      let client: pg.PoolClient;
       try {
-        client = await pool.connect();
+        return await pool.connect();
       } catch (err) {
         throw explainConnectError(err);
       }
-      if (!guarded.has(client)) {
-        guarded.add(client);
-        client.on('error', () => undefined);
-      }
-      return client;
     },
     /** Ends the pool once, whoever asks first (Kysely, or the handle's close). */
     end: () => (ended ??= pool.end()),
