@@ -23,7 +23,10 @@ export async function checkOutRelease(commit: string): Promise<OldRelease> {
   const folder = join(tmpdir(), 'weblate-mirror-releases', commit);
   const ready = join(folder, '.weblate-mirror-release-ready');
   const bin = join(folder, 'bin', 'weblate-mirror.js');
-  if (existsSync(ready)) return { commit, bin };
+  // A cleaner of the temporary folder, or a machine restored from an image, may have taken its
+  // dependencies and left the marker: such a folder is installed again.
+  const installed = join(folder, 'node_modules', '.package-lock.json');
+  if (existsSync(ready) && existsSync(installed)) return { commit, bin };
   await run('git', ['cat-file', '-e', `${commit}^{commit}`], { cwd: REPOSITORY }).catch(() => {
     throw new Error(
       `commit ${commit} is not in this clone (a shallow clone?): run \`git fetch --unshallow\``,
