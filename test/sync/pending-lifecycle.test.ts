@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   changesStored,
   discoveryDone,
+  languagesDue,
   languagesRead,
   snapshotsDeferred,
   snapshotsDue,
@@ -125,6 +126,12 @@ describe('each stage, folded over what is pending', () => {
       after: { movedTranslations: ['2'], owedSnapshots: ['4'] },
     },
     {
+      stage: 'snapshots about to be taken owe their languages first',
+      before: { owedSnapshots: ['3'] },
+      transitions: [...languagesDue([9]), ...snapshotsTaken([3])],
+      after: { staleLanguages: ['9'] },
+    },
+    {
       stage: 'languages read: those pending settle, those lagging stay, one both stays',
       before: { staleLanguages: ['1', '2'] },
       transitions: languagesRead([1, 2], [2, 6]),
@@ -195,8 +202,8 @@ const scheduledRunAfter: Run = [
     after: { owedSnapshots: ['3'] },
   },
   {
-    stage: 'statistics: the owed snapshot is read, its language lags',
-    transitions: [...snapshotsTaken([3]), ...languagesRead([], [9])],
+    stage: 'statistics: the owed snapshot is read, its language read and found lagging',
+    transitions: [...languagesDue([9]), ...snapshotsTaken([3]), ...languagesRead([9], [9])],
     after: { staleLanguages: ['9'] },
   },
   {
@@ -244,6 +251,7 @@ describe('applyTransitions', () => {
         webhooks: true,
       }),
       translationsDeleted([1, 2]),
+      languagesDue([5]),
       languagesRead([1], [2, 3]),
       snapshotsTaken(many.slice(100, 200)),
       unitsRead([], { coversAll: true }),

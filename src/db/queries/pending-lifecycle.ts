@@ -87,6 +87,14 @@ export function snapshotsDeferred(moved: readonly Id[]): Transition[] {
   return [transition.note('owedSnapshots', moved), transition.settle('movedTranslations', moved)];
 }
 
+/**
+ * Translations about to be snapshot: their languages' sums are owed from before the first
+ * snapshot settles, so that a run stopped between the two reads leaves them for the next.
+ */
+export function languagesDue(languages: readonly Id[]): Transition[] {
+  return [transition.note('staleLanguages', languages)];
+}
+
 /** Translations whose statistics were read, or need none any more. */
 export function snapshotsTaken(ids: readonly Id[]): Transition[] {
   return [transition.settle('movedTranslations', ids), transition.settle('owedSnapshots', ids)];

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 
 import type { Database, RawJson } from '../../db/database.ts';
 import {
+  languagesDue,
   languagesRead,
   snapshotsDeferred,
   snapshotsDue,
@@ -101,8 +102,12 @@ export async function syncStatistics(
   // Pending translations this sync did not list are gone or out of scope: nothing to read.
   await applyTransitions(ctx.db, snapshotsTaken(due.gone));
   const known = due.read;
-  await snapshotTranslations(ctx, known, { settlesPending: true });
   const languages = new Set(known.map((t) => t.language));
+  const languageIds = await languageIdsOf(ctx, [...languages]);
+  if (languageIds.length > 0) {
+    await commitState(ctx, 'language_statistics', languagesDue(languageIds));
+  }
+  await snapshotTranslations(ctx, known, { settlesPending: true });
   const pendingLanguages = (await pending.staleLanguages.list(ctx.db)).map(Number);
   for (const code of await languageCodes(ctx, pendingLanguages)) languages.add(code);
   await syncLanguageStatistics(
@@ -156,6 +161,16 @@ async function languageCodes(ctx: SyncContext, ids: number[]): Promise<string[]>
     .where('id', 'in', ids)
     .execute();
   return rows.map((r) => r.code);
+}
+
+async function languageIdsOf(ctx: SyncContext, codes: string[]): Promise<number[]> {
+  if (codes.length === 0) return [];
+  const rows = await ctx.db
+    .selectFrom('weblate.languages')
+    .select('id')
+    .where('code', 'in', codes)
+    .execute();
+  return rows.map((r) => Number(r.id));
 }
 
 async function snapshotComponent(
