@@ -22,15 +22,11 @@ export interface CopyCapability {
 
 /**
  * The pool Kysely is given. A checked-out client whose connection dies (a server restart,
- * pg_terminate_backend) emits `error`, and the pool listens only to idle clients: unheard,
- * that event would crash the process. The failure reaches whoever uses the client through
- * its query anyway, and the pool drops the client when it comes back (it is no longer
- * queryable). Lock sessions hold one client for a whole job, so this is not rare. A
- * connection that cannot be opened fails with `explainConnectError`'s error.
- *
- * The listener goes on at the pool's `connect` event, before the pool hands the client out:
- * a restart's FATAL can arrive in the same read as the connection's first ReadyForQuery, and
- * is then emitted before the code awaiting `connect()` runs.
+ * pg_terminate_backend) emits `error`, which the pool hears only from idle clients: unheard,
+ * it would crash the process. The failure reaches the client's user through its query, and
+ * the pool drops the client when it comes back. The listener goes on at the pool's `connect`
+ * event, before the client is handed out: a restart's FATAL can come in the same read as the
+ * first ReadyForQuery. A connection that cannot be opened fails with `explainConnectError`.
  */
 export function guardedPool(pool: pg.Pool, explainConnectError: (err: unknown) => Error) {
   let ended: Promise<void> | null = null;
