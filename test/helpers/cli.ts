@@ -30,9 +30,12 @@ function spawnCli(
   args: string[],
   env: Record<string, string>,
   timeoutMs: number,
-  interrupt?: Interrupt,
+  {
+    interrupt,
+    nodeFlags = TEST_NODE_FLAGS,
+  }: { interrupt?: Interrupt; nodeFlags?: readonly string[] } = {},
 ): RunningCli {
-  const child = spawn(process.execPath, [...TEST_NODE_FLAGS, bin, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, bin, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     cwd: fileURLToPath(new URL('../fixtures/', import.meta.url)),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -122,7 +125,19 @@ export function runCliAndSignal(
   signal: NodeJS.Signals,
   timeoutMs = 120_000,
 ): Promise<CliResult> {
-  return spawnCli(BIN, args, env, timeoutMs, { when, signal }).done;
+  return spawnCli(BIN, args, env, timeoutMs, { interrupt: { when, signal } }).done;
+}
+
+/**
+ * Runs the CLI to completion with Node's default flags, as a user's shell does, for a test of
+ * what the process itself measures (its memory: the suite's flags change what V8 compiles).
+ */
+export function runCliAsShipped(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<CliResult> {
+  return spawnCli(BIN, args, env, timeoutMs, { nodeFlags: [] }).done;
 }
 
 /** Environment that points the CLI at a test database. */

@@ -4,7 +4,7 @@ import { DiskRoom, EmbeddedLimits, MemoryLimit } from '../../src/db/embedded-lim
 import { MemoryLimitError } from '../../src/errors.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
-import { databaseEnv, runCli } from '../helpers/cli.ts';
+import { databaseEnv, runCliAsShipped } from '../helpers/cli.ts';
 import { DATABASE_KIND, useTestDatabases } from '../helpers/database.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
@@ -70,7 +70,7 @@ describe('the memory limit of a sync into the embedded database', () => {
     try {
       const database = await databases.create();
       await (await database.migrated()).close();
-      const run = await runCli(['sync'], {
+      const run = await runCliAsShipped(['sync'], {
         ...databaseEnv(database),
         WEBLATE_URL: large.url,
         WEBLATE_MIRROR_MEMORY_LIMIT_MB: '300',
