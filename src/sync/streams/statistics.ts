@@ -103,13 +103,13 @@ export async function syncStatistics(
   await applyTransitions(ctx.db, snapshotsTaken(due.gone));
   const known = due.read;
   const languages = new Set(known.map((t) => t.language));
-  const languageIds = await languageIdsOf(ctx, [...languages]);
+  const languageIds = (await languagesBy(ctx, { codes: [...languages] })).map((l) => l.id);
   if (languageIds.length > 0) {
     await commitState(ctx, 'language_statistics', languagesDue(languageIds));
   }
   await snapshotTranslations(ctx, known, { settlesPending: true });
   const pendingLanguages = (await pending.staleLanguages.list(ctx.db)).map(Number);
-  for (const code of await languageCodes(ctx, pendingLanguages)) languages.add(code);
+  for (const { code } of await languagesBy(ctx, { ids: pendingLanguages })) languages.add(code);
   await syncLanguageStatistics(
     ctx,
     new Map([...languages].map((code) => [code, languageUrls.get(code) ?? null])),
@@ -153,24 +153,20 @@ export async function snapshotTranslations(
   );
 }
 
-async function languageCodes(ctx: SyncContext, ids: number[]): Promise<string[]> {
-  if (ids.length === 0) return [];
+/** The mirrored languages whose id, or code, is among `keys`. */
+async function languagesBy(
+  ctx: SyncContext,
+  keys: { ids: readonly number[] } | { codes: readonly string[] },
+): Promise<Array<{ id: number; code: string }>> {
+  const [column, values] =
+    'ids' in keys ? (['id', keys.ids] as const) : (['code', keys.codes] as const);
+  if (values.length === 0) return [];
   const rows = await ctx.db
     .selectFrom('weblate.languages')
-    .select('code')
-    .where('id', 'in', ids)
+    .select(['id', 'code'])
+    .where(column, 'in', values)
     .execute();
-  return rows.map((r) => r.code);
-}
-
-async function languageIdsOf(ctx: SyncContext, codes: string[]): Promise<number[]> {
-  if (codes.length === 0) return [];
-  const rows = await ctx.db
-    .selectFrom('weblate.languages')
-    .select('id')
-    .where('code', 'in', codes)
-    .execute();
-  return rows.map((r) => Number(r.id));
+  return rows.map((r) => ({ id: Number(r.id), code: r.code }));
 }
 
 async function snapshotComponent(
