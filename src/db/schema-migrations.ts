@@ -18,8 +18,11 @@ export function unknownMigrations(applied: readonly string[]): string[] {
   return applied.filter((name) => !Object.hasOwn(MIGRATIONS, name));
 }
 
+/** This release's migrations, in the order they apply. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS).sort();
+
 /** This release's newest migration. */
-export const NEWEST_MIGRATION = Object.keys(MIGRATIONS).sort().at(-1)!;
+export const NEWEST_MIGRATION = MIGRATION_NAMES.at(-1)!;
 
 export function createMigrator(db: Kysely<Database>): Migrator {
   return new Migrator({ db, provider, migrationTableSchema: 'weblate' });
