@@ -65,11 +65,11 @@ export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport
   });
 }
 
-/** The names of the applied migrations; null where the database was never migrated. */
-async function appliedMigrations(handle: DbHandle): Promise<string[] | null> {
+/** The names of the applied migrations: none where the database was never migrated. */
+async function appliedMigrations(handle: DbHandle): Promise<string[]> {
   const table = await sql<{ found: string | null }>`
     select to_regclass('weblate.kysely_migration')::text as found`.execute(handle.db);
-  if (table.rows[0]?.found == null) return null;
+  if (table.rows[0]?.found == null) return [];
   const { rows } = await sql<{ name: string }>`
     select name from weblate.kysely_migration order by name`.execute(handle.db);
   return rows.map((r) => r.name);
@@ -82,14 +82,14 @@ async function appliedMigrations(handle: DbHandle): Promise<string[] | null> {
  */
 export async function pendingMigrations(handle: DbHandle): Promise<string[]> {
   const applied = await appliedMigrations(handle);
-  const unknown = unknownMigrations(applied ?? []);
+  const unknown = unknownMigrations(applied);
   if (unknown.length > 0)
     throw new Error(
       `the database at ${handle.location} was migrated by a newer weblate-mirror: migration ` +
         `${unknown.join(', ')} is unknown to this release, whose newest is ${NEWEST_MIGRATION}; ` +
         'upgrade weblate-mirror to use it',
     );
-  return MIGRATION_NAMES.filter((name) => !applied?.includes(name));
+  return MIGRATION_NAMES.filter((name) => !applied.includes(name));
 }
 
 /** Rolls back every migration (for tests and `db:rollback`). */
