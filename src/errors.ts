@@ -71,17 +71,42 @@ export class MemoryLimitError extends SyncError {
   }
 }
 
-/** A sync into the embedded database that stopped while its disk had room (db/embedded-limits.ts). */
-export class DiskRoomError extends SyncError {
+/** What a command was about to write into the embedded database (see DiskRoomError). */
+export type DiskWork = 'sync' | 'backfill' | 'migrate' | 'move';
+
+/**
+ * A write into the embedded database stopped, or never started, while its disk still had
+ * room (db/embedded-limits.ts): nothing it had not committed is lost.
+ */
+export class DiskRoomError extends ExplainedError {
   override name = 'DiskRoomError';
-  constructor(folder: string, freeBytes: number, reserveBytes: number) {
-    const mb = (bytes: number) => Math.floor(bytes / (1024 * 1024));
+  constructor(folder: string, freeBytes: number, reserveBytes: number, work: DiskWork = 'sync') {
+    const room = `${mb(freeBytes)} MB free, under the ${mb(reserveBytes)} MB`;
     super(
-      `stopped before the disk of the embedded database at ${folder} is full: ${mb(freeBytes)} MB ` +
-        `free, under the ${mb(reserveBytes)} MB a sync keeps free. What this run committed is kept; ` +
-        'free some space and sync again to resume from it.',
+      {
+        sync:
+          `stopped before the disk of the embedded database at ${folder} is full: ${room} a sync ` +
+          'keeps free. What this run committed is kept; free some space and sync again to resume from it.',
+        backfill:
+          `did not estimate the progress history: the disk of the embedded database at ${folder} has ` +
+          `${room} a write keeps free. The estimates are as they were; free some space and run ` +
+          '`weblate-mirror backfill` again.',
+        migrate:
+          `did not migrate the embedded database at ${folder}: its disk has ${room} a write keeps ` +
+          'free. The database is as it was; free some space and run the command again.',
+        move:
+          `did not move the embedded database at ${folder} to the new PostgreSQL release: its disk ` +
+          `has ${room} the move needs (a copy of the database beside its old folder, which is ` +
+          'kept, and the room a write keeps free). The database is as it was; free some space and ' +
+          'run the command again.',
+      }[work],
     );
   }
+}
+
+/** Whole megabytes, rounded down: a reserve is never said to be met when it is not. */
+function mb(bytes: number): number {
+  return Math.floor(bytes / (1024 * 1024));
 }
 
 /** A record of the API that does not have the shape weblate-mirror needs. */

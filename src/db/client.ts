@@ -25,7 +25,12 @@ import {
   MemoryLimit,
 } from './embedded-limits.ts';
 import { storedCluster } from './pglite-cluster.ts';
-import { clusterMajor, needsMove, upgradeEmbeddedCluster } from './pglite-upgrade.ts';
+import {
+  checkRoomToMove,
+  clusterMajor,
+  needsMove,
+  upgradeEmbeddedCluster,
+} from './pglite-upgrade.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -208,6 +213,7 @@ async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHand
   try {
     const pgdata = join(options.dataDir, 'pgdata');
     if (needsMove(options.dataDir, open.readOnly)) {
+      checkRoomToMove(options.dataDir);
       const upgrade = await upgradeEmbeddedCluster(options.dataDir, (folder) =>
         createPglite(folder, true),
       );

@@ -1,6 +1,6 @@
 import { statfsSync } from 'node:fs';
 
-import { DiskRoomError, MemoryLimitError } from '../errors.ts';
+import { DiskRoomError, type DiskWork, MemoryLimitError } from '../errors.ts';
 
 /** The default of WEBLATE_MIRROR_MEMORY_LIMIT_MB. */
 export const DEFAULT_MEMORY_LIMIT_MB = 1500;
@@ -44,10 +44,11 @@ export class DiskRoom {
     this.#free = free;
   }
 
-  /** Throws DiskRoomError when the folder's disk has less than the reserve free. */
-  check(): void {
+  /** Throws DiskRoomError, worded for `work`, when the folder's disk has less than the reserve free. */
+  check(work: DiskWork = 'sync'): void {
     const free = this.#free(this.#folder);
-    if (free < DISK_RESERVE_BYTES) throw new DiskRoomError(this.#folder, free, DISK_RESERVE_BYTES);
+    if (free < DISK_RESERVE_BYTES)
+      throw new DiskRoomError(this.#folder, free, DISK_RESERVE_BYTES, work);
   }
 }
 

@@ -34,6 +34,7 @@ export async function migrateToLatest(handle: DbHandle): Promise<MigrationReport
     // Every command starts here: where nothing is pending, one query instead of the
     // migrator's catalogue reads (docs/performance.md).
     if ((await pendingMigrations(handle)).length === 0) return { applied: [], pending: [] };
+    handle.limits?.disk.check('migrate');
     const { error, results } = await createMigrator(handle.db).migrateToLatest();
     const applied = (results ?? [])
       .filter((r) => r.status === 'Success')

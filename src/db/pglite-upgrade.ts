@@ -1,12 +1,13 @@
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 
-import { ExplainedError } from '../errors.ts';
+import { DiskRoomError, ExplainedError } from '../errors.ts';
 import type { Database } from './database.ts';
+import { DISK_RESERVE_BYTES, freeBytes } from './embedded-limits.ts';
 import { migrateTo, unknownMigrations } from './schema-migrations.ts';
 
 /**
@@ -64,6 +65,25 @@ interface Table {
   name: string;
   columns: string[];
   blocks: number;
+}
+
+/**
+ * The move writes a second copy of the database beside the old folder, which it keeps, in
+ * a space the old folder's size bounds: it starts only where the disk holds that and the
+ * reserve a write keeps free. A crashed attempt's folder counts as room: the move replaces it.
+ */
+export function checkRoomToMove(dataDir: string, free: (folder: string) => number = freeBytes) {
+  const needed = folderBytes(join(dataDir, 'pgdata')) + DISK_RESERVE_BYTES;
+  const available = free(dataDir) + folderBytes(join(dataDir, UPGRADING));
+  if (available < needed) throw new DiskRoomError(dataDir, available, needed, 'move');
+}
+
+/** Bytes of the files under `path` (none where it is missing). */
+function folderBytes(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stats = lstatSync(path);
+  if (!stats.isDirectory()) return stats.size;
+  return readdirSync(path).reduce((sum, name) => sum + folderBytes(join(path, name)), 0);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../db/database.ts';
+import type { DiskRoom } from '../db/embedded-limits.ts';
 import { type BackfillResult, rebuildEstimates } from '../db/queries/backfill.ts';
 import type { Logger } from '../logger.ts';
 
@@ -10,9 +11,16 @@ export interface BackfillRun extends BackfillResult {
 
 /**
  * Rebuilds the estimated progress history (see db/queries/backfill.ts and docs/history.md)
- * and logs what it wrote. The caller holds the writer lock, as for any run that writes.
+ * and logs what it wrote. The caller holds the writer lock, as for any run that writes. On
+ * the embedded database, `disk` is its room: the rebuild is one statement that no check
+ * could stop halfway, so it starts only with the room a write keeps free.
  */
-export async function runBackfill(db: Kysely<Database>, log: Logger): Promise<BackfillRun> {
+export async function runBackfill(
+  db: Kysely<Database>,
+  log: Logger,
+  disk: DiskRoom | null,
+): Promise<BackfillRun> {
+  disk?.check('backfill');
   const started = performance.now();
   const result = await rebuildEstimates(db);
   const run = { ...result, durationMs: Math.round(performance.now() - started) };

@@ -101,7 +101,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
  */
 async function backfillAfterFirstSync(deps: SyncDeps): Promise<void> {
   try {
-    await runBackfill(deps.db, deps.log);
+    await runBackfill(deps.db, deps.log, deps.limits?.disk ?? null);
   } catch (err) {
     logFailure(
       deps.log,

@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createDb, type DbHandle } from '../../src/db/client.ts';
 import { DISK_RESERVE_BYTES } from '../../src/db/embedded-limits.ts';
+import { pendingMigrations } from '../../src/db/migrator.ts';
+import { migrateTo, MIGRATION_NAMES, NEWEST_MIGRATION } from '../../src/db/schema-migrations.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { expectSameAsCleanSync } from '../helpers/clean-sync.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -28,7 +31,6 @@ const databases = useTestDatabases();
 let sim: RunningSimulator;
 let mountPoint: string;
 let mounted = false;
-const handles: DbHandle[] = [];
 
 beforeAll(async () => {
   if (DATABASE_KIND !== 'pglite') return;
@@ -52,7 +54,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const handle of handles) await handle.close().catch(() => undefined);
   await sim?.close();
   if (mounted) await run('umount', [mountPoint]);
   if (mountPoint !== undefined) rmSync(mountPoint, { recursive: true, force: true });
@@ -122,8 +123,68 @@ describe.runIf(DATABASE_KIND === 'pglite')('a full disk under the embedded datab
     await run('mount', ['-o', 'remount,size=1g', mountPoint]);
     const again = await runCliInProcess(['sync'], env);
     expect(again.code, again.stdout + again.stderr).toBe(0);
-    const handle = await createDb({ databaseUrl: null, dataDir });
-    handles.push(handle);
-    await expectSameAsCleanSync(databases, sim, handle.db);
+    await withMirror(dataDir, (handle) => expectSameAsCleanSync(databases, sim, handle.db));
+  }, 600_000);
+
+  it('keeps backfill and migrate from starting without the room a write keeps free', async () => {
+    // The mirror the test before synced, on the disk it left with room again.
+    const dataDir = join(mountPoint, 'mirror');
+    const env = { WEBLATE_MIRROR_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' };
+    const estimates = (handle: DbHandle) =>
+      sql<{
+        rows: string;
+      }>`select count(*)::text as rows from weblate.translation_progress_estimated`
+        .execute(handle.db)
+        .then((r) => r.rows[0]!.rows);
+    const before = await withMirror(dataDir, estimates);
+    expect(Number(before)).toBeGreaterThan(0);
+
+    await fillLeaving(DISK_RESERVE_BYTES - 8 * 1024 * 1024);
+    const backfill = await runCliInProcess(['backfill'], env);
+    expect([backfill.code, backfill.stdout, backfill.stderr.trim()]).toEqual([
+      1,
+      '',
+      expect.stringMatching(
+        new RegExp(
+          `^weblate-mirror: did not estimate the progress history: the disk of the embedded database at ${dataDir} has \\d+ MB free, under the 48 MB a write keeps free\\. The estimates are as they were; free some space and run \`weblate-mirror backfill\` again\\.$`,
+        ),
+      ),
+    ]);
+    expect(await withMirror(dataDir, estimates)).toBe(before);
+
+    // A release with a migration to apply: the newest one rolled back.
+    rmSync(join(mountPoint, 'ballast'));
+    await withMirror(dataDir, (handle) => migrateTo(handle.db, MIGRATION_NAMES.at(-2)!));
+    await fillLeaving(DISK_RESERVE_BYTES - 8 * 1024 * 1024);
+    const migrate = await runCliInProcess(['migrate'], env);
+    expect([migrate.code, migrate.stderr.trim()]).toEqual([
+      1,
+      expect.stringMatching(
+        new RegExp(
+          `^weblate-mirror: did not migrate the embedded database at ${dataDir}: its disk has \\d+ MB free, under the 48 MB a write keeps free\\. The database is as it was; free some space and run the command again\\.$`,
+        ),
+      ),
+    ]);
+    expect(await withMirror(dataDir, pendingMigrations)).toEqual([NEWEST_MIGRATION]);
+
+    // With room again, both run.
+    rmSync(join(mountPoint, 'ballast'));
+    const migrated = await runCliInProcess(['migrate'], env);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(await withMirror(dataDir, pendingMigrations)).toEqual([]);
+    const estimated = await runCliInProcess(['backfill'], env);
+    expect(estimated.code, estimated.stderr).toBe(0);
+    expect(estimated.stdout).toMatch(/^estimated \d+ translation-days/);
+    expect(await withMirror(dataDir, estimates)).toBe(before);
   }, 600_000);
 });
+
+/** Runs `work` on the mirror in dataDir and closes it: a command after needs its folder. */
+async function withMirror<T>(dataDir: string, work: (handle: DbHandle) => Promise<T>): Promise<T> {
+  const handle = await createDb({ databaseUrl: null, dataDir });
+  try {
+    return await work(handle);
+  } finally {
+    await handle.close();
+  }
+}

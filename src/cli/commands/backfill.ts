@@ -30,7 +30,7 @@ export const backfillCommand: Command = {
         await session.waitLock(WRITER_LOCK, {
           onWait: () => log.info('waiting for a worker job that writes the mirror'),
         });
-        print(describeBackfill(await runBackfill(handle.db, log)));
+        print(describeBackfill(await runBackfill(handle.db, log, handle.limits?.disk ?? null)));
         return 0;
       }),
     );
