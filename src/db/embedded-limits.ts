@@ -44,11 +44,14 @@ export class DiskRoom {
     this.#free = free;
   }
 
-  /** Throws DiskRoomError, worded for `work`, when the folder's disk has less than the reserve free. */
-  check(work: DiskWork = 'sync'): void {
-    const free = this.#free(this.#folder);
-    if (free < DISK_RESERVE_BYTES)
-      throw new DiskRoomError(this.#folder, free, DISK_RESERVE_BYTES, work);
+  /**
+   * Throws DiskRoomError, worded for `work`, unless the folder's disk holds the reserve and the
+   * bytes `work` writes; bytes it frees first (a folder it replaces) count as room.
+   */
+  check(work: DiskWork = 'sync', { writes = 0, frees = 0 } = {}): void {
+    const available = this.#free(this.#folder) + frees;
+    const needed = DISK_RESERVE_BYTES + writes;
+    if (available < needed) throw new DiskRoomError(this.#folder, available, needed, work);
   }
 }
 

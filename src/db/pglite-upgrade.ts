@@ -5,9 +5,9 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 
-import { DiskRoomError, ExplainedError } from '../errors.ts';
+import { ExplainedError } from '../errors.ts';
 import type { Database } from './database.ts';
-import { DISK_RESERVE_BYTES, freeBytes } from './embedded-limits.ts';
+import { DiskRoom, freeBytes } from './embedded-limits.ts';
 import { migrateTo, unknownMigrations } from './schema-migrations.ts';
 
 /**
@@ -73,9 +73,10 @@ interface Table {
  * reserve a write keeps free. A crashed attempt's folder counts as room: the move replaces it.
  */
 export function checkRoomToMove(dataDir: string, free: (folder: string) => number = freeBytes) {
-  const needed = folderBytes(join(dataDir, 'pgdata')) + DISK_RESERVE_BYTES;
-  const available = free(dataDir) + folderBytes(join(dataDir, UPGRADING));
-  if (available < needed) throw new DiskRoomError(dataDir, available, needed, 'move');
+  new DiskRoom(dataDir, free).check('move', {
+    writes: folderBytes(join(dataDir, 'pgdata')),
+    frees: folderBytes(join(dataDir, UPGRADING)),
+  });
 }
 
 /** Bytes of the files under `path` (none where it is missing). */

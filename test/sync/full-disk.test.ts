@@ -136,10 +136,12 @@ describe.runIf(DATABASE_KIND === 'pglite')('a full disk under the embedded datab
       }>`select count(*)::text as rows from weblate.translation_progress_estimated`
         .execute(handle.db)
         .then((r) => r.rows[0]!.rows);
+    // 8 MB less than a write keeps free.
+    const UNDER_RESERVE = DISK_RESERVE_BYTES - 8 * 1024 * 1024;
     const before = await withMirror(dataDir, estimates);
     expect(Number(before)).toBeGreaterThan(0);
 
-    await fillLeaving(DISK_RESERVE_BYTES - 8 * 1024 * 1024);
+    await fillLeaving(UNDER_RESERVE);
     const backfill = await runCliInProcess(['backfill'], env);
     expect([backfill.code, backfill.stdout, backfill.stderr.trim()]).toEqual([
       1,
@@ -155,7 +157,7 @@ describe.runIf(DATABASE_KIND === 'pglite')('a full disk under the embedded datab
     // A release with a migration to apply: the newest one rolled back.
     rmSync(join(mountPoint, 'ballast'));
     await withMirror(dataDir, (handle) => migrateTo(handle.db, MIGRATION_NAMES.at(-2)!));
-    await fillLeaving(DISK_RESERVE_BYTES - 8 * 1024 * 1024);
+    await fillLeaving(UNDER_RESERVE);
     const migrate = await runCliInProcess(['migrate'], env);
     expect([migrate.code, migrate.stderr.trim()]).toEqual([
       1,
