@@ -59,9 +59,11 @@ async function openOld(database: TestDatabase): Promise<OldDatabase> {
   };
 }
 
-/** Every row of the weblate schema's tables, by primary key, each value as its jsonb text. */
-async function readRows(query: <T>(text: string) => Promise<T[]>): Promise<Map<string, Rows>> {
-  const tables = await query<{ name: string; keys: string[] }>(`
+type Query = <T>(text: string) => Promise<T[]>;
+
+/** The weblate schema's tables with their primary keys (Kysely's own left out). */
+function weblateTables(query: Query): Promise<Array<{ name: string; keys: string[] }>> {
+  return query<{ name: string; keys: string[] }>(`
     select c.relname as name, array_agg(a.attname::text order by k.ord) as keys
       from pg_constraint p
       join pg_class c on c.oid = p.conrelid
@@ -70,8 +72,12 @@ async function readRows(query: <T>(text: string) => Promise<T[]>): Promise<Map<s
       join pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum
      where n.nspname = 'weblate' and p.contype = 'p' and c.relname not like 'kysely%'
      group by c.relname`);
+}
+
+/** Every row of the weblate schema's tables, by primary key, each value as its jsonb text. */
+async function readRows(query: Query): Promise<Map<string, Rows>> {
   const all = new Map<string, Rows>();
-  for (const table of tables) {
+  for (const table of await weblateTables(query)) {
     const key = table.keys.map((k) => `t.${k}::text`).join(` || '/' || `);
     const rows = await query<{ key: string; row: string }>(`
       select ${key} as key,
@@ -83,6 +89,18 @@ async function readRows(query: <T>(text: string) => Promise<T[]>): Promise<Map<s
     );
   }
   return all;
+}
+
+/** One digest of every row of each weblate table: equal digests, equal tables. */
+async function tableDigests(query: Query): Promise<Record<string, string | null>> {
+  const digests: Record<string, string | null> = {};
+  for (const { name } of await weblateTables(query)) {
+    const [row] = await query<{ digest: string | null }>(`
+      select md5(string_agg(md5((t.*)::text), '' order by (t.*)::text)) as digest
+        from weblate.${name} t`);
+    digests[name] = row!.digest;
+  }
+  return digests;
 }
 
 /**
@@ -280,7 +298,7 @@ describe.each(RELEASES)('upgrade in place from $commit ($about)', ({ commit }) =
     const fingerprint = async () => {
       const reopened = await database.open();
       try {
-        return await readRows(
+        return await tableDigests(
           async <T>(text: string) => (await sql.raw<T>(text).execute(reopened.db)).rows,
         );
       } finally {
