@@ -7,6 +7,15 @@ import type { Database } from '../../src/db/database.ts';
  * by the database: 64-bit integers and microseconds intact): live rows of every table
  * without bookkeeping columns, the latest statistics snapshot of each object, and changes.
  */
+/**
+ * The statement of one digest of every row of `weblate.<table>`: equal digests, equal rows (for
+ * a check that a table stayed as it was, where naming the row that moved is not needed).
+ */
+export function tableDigestQuery(table: string): string {
+  return `select md5(string_agg(md5((t.*)::text), '' order by (t.*)::text)) as digest
+    from weblate.${table} t`;
+}
+
 export interface MirrorSnapshot {
   tables: Record<string, string[]>;
   /** Change rows by id, compared separately: a mirror keeps history Weblate deleted. */

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { generateInstance } from '../../src/simulator/generate.ts';
-import { dispatch, toJsonText } from '../../src/simulator/index.ts';
 import { DEFAULT_SIZE } from '../../src/simulator/size.ts';
-
-const BASE = 'http://127.0.0.1:1/';
+import { get as dispatchGet } from './consistency.ts';
 
 describe('a 200,000-unit instance', () => {
   const big = generateInstance({
@@ -29,14 +27,9 @@ describe('a 200,000-unit instance', () => {
   }
 
   function get<T>(path: string): T {
-    const reply = dispatch(big, {
-      method: 'GET',
-      url: new URL(`${BASE}${path}`),
-      baseUrl: BASE,
-      headers: {},
-    });
+    const reply = dispatchGet(big, path);
     expect(reply.status, path).toBe(200);
-    return JSON.parse(reply.rawBody ?? toJsonText(reply.body)) as T;
+    return reply.body as T;
   }
 
   const ids = (listing: Listing) => listing.results.map((r) => r.id as number);

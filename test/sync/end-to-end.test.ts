@@ -15,6 +15,7 @@ import { createTestClient } from '../helpers/client.ts';
 import { firstMismatch } from '../helpers/compare.ts';
 import { createTestDatabase, handleOf, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
+import { tableDigestQuery } from '../helpers/mirror-compare.ts';
 import { rawMismatchesByTable } from '../helpers/raw-compare.ts';
 import {
   expectServedRequests,
@@ -318,12 +319,8 @@ describe('a full sync of the simulated instance', () => {
       Object.fromEntries(
         await Promise.all(
           [...MIRRORED_TABLES, 'change_actions'].map(async (table) => {
-            const r = await sql<{
-              f: string;
-            }>`select md5(string_agg(md5((t.*)::text), '' order by (t.*)::text)) as f from ${sql.table(`weblate.${table}`)} t`.execute(
-              db,
-            );
-            return [table, r.rows[0]?.f] as const;
+            const r = await sql.raw<{ digest: string }>(tableDigestQuery(table)).execute(db);
+            return [table, r.rows[0]?.digest] as const;
           }),
         ),
       );

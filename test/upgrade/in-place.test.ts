@@ -11,7 +11,12 @@ import { type RunningSimulator, startSimulator } from '../../src/simulator/index
 import { databaseEnv, runBin } from '../helpers/cli.ts';
 import { runCliInProcess } from '../helpers/commands.ts';
 import { createTestDatabase, DATABASE_KIND, type TestDatabase } from '../helpers/database.ts';
-import { compareMirrors, type MirrorSnapshot, snapshotMirror } from '../helpers/mirror-compare.ts';
+import {
+  compareMirrors,
+  type MirrorSnapshot,
+  snapshotMirror,
+  tableDigestQuery,
+} from '../helpers/mirror-compare.ts';
 import { checkOutRelease, type OldRelease } from '../helpers/old-release.ts';
 import { subscribedUsers, syncSimulator } from '../helpers/sync.ts';
 
@@ -95,9 +100,7 @@ async function readRows(query: Query): Promise<Map<string, Rows>> {
 async function tableDigests(query: Query): Promise<Record<string, string | null>> {
   const digests: Record<string, string | null> = {};
   for (const { name } of await weblateTables(query)) {
-    const [row] = await query<{ digest: string | null }>(`
-      select md5(string_agg(md5((t.*)::text), '' order by (t.*)::text)) as digest
-        from weblate.${name} t`);
+    const [row] = await query<{ digest: string | null }>(tableDigestQuery(name));
     digests[name] = row!.digest;
   }
   return digests;
