@@ -192,7 +192,7 @@ async function createProgressViews(db: Kysely<unknown>): Promise<void> {
  * The select of translation_progress_daily as this migration creates it: every day from a
  * translation's first snapshot on (0007 adds the estimated days before it).
  */
-export function measuredDaily() {
+function measuredDaily() {
   return sql`
     with last_of_day as (
       select distinct on (s.translation_id, (s.captured_at at time zone 'UTC')::date)

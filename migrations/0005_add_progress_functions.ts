@@ -7,322 +7,441 @@ import { type Kysely, sql } from 'kysely';
 // are plain SQL (not strict, not security definer), so PostgreSQL inlines them into the
 // query and a filter on the view still reaches the tables. docs/schema.md documents them.
 // Frozen once merged; add a new migration.
+//
+// Written out as the statements it ran when it landed, so that no migration reads another's
+// SQL; schema/ holds each object's current definition (docs/schema.md, "Where a definition lives").
 
-export interface Figure {
-  name: string;
-  type: 'bigint' | 'numeric' | 'timestamptz' | 'text';
-  /** Over rows of translation_progress(_daily) named `x`. */
-  sum: string;
-  /** translation_progress_daily has no failing_words and no last_change. */
-  isCurrentOnly?: boolean;
-}
-
-/** Summed figures, in the column order of the 0003 views; percentages Weblate's. */
-const FIGURES: readonly Figure[] = [
-  { name: 'translations', type: 'bigint', sum: 'count(x.translation_id)' },
-  { name: 'total', type: 'bigint', sum: 'coalesce(sum(x.total), 0)::bigint' },
-  { name: 'total_words', type: 'bigint', sum: 'coalesce(sum(x.total_words), 0)::bigint' },
-  { name: 'translated', type: 'bigint', sum: 'coalesce(sum(x.translated), 0)::bigint' },
-  {
-    name: 'translated_words',
-    type: 'bigint',
-    sum: 'coalesce(sum(x.translated_words), 0)::bigint',
-  },
-  {
-    name: 'translated_percent',
-    type: 'numeric',
-    sum: 'weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true)',
-  },
-  {
-    name: 'translated_words_percent',
-    type: 'numeric',
-    sum: 'weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true)',
-  },
-  { name: 'fuzzy', type: 'bigint', sum: 'coalesce(sum(x.fuzzy), 0)::bigint' },
-  { name: 'fuzzy_words', type: 'bigint', sum: 'coalesce(sum(x.fuzzy_words), 0)::bigint' },
-  {
-    name: 'fuzzy_percent',
-    type: 'numeric',
-    sum: 'weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0))',
-  },
-  { name: 'approved', type: 'bigint', sum: 'coalesce(sum(x.approved), 0)::bigint' },
-  { name: 'approved_words', type: 'bigint', sum: 'coalesce(sum(x.approved_words), 0)::bigint' },
-  {
-    name: 'approved_percent',
-    type: 'numeric',
-    sum: 'weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0))',
-  },
-  { name: 'failing', type: 'bigint', sum: 'coalesce(sum(x.failing), 0)::bigint' },
-  {
-    name: 'failing_words',
-    type: 'bigint',
-    sum: 'coalesce(sum(x.failing_words), 0)::bigint',
-    isCurrentOnly: true,
-  },
-  {
-    name: 'failing_percent',
-    type: 'numeric',
-    sum: 'weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0))',
-  },
-  { name: 'untranslated', type: 'bigint', sum: 'coalesce(sum(x.untranslated), 0)::bigint' },
-  {
-    name: 'untranslated_words',
-    type: 'bigint',
-    sum: 'coalesce(sum(x.untranslated_words), 0)::bigint',
-  },
-  { name: 'last_change', type: 'timestamptz', sum: 'max(x.last_change)', isCurrentOnly: true },
-];
-
-/** A key column: its name and type, and the expression that gives it. */
-type Key = readonly [name: string, type: string, expression: string];
-
-export interface Summary {
-  /** weblate.<function>; also the view it replaces, if any. */
-  fn: string;
-  view: string | null;
-  source: 'current' | 'daily';
-  keys: readonly Key[];
-  /** from … where … (without the filters) for the unfiltered view. */
-  from: string;
-  groupBy: string | null;
-  /** Where the project filter applies (the slug column). */
-  projectColumn: string;
-  /** Whether groups with no translation in the language asked for are left out. */
-  needsTranslations: boolean;
-}
-
-const DAY: Key = ['day', 'date', 'x.day'];
-const DAILY_FROM = 'weblate.translation_progress_daily x';
-
-/** The summaries, in the order of creation (views in 0003's order, then the total). */
-export const SUMMARIES: readonly Summary[] = [
-  {
-    fn: 'progress_by_component',
-    view: 'component_progress',
-    source: 'current',
-    keys: [
-      ['component_id', 'integer', 'c.id'],
-      ['component_slug', 'text', 'c.slug'],
-      ['component_name', 'text', 'c.name'],
-      ['project_id', 'integer', 'p.id'],
-      ['project_slug', 'text', 'p.slug'],
-    ],
-    from: `weblate.components c
+/** What `up` runs, in order. */
+const UP: readonly string[] = [
+  `
+    create function weblate.progress_by_component(only_projects text[] default null, only_language text default null)
+    returns table (component_id integer, component_slug text, component_name text, project_id integer, project_slug text, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select c.id as component_id,
+           c.slug as component_slug,
+           c.name as component_name,
+           p.id as project_id,
+           p.slug as project_slug,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.components c
       join weblate.projects p on p.id = c.project_id
-      left join weblate.translation_progress x on x.component_id = c.id {language}
-      where c.deleted_at is null and p.deleted_at is null`,
-    groupBy: 'c.id, p.id',
-    projectColumn: 'p.slug',
-    needsTranslations: true,
-  },
-  {
-    fn: 'progress_by_project',
-    view: 'project_progress',
-    source: 'current',
-    keys: [
-      ['project_id', 'integer', 'p.id'],
-      ['project_slug', 'text', 'p.slug'],
-      ['project_name', 'text', 'p.name'],
-      [
-        'components',
-        'bigint',
-        `(select count(*) from weblate.components c
-          where c.project_id = p.id and c.deleted_at is null)`,
-      ],
-    ],
-    from: `weblate.projects p
-      left join weblate.translation_progress x on x.project_id = p.id {language}
-      where p.deleted_at is null`,
-    groupBy: 'p.id',
-    projectColumn: 'p.slug',
-    needsTranslations: true,
-  },
-  {
-    fn: 'progress_by_language',
-    view: 'language_progress',
-    source: 'current',
-    keys: [
-      ['language_code', 'text', 'x.language_code'],
-      ['language_name', 'text', 'min(x.language_name)'],
-      ['projects', 'bigint', 'count(distinct x.project_id)'],
-      ['components', 'bigint', 'count(distinct x.component_id)'],
-    ],
-    from: `weblate.translation_progress x where true {language}`,
-    groupBy: 'x.language_code',
-    projectColumn: 'x.project_slug',
-    needsTranslations: false,
-  },
-  {
-    fn: 'progress_by_component_daily',
-    view: 'component_progress_daily',
-    source: 'daily',
-    keys: [
-      DAY,
-      ['component_id', 'integer', 'x.component_id'],
-      ['component_slug', 'text', 'x.component_slug'],
-      ['project_id', 'integer', 'x.project_id'],
-      ['project_slug', 'text', 'x.project_slug'],
-    ],
-    from: `${DAILY_FROM} where true {language}`,
-    groupBy: 'x.day, x.component_id, x.component_slug, x.project_id, x.project_slug',
-    projectColumn: 'x.project_slug',
-    needsTranslations: false,
-  },
-  {
-    fn: 'progress_by_project_daily',
-    view: 'project_progress_daily',
-    source: 'daily',
-    keys: [
-      DAY,
-      ['project_id', 'integer', 'x.project_id'],
-      ['project_slug', 'text', 'x.project_slug'],
-      ['components', 'bigint', 'count(distinct x.component_id)'],
-    ],
-    from: `${DAILY_FROM} where true {language}`,
-    groupBy: 'x.day, x.project_id, x.project_slug',
-    projectColumn: 'x.project_slug',
-    needsTranslations: false,
-  },
-  {
-    fn: 'progress_by_language_daily',
-    view: 'language_progress_daily',
-    source: 'daily',
-    keys: [
-      DAY,
-      ['language_code', 'text', 'x.language_code'],
-      ['components', 'bigint', 'count(distinct x.component_id)'],
-    ],
-    from: `${DAILY_FROM} where true {language}`,
-    groupBy: 'x.day, x.language_code',
-    projectColumn: 'x.project_slug',
-    needsTranslations: false,
-  },
-  {
-    fn: 'progress_total',
-    view: null,
-    source: 'current',
-    keys: [],
-    from: `weblate.translation_progress x where true {language}`,
-    groupBy: null,
-    projectColumn: 'x.project_slug',
-    needsTranslations: false,
-  },
-];
-
-/** The filter arguments of every function: null means every project, every language. */
-const ARGUMENTS = 'only_projects text[] default null, only_language text default null';
-export const ARGUMENT_TYPES = '(text[], text)';
-
-/**
- * A summary's figures: those of its source, where `extra` (from later migrations) may give
- * one of the same name another sum, then the rest of `extra`.
- */
-export function figuresOf(summary: Summary, extra: readonly Figure[]): Figure[] {
-  const own = FIGURES.filter((f) => summary.source === 'current' || f.isCurrentOnly !== true);
-  const names = new Set(own.map((f) => f.name));
-  return [
-    ...own.map((f) => extra.find((e) => e.name === f.name) ?? f),
-    ...extra.filter((e) => !names.has(e.name)),
-  ];
-}
-
-/**
- * The select of a summary: filtered by the functions' arguments, or with no filter at all
- * (the 0003 view as it was, which `down` restores).
- */
-export function summaryQuery(
-  summary: Summary,
-  isFiltered: boolean,
-  extra: readonly Figure[] = [],
-): string {
-  const columns = [
-    ...summary.keys.map(([name, , expression]) => `${expression} as ${name}`),
-    ...figuresOf(summary, extra).map((f) => `${f.sum} as ${f.name}`),
-  ];
-  const language = isFiltered
-    ? 'and (only_language is null or x.language_code = only_language)'
-    : '';
-  const projects = isFiltered
-    ? `and (only_projects is null or ${summary.projectColumn} = any(only_projects))`
-    : '';
-  const having =
-    isFiltered && summary.needsTranslations
-      ? 'having only_language is null or count(x.translation_id) > 0'
-      : '';
-  return `
-    select ${columns.join(',\n           ')}
-    from ${summary.from.replace('{language}', language)}
-      ${projects}
-    ${summary.groupBy === null ? '' : `group by ${summary.groupBy}`}
-    ${having}`;
-}
-
-export async function createFunction(
-  db: Kysely<unknown>,
-  summary: Summary,
-  extra: readonly Figure[] = [],
-): Promise<void> {
-  const returns = [
-    ...summary.keys.map(([name, type]) => `${name} ${type}`),
-    ...figuresOf(summary, extra).map((f) => `${f.name} ${f.type}`),
-  ].join(', ');
-  await sql`
-    create function ${sql.raw(`weblate.${summary.fn}(${ARGUMENTS})`)}
-    returns table (${sql.raw(returns)})
-    language sql stable parallel safe as $fn$${sql.raw(summaryQuery(summary, true, extra))}$fn$`.execute(
-    db,
-  );
-}
-
-export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const summary of SUMMARIES) await createFunction(db, summary);
-  // Same columns, names and types as before, so dependants and grants stay.
-  for (const { fn, view } of SUMMARIES) {
-    if (view === null) continue;
-    await sql`create or replace view ${sql.table(`weblate.${view}`)} as
-      select * from ${sql.raw(`weblate.${fn}()`)}`.execute(db);
-  }
-  await grantReader(db);
-}
-
-/**
- * Executing a function needs no grant (PostgreSQL gives EXECUTE to PUBLIC), but the role
- * gets it explicitly so that revoking PUBLIC's does not lock dashboards out. When the role
- * does not exist (0003 could not create it), an administrator grants later (docs/schema.md).
- */
-export async function grantReader(db: Kysely<unknown>): Promise<void> {
-  await grantExecuteToReader(
-    db,
-    SUMMARIES.map(({ fn }) => `weblate.${fn}${ARGUMENT_TYPES}`),
-  );
-}
-
-/** `grant execute` on `functions` (weblate.name(types)) to weblate_reader, where it exists. */
-export async function grantExecuteToReader(
-  db: Kysely<unknown>,
-  functions: readonly string[],
-): Promise<void> {
-  await sql`
+      left join weblate.translation_progress x on x.component_id = c.id and (only_language is null or x.language_code = only_language)
+      where c.deleted_at is null and p.deleted_at is null
+      and (only_projects is null or p.slug = any(only_projects))
+    group by c.id, p.id
+    having only_language is null or count(x.translation_id) > 0$fn$`,
+  `
+    create function weblate.progress_by_project(only_projects text[] default null, only_language text default null)
+    returns table (project_id integer, project_slug text, project_name text, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select p.id as project_id,
+           p.slug as project_slug,
+           p.name as project_name,
+           (select count(*) from weblate.components c
+          where c.project_id = p.id and c.deleted_at is null) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.projects p
+      left join weblate.translation_progress x on x.project_id = p.id and (only_language is null or x.language_code = only_language)
+      where p.deleted_at is null
+      and (only_projects is null or p.slug = any(only_projects))
+    group by p.id
+    having only_language is null or count(x.translation_id) > 0$fn$`,
+  `
+    create function weblate.progress_by_language(only_projects text[] default null, only_language text default null)
+    returns table (language_code text, language_name text, projects bigint, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select x.language_code as language_code,
+           min(x.language_name) as language_name,
+           count(distinct x.project_id) as projects,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.translation_progress x where true and (only_language is null or x.language_code = only_language)
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.language_code
+    $fn$`,
+  `
+    create function weblate.progress_by_component_daily(only_projects text[] default null, only_language text default null)
+    returns table (day date, component_id integer, component_slug text, project_id integer, project_slug text, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint)
+    language sql stable parallel safe as $fn$
+    select x.day as day,
+           x.component_id as component_id,
+           x.component_slug as component_slug,
+           x.project_id as project_id,
+           x.project_slug as project_slug,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words
+    from weblate.translation_progress_daily x where true and (only_language is null or x.language_code = only_language)
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.day, x.component_id, x.component_slug, x.project_id, x.project_slug
+    $fn$`,
+  `
+    create function weblate.progress_by_project_daily(only_projects text[] default null, only_language text default null)
+    returns table (day date, project_id integer, project_slug text, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint)
+    language sql stable parallel safe as $fn$
+    select x.day as day,
+           x.project_id as project_id,
+           x.project_slug as project_slug,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words
+    from weblate.translation_progress_daily x where true and (only_language is null or x.language_code = only_language)
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.day, x.project_id, x.project_slug
+    $fn$`,
+  `
+    create function weblate.progress_by_language_daily(only_projects text[] default null, only_language text default null)
+    returns table (day date, language_code text, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint)
+    language sql stable parallel safe as $fn$
+    select x.day as day,
+           x.language_code as language_code,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words
+    from weblate.translation_progress_daily x where true and (only_language is null or x.language_code = only_language)
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.day, x.language_code
+    $fn$`,
+  `
+    create function weblate.progress_total(only_projects text[] default null, only_language text default null)
+    returns table (translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.translation_progress x where true and (only_language is null or x.language_code = only_language)
+      and (only_projects is null or x.project_slug = any(only_projects))
+    
+    $fn$`,
+  `create or replace view "weblate"."component_progress" as
+      select * from weblate.progress_by_component()`,
+  `create or replace view "weblate"."project_progress" as
+      select * from weblate.progress_by_project()`,
+  `create or replace view "weblate"."language_progress" as
+      select * from weblate.progress_by_language()`,
+  `create or replace view "weblate"."component_progress_daily" as
+      select * from weblate.progress_by_component_daily()`,
+  `create or replace view "weblate"."project_progress_daily" as
+      select * from weblate.progress_by_project_daily()`,
+  `create or replace view "weblate"."language_progress_daily" as
+      select * from weblate.progress_by_language_daily()`,
+  `
     do $$
     begin
       if exists (select from pg_roles where rolname = 'weblate_reader') then
-        grant execute on function ${sql.raw(functions.join(', '))} to weblate_reader;
+        grant execute on function weblate.progress_by_component(text[], text), weblate.progress_by_project(text[], text), weblate.progress_by_language(text[], text), weblate.progress_by_component_daily(text[], text), weblate.progress_by_project_daily(text[], text), weblate.progress_by_language_daily(text[], text), weblate.progress_total(text[], text) to weblate_reader;
       end if;
     exception
       when undefined_object then
         null; -- dropped meanwhile by another database's rollback: nothing to grant to
     end
-    $$`.execute(db);
+    $$`,
+];
+
+/** What `down` runs, in order. */
+const DOWN: readonly string[] = [
+  `create or replace view "weblate"."component_progress" as
+      
+    select c.id as component_id,
+           c.slug as component_slug,
+           c.name as component_name,
+           p.id as project_id,
+           p.slug as project_slug,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.components c
+      join weblate.projects p on p.id = c.project_id
+      left join weblate.translation_progress x on x.component_id = c.id 
+      where c.deleted_at is null and p.deleted_at is null
+      
+    group by c.id, p.id
+    `,
+  `create or replace view "weblate"."project_progress" as
+      
+    select p.id as project_id,
+           p.slug as project_slug,
+           p.name as project_name,
+           (select count(*) from weblate.components c
+          where c.project_id = p.id and c.deleted_at is null) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.projects p
+      left join weblate.translation_progress x on x.project_id = p.id 
+      where p.deleted_at is null
+      
+    group by p.id
+    `,
+  `create or replace view "weblate"."language_progress" as
+      
+    select x.language_code as language_code,
+           min(x.language_name) as language_name,
+           count(distinct x.project_id) as projects,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.translation_progress x where true 
+      
+    group by x.language_code
+    `,
+  `create or replace view "weblate"."component_progress_daily" as
+      
+    select x.day as day,
+           x.component_id as component_id,
+           x.component_slug as component_slug,
+           x.project_id as project_id,
+           x.project_slug as project_slug,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words
+    from weblate.translation_progress_daily x where true 
+      
+    group by x.day, x.component_id, x.component_slug, x.project_id, x.project_slug
+    `,
+  `create or replace view "weblate"."project_progress_daily" as
+      
+    select x.day as day,
+           x.project_id as project_id,
+           x.project_slug as project_slug,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words
+    from weblate.translation_progress_daily x where true 
+      
+    group by x.day, x.project_id, x.project_slug
+    `,
+  `create or replace view "weblate"."language_progress_daily" as
+      
+    select x.day as day,
+           x.language_code as language_code,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words
+    from weblate.translation_progress_daily x where true 
+      
+    group by x.day, x.language_code
+    `,
+  `drop function if exists weblate.progress_total(text[], text)`,
+  `drop function if exists weblate.progress_by_language_daily(text[], text)`,
+  `drop function if exists weblate.progress_by_project_daily(text[], text)`,
+  `drop function if exists weblate.progress_by_component_daily(text[], text)`,
+  `drop function if exists weblate.progress_by_language(text[], text)`,
+  `drop function if exists weblate.progress_by_project(text[], text)`,
+  `drop function if exists weblate.progress_by_component(text[], text)`,
+];
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  for (const statement of UP) await sql.raw(statement).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const summary of SUMMARIES) {
-    if (summary.view === null) continue;
-    await sql`create or replace view ${sql.table(`weblate.${summary.view}`)} as
-      ${sql.raw(summaryQuery(summary, false))}`.execute(db);
-  }
-  // Dropping a function drops its grants too.
-  for (const { fn } of [...SUMMARIES].reverse()) {
-    await sql`drop function if exists ${sql.raw(`weblate.${fn}${ARGUMENT_TYPES}`)}`.execute(db);
-  }
+  for (const statement of DOWN) await sql.raw(statement).execute(db);
 }

@@ -1,7 +1,5 @@
 import { type Kysely, sql } from 'kysely';
 
-import { grantExecuteToReader } from './0005_add_progress_functions.ts';
-
 // Functions that answer managers' questions: new source strings, contributors and their
 // rankings, the review queue and time to approval, how translations were made, release
 // readiness against thresholds, and failing checks over time. Each takes the filters of
@@ -9,100 +7,17 @@ import { grantExecuteToReader } from './0005_add_progress_functions.ts';
 // and a time window; docs/schema.md ("Answer functions") says how each is computed and
 // from which change actions. Plain SQL, stable, called with the caller's privileges.
 // Frozen once merged; add a new migration.
+//
+// Written out as the statements it ran when it landed, so that no migration reads another's
+// SQL; schema/ holds each object's current definition (docs/schema.md, "Where a definition lives").
 
-/** Actions that add a string: 13, 89, 90 (source string added), 31, 71, 73 (string added). */
-const STRING_ADDED = '13, 31, 71, 73, 89, 90';
-/** 63 String removed. */
-const STRING_REMOVED = '63';
-
-/** Actions that save a translation on its author's behalf, as 0003 counts words translated. */
-const TRANSLATED = '2, 5, 7, 9';
-
-/**
- * Weblate's content actions (ACTIONS_CONTENT, 5.14 and 2026), which its credits report counts
- * per author: the target-saving ones, 30 source changed, 31 new string, 32 explanation,
- * 36 approved, 37 marked for edit, 66 flags, 76 bulk edit, 79 enforced check.
- */
-const CONTENT = '2, 5, 6, 7, 8, 9, 27, 30, 31, 32, 36, 37, 66, 76, 77, 79, 94';
-
-/**
- * Actions that put a new target into a string, whoever or whatever wrote it: the
- * translated ones, 6 automatic, 8 reverted, 27 replaced, 59 repository, 72 upload,
- * 77 propagated, 94 user edit reverted.
- */
-const TARGET_SAVED = '2, 5, 6, 7, 8, 9, 27, 59, 72, 77, 94';
-
-/** The method of each target-saving action counted by translation_methods. */
-const METHOD_OF_ACTION = `case
-  when ch.action in (2, 5, 7, 8, 94) then 'person'
-  when ch.action = 6 then 'automatic'
-  when ch.action in (9, 72) then 'upload'
-  when ch.action = 59 then 'repository'
-  when ch.action = 77 then 'propagated'
-  when ch.action = 27 then 'replaced'
-end`;
-
-/** A UTC day; results must not depend on the session's time zone. */
-const TODAY = `(now() at time zone 'UTC')::date`;
-
-/** The first day of the period of `ts` (a timestamptz), in UTC. */
-const periodOf = (ts: string) => `date_trunc(period_unit, ${ts} at time zone 'UTC')::date`;
-
-/** Arguments, each `name type default …`: null means no filter. */
-const SCOPE = ['only_projects text[] default null', 'only_components text[] default null'];
-const LANGUAGE = 'only_language text default null';
-const WINDOW = ['since timestamptz default null', 'until timestamptz default null'];
-const PERIOD = `period_unit text default 'week'`;
-
-/** The scope filter on rows `x` with project_slug, component_slug and language_code. */
-function inScope(x: string, hasLanguage = true): string {
-  return `(only_projects is null or ${x}.project_slug = any(only_projects))
-    and (only_components is null or ${x}.component_slug = any(only_components))
-    ${hasLanguage ? `and (only_language is null or ${x}.language_code = only_language)` : ''}`;
-}
-
-/** Changes `ch` in the scope and the time window. */
-function changesInWindow(hasLanguage = true): string {
-  return `${inScope('ch', hasLanguage)}
-    and (since is null or ch.timestamp >= since)
-    and (until is null or ch.timestamp < until)`;
-}
-
-export interface AnswerFunction {
-  name: string;
-  /** Its arguments; their types alone name the function in grants and drops. */
-  args: readonly string[];
-  returns: string;
-  body: string;
-}
-
-/**
- * failing_checks' sums over `last_day` (each translation's last measured day of each period):
- * per translation, or per language.
- */
-export const FAILING_SUMS = `
-      select l.period_start, max(l.day) as day,
-             case when per = 'translation' then l.translation_id end as translation_id,
-             case when per = 'translation' then l.project_slug end as project_slug,
-             case when per = 'translation' then l.component_slug end as component_slug,
-             l.language_code,
-             count(*) as translations,
-             coalesce(sum(l.failing), 0)::bigint as failing,
-             coalesce(sum(l.total), 0)::bigint as total,
-             weblate.truncated_percent(coalesce(sum(l.failing), 0), coalesce(sum(l.total), 0))
-               as failing_percent
-      from last_day l
-      group by 1, 3, 4, 5, 6`;
-
-export const FUNCTIONS: readonly AnswerFunction[] = [
-  {
-    // A string counts once per component and kind: strings are told apart by id_hash (the
-    // same in every language), so a change logged in every translation counts once.
-    name: 'source_string_changes',
-    args: [PERIOD, ...SCOPE, ...WINDOW],
-    returns: `period_start date, project_slug text, component_slug text,
-      strings_added bigint, words_added bigint, strings_removed bigint, words_removed bigint`,
-    body: `
+/** What `up` runs, in order. */
+const UP: readonly string[] = [
+  `
+      create function weblate.source_string_changes(period_unit text default 'week', only_projects text[] default null, only_components text[] default null, since timestamptz default null, until timestamptz default null)
+      returns table (period_start date, project_slug text, component_slug text,
+      strings_added bigint, words_added bigint, strings_removed bigint, words_removed bigint)
+      language sql stable parallel safe as $fn$
       select e.period_start, e.project_slug, e.component_slug,
              count(*) filter (where e.kind = 'added') as strings_added,
              coalesce(sum(e.words) filter (where e.kind = 'added'), 0)::bigint as words_added,
@@ -110,30 +25,31 @@ export const FUNCTIONS: readonly AnswerFunction[] = [
              coalesce(sum(e.words) filter (where e.kind = 'removed'), 0)::bigint as words_removed
       from (
         select distinct on (ch.project_slug, ch.component_slug, k.kind, k.string)
-               ${periodOf('ch.timestamp')} as period_start,
+               date_trunc(period_unit, ch.timestamp at time zone 'UTC')::date as period_start,
                ch.project_slug, ch.component_slug, k.kind, coalesce(u.num_words, 0) as words
         from weblate.changes ch
         left join weblate.units u on u.id = ch.unit_id
         cross join lateral (
-          select case when ch.action = ${STRING_REMOVED} then 'removed' else 'added' end as kind,
+          select case when ch.action = 63 then 'removed' else 'added' end as kind,
                  coalesce(u.id_hash::text, 'change ' || ch.id) as string
         ) k
-        where ch.action in (${STRING_ADDED}, ${STRING_REMOVED}) and ${changesInWindow(false)}
+        where ch.action in (13, 31, 71, 73, 89, 90, 63) and (only_projects is null or ch.project_slug = any(only_projects))
+    and (only_components is null or ch.component_slug = any(only_components))
+    
+    and (since is null or ch.timestamp >= since)
+    and (until is null or ch.timestamp < until)
         order by ch.project_slug, ch.component_slug, k.kind, k.string, ch.timestamp, ch.id
       ) e
-      group by e.period_start, e.project_slug, e.component_slug`,
-  },
-  {
-    // Strings are distinct per person, period and kind; comments count one by one.
-    name: 'contributions',
-    args: [PERIOD, ...SCOPE, LANGUAGE, ...WINDOW],
-    returns: `period_start date, scope text, project_slug text, language_code text, username text,
+      group by e.period_start, e.project_slug, e.component_slug$fn$`,
+  `
+      create function weblate.contributions(period_unit text default 'week', only_projects text[] default null, only_components text[] default null, only_language text default null, since timestamptz default null, until timestamptz default null)
+      returns table (period_start date, scope text, project_slug text, language_code text, username text,
       strings_translated bigint, words_translated bigint, strings_approved bigint,
       words_approved bigint, strings_suggested bigint, words_suggested bigint, comments bigint,
-      content_changes bigint, rank bigint`,
-    body: `
+      content_changes bigint, rank bigint)
+      language sql stable parallel safe as $fn$
       with events as (
-        select distinct ${periodOf('ch.timestamp')} as period_start, ch.project_slug,
+        select distinct date_trunc(period_unit, ch.timestamp at time zone 'UTC')::date as period_start, ch.project_slug,
                ch.language_code, e.person, e.kind,
                case when e.kind in ('comment', 'content') then -ch.id
                  else coalesce(ch.unit_id, -ch.id) end as string,
@@ -149,17 +65,21 @@ export const FUNCTIONS: readonly AnswerFunction[] = [
                       else coalesce(ch.author_name, ch.user_name) end as person
           from (values
             (case
-               when ch.action in (${TRANSLATED}) then 'translated'
+               when ch.action in (2, 5, 7, 9) then 'translated'
                when ch.action = 36 then 'approved'
                when ch.action = 4 then 'suggested'
                when ch.action = 3 then 'comment'
              end),
-            (case when ch.action in (${CONTENT}) and ch.translation_id is not null
+            (case when ch.action in (2, 5, 6, 7, 8, 9, 27, 30, 31, 32, 36, 37, 66, 76, 77, 79, 94) and ch.translation_id is not null
                then 'content' end)
           ) k(kind)
           where k.kind is not null
         ) e
-        where ch.action in (${TRANSLATED}, 3, 4, 36, ${CONTENT}) and ${changesInWindow()}
+        where ch.action in (2, 5, 7, 9, 3, 4, 36, 2, 5, 6, 7, 8, 9, 27, 30, 31, 32, 36, 37, 66, 76, 77, 79, 94) and (only_projects is null or ch.project_slug = any(only_projects))
+    and (only_components is null or ch.component_slug = any(only_components))
+    and (only_language is null or ch.language_code = only_language)
+    and (since is null or ch.timestamp >= since)
+    and (until is null or ch.timestamp < until)
       ), totals as (
         select e.period_start,
                case grouping(e.project_slug, e.language_code)
@@ -190,14 +110,12 @@ export const FUNCTIONS: readonly AnswerFunction[] = [
                partition by t.period_start, t.scope, t.project_slug, t.language_code
                order by t.words_translated desc, t.strings_translated desc
              ) as rank
-      from totals t`,
-  },
-  {
-    name: 'strings_awaiting_review',
-    args: [...SCOPE, LANGUAGE],
-    returns: `unit_id bigint, translation_id integer, project_slug text, component_slug text,
-      language_code text, num_words integer, waiting_since timestamptz, days_waiting integer`,
-    body: `
+      from totals t$fn$`,
+  `
+      create function weblate.strings_awaiting_review(only_projects text[] default null, only_components text[] default null, only_language text default null)
+      returns table (unit_id bigint, translation_id integer, project_slug text, component_slug text,
+      language_code text, num_words integer, waiting_since timestamptz, days_waiting integer)
+      language sql stable parallel safe as $fn$
       select u.id as unit_id, t.id as translation_id, p.slug as project_slug,
              c.slug as component_slug, t.language_code, u.num_words, w.waiting_since,
              floor(extract(epoch from now() - w.waiting_since) / 86400)::integer as days_waiting
@@ -208,7 +126,7 @@ export const FUNCTIONS: readonly AnswerFunction[] = [
       cross join lateral (
         select coalesce(
           (select max(ch.timestamp) from weblate.changes ch
-           where ch.unit_id = u.id and ch.action in (${TARGET_SAVED})),
+           where ch.unit_id = u.id and ch.action in (2, 5, 6, 7, 8, 9, 27, 59, 72, 77, 94)),
           u.last_updated, u.timestamp, u.first_seen_at
         ) as waiting_since
       ) w
@@ -218,14 +136,12 @@ export const FUNCTIONS: readonly AnswerFunction[] = [
         and u.deleted_at is null
         and (only_projects is null or p.slug = any(only_projects))
         and (only_components is null or c.slug = any(only_components))
-        and (only_language is null or t.language_code = only_language)`,
-  },
-  {
-    name: 'time_to_approval',
-    args: [PERIOD, ...SCOPE, LANGUAGE, ...WINDOW],
-    returns: `period_start date, project_slug text, language_code text, approvals bigint,
-      measured bigint, median_hours numeric, average_hours numeric, max_hours numeric`,
-    body: `
+        and (only_language is null or t.language_code = only_language)$fn$`,
+  `
+      create function weblate.time_to_approval(period_unit text default 'week', only_projects text[] default null, only_components text[] default null, only_language text default null, since timestamptz default null, until timestamptz default null)
+      returns table (period_start date, project_slug text, language_code text, approvals bigint,
+      measured bigint, median_hours numeric, average_hours numeric, max_hours numeric)
+      language sql stable parallel safe as $fn$
       select a.period_start, a.project_slug, a.language_code,
              count(*) as approvals,
              count(a.hours) as measured,
@@ -234,39 +150,49 @@ export const FUNCTIONS: readonly AnswerFunction[] = [
              round(avg(a.hours), 2) as average_hours,
              round(max(a.hours), 2) as max_hours
       from (
-        select ${periodOf('ch.timestamp')} as period_start, ch.project_slug, ch.language_code,
+        select date_trunc(period_unit, ch.timestamp at time zone 'UTC')::date as period_start, ch.project_slug, ch.language_code,
                extract(epoch from ch.timestamp - (
                  select max(s.timestamp) from weblate.changes s
-                 where s.unit_id = ch.unit_id and s.action in (${TARGET_SAVED})
+                 where s.unit_id = ch.unit_id and s.action in (2, 5, 6, 7, 8, 9, 27, 59, 72, 77, 94)
                    and s.timestamp <= ch.timestamp
                )) / 3600 as hours
         from weblate.changes ch
-        where ch.action = 36 and ${changesInWindow()}
+        where ch.action = 36 and (only_projects is null or ch.project_slug = any(only_projects))
+    and (only_components is null or ch.component_slug = any(only_components))
+    and (only_language is null or ch.language_code = only_language)
+    and (since is null or ch.timestamp >= since)
+    and (until is null or ch.timestamp < until)
       ) a
-      group by a.period_start, a.project_slug, a.language_code`,
-  },
-  {
-    name: 'translation_methods',
-    args: [PERIOD, ...SCOPE, LANGUAGE, ...WINDOW],
-    returns: `period_start date, project_slug text, component_slug text, language_code text,
-      method text, strings bigint, words bigint`,
-    body: `
-      select ${periodOf('ch.timestamp')} as period_start, ch.project_slug, ch.component_slug,
-             ch.language_code, ${METHOD_OF_ACTION} as method,
+      group by a.period_start, a.project_slug, a.language_code$fn$`,
+  `
+      create function weblate.translation_methods(period_unit text default 'week', only_projects text[] default null, only_components text[] default null, only_language text default null, since timestamptz default null, until timestamptz default null)
+      returns table (period_start date, project_slug text, component_slug text, language_code text,
+      method text, strings bigint, words bigint)
+      language sql stable parallel safe as $fn$
+      select date_trunc(period_unit, ch.timestamp at time zone 'UTC')::date as period_start, ch.project_slug, ch.component_slug,
+             ch.language_code, case
+  when ch.action in (2, 5, 7, 8, 94) then 'person'
+  when ch.action = 6 then 'automatic'
+  when ch.action in (9, 72) then 'upload'
+  when ch.action = 59 then 'repository'
+  when ch.action = 77 then 'propagated'
+  when ch.action = 27 then 'replaced'
+end as method,
              count(*) as strings, coalesce(sum(u.num_words), 0)::bigint as words
       from weblate.changes ch
       left join weblate.units u on u.id = ch.unit_id
-      where ch.action in (${TARGET_SAVED}) and ${changesInWindow()}
-      group by 1, 2, 3, 4, 5`,
-  },
-  {
-    // Where the server sends automatically_translated (Weblate 2026 and later).
-    name: 'automatic_share',
-    args: [...SCOPE, LANGUAGE],
-    returns: `translation_id integer, project_slug text, component_slug text,
+      where ch.action in (2, 5, 6, 7, 8, 9, 27, 59, 72, 77, 94) and (only_projects is null or ch.project_slug = any(only_projects))
+    and (only_components is null or ch.component_slug = any(only_components))
+    and (only_language is null or ch.language_code = only_language)
+    and (since is null or ch.timestamp >= since)
+    and (until is null or ch.timestamp < until)
+      group by 1, 2, 3, 4, 5$fn$`,
+  `
+      create function weblate.automatic_share(only_projects text[] default null, only_components text[] default null, only_language text default null)
+      returns table (translation_id integer, project_slug text, component_slug text,
       language_code text, translated bigint, translated_words bigint, known bigint,
-      automatic bigint, automatic_words bigint`,
-    body: `
+      automatic bigint, automatic_words bigint)
+      language sql stable parallel safe as $fn$
       select t.id as translation_id, p.slug as project_slug, c.slug as component_slug,
              t.language_code,
              count(*) as translated,
@@ -285,21 +211,13 @@ export const FUNCTIONS: readonly AnswerFunction[] = [
         and (only_projects is null or p.slug = any(only_projects))
         and (only_components is null or c.slug = any(only_components))
         and (only_language is null or t.language_code = only_language)
-      group by t.id, p.slug, c.slug`,
-  },
-  {
-    // Reuses completion_forecast: its net words translated over 30 days is the pace.
-    name: 'release_readiness',
-    args: [
-      `per text default 'component'`,
-      `thresholds numeric[] default array[80, 90, 95]`,
-      ...SCOPE,
-      LANGUAGE,
-    ],
-    returns: `project_slug text, component_slug text, language_code text, threshold numeric,
+      group by t.id, p.slug, c.slug$fn$`,
+  `
+      create function weblate.release_readiness(per text default 'component', thresholds numeric[] default array[80, 90, 95], only_projects text[] default null, only_components text[] default null, only_language text default null)
+      returns table (project_slug text, component_slug text, language_code text, threshold numeric,
       total_words bigint, translated_words bigint, translated_words_percent numeric,
-      is_reached boolean, words_needed bigint, words_per_day numeric, projected_date date`,
-    body: `
+      is_reached boolean, words_needed bigint, words_per_day numeric, projected_date date)
+      language sql stable parallel safe as $fn$
       with scope as (
         select f.project_slug,
                case when per = 'component' then f.component_slug end as component_slug,
@@ -308,7 +226,9 @@ export const FUNCTIONS: readonly AnswerFunction[] = [
                coalesce(sum(f.translated_words), 0)::bigint as translated_words,
                sum(f.words_translated_30d)::bigint as words_translated_30d
         from weblate.completion_forecast f
-        where per in ('component', 'project') and ${inScope('f')}
+        where per in ('component', 'project') and (only_projects is null or f.project_slug = any(only_projects))
+    and (only_components is null or f.component_slug = any(only_components))
+    and (only_language is null or f.language_code = only_language)
         group by 1, 2, 3
       )
       select s.project_slug, s.component_slug, s.language_code, th.threshold,
@@ -319,23 +239,20 @@ export const FUNCTIONS: readonly AnswerFunction[] = [
              n.words_needed,
              round(s.words_translated_30d / 30.0, 2) as words_per_day,
              case when n.words_needed > 0 and s.words_translated_30d > 0
-               then ${TODAY} + ceil(n.words_needed * 30.0 / s.words_translated_30d)::integer
+               then (now() at time zone 'UTC')::date + ceil(n.words_needed * 30.0 / s.words_translated_30d)::integer
              end as projected_date
       from scope s
       cross join unnest(thresholds) as th(threshold)
       cross join lateral (
         select greatest(ceil(th.threshold * s.total_words / 100.0) - s.translated_words, 0)::bigint
           as words_needed
-      ) n`,
-  },
-  {
-    // Measured days only: estimated days have no failing count.
-    name: 'failing_checks',
-    args: [PERIOD, `per text default 'translation'`, ...SCOPE, LANGUAGE, ...WINDOW],
-    returns: `period_start date, day date, translation_id integer, project_slug text,
+      ) n$fn$`,
+  `
+      create function weblate.failing_checks(period_unit text default 'week', per text default 'translation', only_projects text[] default null, only_components text[] default null, only_language text default null, since timestamptz default null, until timestamptz default null)
+      returns table (period_start date, day date, translation_id integer, project_slug text,
       component_slug text, language_code text, translations bigint, failing bigint,
-      total bigint, failing_percent numeric`,
-    body: `
+      total bigint, failing_percent numeric)
+      language sql stable parallel safe as $fn$
       with last_day as (
         select distinct on (x.translation_id, date_trunc(period_unit, x.day::timestamp))
                date_trunc(period_unit, x.day::timestamp)::date as period_start,
@@ -344,33 +261,54 @@ export const FUNCTIONS: readonly AnswerFunction[] = [
         from weblate.translation_progress_daily x
         where x.origin = 'measured'
           and per in ('translation', 'language')
-          and ${inScope('x')}
+          and (only_projects is null or x.project_slug = any(only_projects))
+    and (only_components is null or x.component_slug = any(only_components))
+    and (only_language is null or x.language_code = only_language)
           and (since is null or x.day >= (since at time zone 'UTC')::date)
           and (until is null or x.day < (until at time zone 'UTC')::date)
         order by x.translation_id, date_trunc(period_unit, x.day::timestamp), x.day desc
-      )${FAILING_SUMS}`,
-  },
+      )
+      select l.period_start, max(l.day) as day,
+             case when per = 'translation' then l.translation_id end as translation_id,
+             case when per = 'translation' then l.project_slug end as project_slug,
+             case when per = 'translation' then l.component_slug end as component_slug,
+             l.language_code,
+             count(*) as translations,
+             coalesce(sum(l.failing), 0)::bigint as failing,
+             coalesce(sum(l.total), 0)::bigint as total,
+             weblate.truncated_percent(coalesce(sum(l.failing), 0), coalesce(sum(l.total), 0))
+               as failing_percent
+      from last_day l
+      group by 1, 3, 4, 5, 6$fn$`,
+  `
+    do $$
+    begin
+      if exists (select from pg_roles where rolname = 'weblate_reader') then
+        grant execute on function weblate.source_string_changes(text, text[], text[], timestamptz, timestamptz), weblate.contributions(text, text[], text[], text, timestamptz, timestamptz), weblate.strings_awaiting_review(text[], text[], text), weblate.time_to_approval(text, text[], text[], text, timestamptz, timestamptz), weblate.translation_methods(text, text[], text[], text, timestamptz, timestamptz), weblate.automatic_share(text[], text[], text), weblate.release_readiness(text, numeric[], text[], text[], text), weblate.failing_checks(text, text, text[], text[], text, timestamptz, timestamptz) to weblate_reader;
+      end if;
+    exception
+      when undefined_object then
+        null; -- dropped meanwhile by another database's rollback: nothing to grant to
+    end
+    $$`,
 ];
 
-/** `weblate.<name>(<argument types>)`: the function's identity for grants and drops. */
-function identity(fn: AnswerFunction): string {
-  const types = fn.args.map((arg) => arg.split(' ')[1]);
-  return `weblate.${fn.name}(${types.join(', ')})`;
-}
+/** What `down` runs, in order. */
+const DOWN: readonly string[] = [
+  `drop function if exists weblate.failing_checks(text, text, text[], text[], text, timestamptz, timestamptz)`,
+  `drop function if exists weblate.release_readiness(text, numeric[], text[], text[], text)`,
+  `drop function if exists weblate.automatic_share(text[], text[], text)`,
+  `drop function if exists weblate.translation_methods(text, text[], text[], text, timestamptz, timestamptz)`,
+  `drop function if exists weblate.time_to_approval(text, text[], text[], text, timestamptz, timestamptz)`,
+  `drop function if exists weblate.strings_awaiting_review(text[], text[], text)`,
+  `drop function if exists weblate.contributions(text, text[], text[], text, timestamptz, timestamptz)`,
+  `drop function if exists weblate.source_string_changes(text, text[], text[], timestamptz, timestamptz)`,
+];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const fn of FUNCTIONS) {
-    await sql`
-      create function ${sql.raw(`weblate.${fn.name}(${fn.args.join(', ')})`)}
-      returns table (${sql.raw(fn.returns)})
-      language sql stable parallel safe as $fn$${sql.raw(fn.body)}$fn$`.execute(db);
-  }
-  // As 0005 does: PUBLIC may execute already; the role gets it by name too.
-  await grantExecuteToReader(db, FUNCTIONS.map(identity));
+  for (const statement of UP) await sql.raw(statement).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const fn of [...FUNCTIONS].reverse()) {
-    await sql`drop function if exists ${sql.raw(identity(fn))}`.execute(db);
-  }
+  for (const statement of DOWN) await sql.raw(statement).execute(db);
 }

@@ -64,7 +64,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
  * The label ids of a unit's `labels`: objects with an id (the unit list's shape) or bare
  * ids (the shape a unit's write serializer answers with), anything else skipped.
  */
-export const LABEL_IDS = sql`
+const LABEL_IDS = sql`
   select n.id as unit_id, case jsonb_typeof(e) when 'number' then (e #>> '{}')::integer
     else (e ->> 'id')::integer end as label_id
   from new_units n

@@ -1,20 +1,5 @@
 import { type Kysely, sql } from 'kysely';
 
-import {
-  ARGUMENT_TYPES,
-  createFunction,
-  type Figure,
-  figuresOf,
-  grantExecuteToReader,
-  grantReader as grant0005,
-  SUMMARIES,
-  type Summary,
-  summaryQuery,
-} from './0005_add_progress_functions.ts';
-import { ORIGIN_FIGURES } from './0007_add_estimated_history.ts';
-import { type AnswerFunction, FUNCTIONS as ANSWERS } from './0010_add_answer_views.ts';
-import { LABEL_IDS } from './0011_mirror_categories_labels.ts';
-
 // Progress per category (nested categories roll up into their ancestors) and per label ×
 // language, now and per day, and a component filter on every progress function so that a
 // report scoped to a category sums only its components. Label history is recorded from
@@ -22,34 +7,290 @@ import { LABEL_IDS } from './0011_mirror_categories_labels.ts';
 // time its counts move (the translations whose units a run wrote are noted by the units
 // triggers; record_label_statistics, called as a run ends, sums only those).
 // docs/schema.md documents each. Frozen once merged; add a new migration.
+//
+// Written out as the statements it ran when it landed, so that no migration reads another's
+// SQL; schema/ holds each object's current definition (docs/schema.md, "Where a definition lives").
 
-/** The progress functions' arguments from here on: 0005's and the component slugs. */
-export const ARGUMENTS =
-  'only_projects text[] default null, only_language text default null, only_components text[] default null';
-const SCOPED_ARGUMENT_TYPES = '(text[], text, text[])';
-
-const LANGUAGE_FILTER = 'and (only_language is null or x.language_code = only_language)';
-const COMPONENT_FILTER = 'and (only_components is null or x.component_slug = any(only_components))';
-
-/**
- * A summary's filtered select with the component filter beside the language one; groups
- * that no translation in scope reaches are left out under either filter.
- */
-export function scopedQuery(summary: Summary, extra: readonly Figure[]): string {
-  return summaryQuery(summary, true, extra)
-    .replace(LANGUAGE_FILTER, `${LANGUAGE_FILTER} ${COMPONENT_FILTER}`)
-    .replace(
-      'having only_language is null or',
-      'having (only_language is null and only_components is null) or',
-    )
-    .replace(
-      'where c.project_id = p.id and c.deleted_at is null)',
-      'where c.project_id = p.id and c.deleted_at is null and (only_components is null or c.slug = any(only_components)))',
-    );
-}
-
-/** Every category with each of its ancestors and itself (depth 0), live ones only. */
-const CATEGORY_TREE = `
+/** What `up` runs, in order. */
+const UP: readonly string[] = [
+  `create index changes_day_idx on weblate.changes (((timestamp at time zone 'UTC')::date))`,
+  `create index units_num_words_idx on weblate.units (id) include (num_words)`,
+  `create index changes_unit_id_timestamp_idx on weblate.changes (unit_id, timestamp) include (action)`,
+  `
+    create or replace function weblate.strings_awaiting_review(only_projects text[] default null, only_components text[] default null, only_language text default null)
+    returns table (unit_id bigint, translation_id integer, project_slug text, component_slug text,
+      language_code text, num_words integer, waiting_since timestamptz, days_waiting integer)
+    language sql stable parallel safe as $fn$
+      select u.id as unit_id, t.id as translation_id, p.slug as project_slug,
+             c.slug as component_slug, t.language_code, u.num_words, w.waiting_since,
+             floor(extract(epoch from now() - w.waiting_since) / 86400)::integer as days_waiting
+      from weblate.units u
+      join weblate.translations t on t.id = u.translation_id
+      join weblate.components c on c.id = t.component_id
+      join weblate.projects p on p.id = c.project_id
+      cross join lateral (
+        select coalesce(
+          (select max(ch.timestamp) from weblate.changes ch
+           where ch.unit_id = u.id and ch.action in (2, 5, 6, 7, 8, 9, 27, 59, 72, 77, 94)),
+          u.last_updated, u.timestamp, u.first_seen_at
+        ) as waiting_since
+        offset 0
+      ) w
+      where u.state = 20
+        and p.translation_review is true
+        and t.is_source is not true
+        and u.deleted_at is null
+        and (only_projects is null or p.slug = any(only_projects))
+        and (only_components is null or c.slug = any(only_components))
+        and (only_language is null or t.language_code = only_language)$fn$`,
+  `drop view "weblate"."component_progress"`,
+  `drop function weblate.progress_by_component(text[], text)`,
+  `drop view "weblate"."project_progress"`,
+  `drop function weblate.progress_by_project(text[], text)`,
+  `drop view "weblate"."language_progress"`,
+  `drop function weblate.progress_by_language(text[], text)`,
+  `drop view "weblate"."component_progress_daily"`,
+  `drop function weblate.progress_by_component_daily(text[], text)`,
+  `drop view "weblate"."project_progress_daily"`,
+  `drop function weblate.progress_by_project_daily(text[], text)`,
+  `drop view "weblate"."language_progress_daily"`,
+  `drop function weblate.progress_by_language_daily(text[], text)`,
+  `drop function weblate.progress_total(text[], text)`,
+  `
+    create function weblate.progress_by_component(only_projects text[] default null, only_language text default null, only_components text[] default null)
+    returns table (component_id integer, component_slug text, component_name text, project_id integer, project_slug text, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select c.id as component_id,
+           c.slug as component_slug,
+           c.name as component_name,
+           p.id as project_id,
+           p.slug as project_slug,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.components c
+      join weblate.projects p on p.id = c.project_id
+      left join weblate.translation_progress x on x.component_id = c.id and (only_language is null or x.language_code = only_language) and (only_components is null or x.component_slug = any(only_components))
+      where c.deleted_at is null and p.deleted_at is null
+      and (only_projects is null or p.slug = any(only_projects))
+    group by c.id, p.id
+    having (only_language is null and only_components is null) or count(x.translation_id) > 0$fn$`,
+  `create view "weblate"."component_progress" as
+    select * from weblate.progress_by_component()`,
+  `
+    create function weblate.progress_by_project(only_projects text[] default null, only_language text default null, only_components text[] default null)
+    returns table (project_id integer, project_slug text, project_name text, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select p.id as project_id,
+           p.slug as project_slug,
+           p.name as project_name,
+           (select count(*) from weblate.components c
+          where c.project_id = p.id and c.deleted_at is null and (only_components is null or c.slug = any(only_components))) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.projects p
+      left join weblate.translation_progress x on x.project_id = p.id and (only_language is null or x.language_code = only_language) and (only_components is null or x.component_slug = any(only_components))
+      where p.deleted_at is null
+      and (only_projects is null or p.slug = any(only_projects))
+    group by p.id
+    having (only_language is null and only_components is null) or count(x.translation_id) > 0$fn$`,
+  `create view "weblate"."project_progress" as
+    select * from weblate.progress_by_project()`,
+  `
+    create function weblate.progress_by_language(only_projects text[] default null, only_language text default null, only_components text[] default null)
+    returns table (language_code text, language_name text, projects bigint, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select x.language_code as language_code,
+           min(x.language_name) as language_name,
+           count(distinct x.project_id) as projects,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.translation_progress x where true and (only_language is null or x.language_code = only_language) and (only_components is null or x.component_slug = any(only_components))
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.language_code
+    $fn$`,
+  `create view "weblate"."language_progress" as
+    select * from weblate.progress_by_language()`,
+  `
+    create function weblate.progress_by_component_daily(only_projects text[] default null, only_language text default null, only_components text[] default null)
+    returns table (day date, component_id integer, component_slug text, project_id integer, project_slug text, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, estimated_translations bigint, origin text)
+    language sql stable parallel safe as $fn$
+    select x.day as day,
+           x.component_id as component_id,
+           x.component_slug as component_slug,
+           x.project_id as project_id,
+           x.project_slug as project_slug,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           case when count(x.failing) = count(x.translation_id) then coalesce(sum(x.failing), 0)::bigint end as failing,
+           case when count(x.failing) = count(x.translation_id) then weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) end as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           count(x.translation_id) filter (where x.origin = 'estimated') as estimated_translations,
+           case when bool_or(x.origin = 'estimated') then 'estimated' else 'measured' end as origin
+    from weblate.translation_progress_daily x where true and (only_language is null or x.language_code = only_language) and (only_components is null or x.component_slug = any(only_components))
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.day, x.component_id, x.component_slug, x.project_id, x.project_slug
+    $fn$`,
+  `create view "weblate"."component_progress_daily" as
+    select * from weblate.progress_by_component_daily()`,
+  `
+    create function weblate.progress_by_project_daily(only_projects text[] default null, only_language text default null, only_components text[] default null)
+    returns table (day date, project_id integer, project_slug text, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, estimated_translations bigint, origin text)
+    language sql stable parallel safe as $fn$
+    select x.day as day,
+           x.project_id as project_id,
+           x.project_slug as project_slug,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           case when count(x.failing) = count(x.translation_id) then coalesce(sum(x.failing), 0)::bigint end as failing,
+           case when count(x.failing) = count(x.translation_id) then weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) end as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           count(x.translation_id) filter (where x.origin = 'estimated') as estimated_translations,
+           case when bool_or(x.origin = 'estimated') then 'estimated' else 'measured' end as origin
+    from weblate.translation_progress_daily x where true and (only_language is null or x.language_code = only_language) and (only_components is null or x.component_slug = any(only_components))
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.day, x.project_id, x.project_slug
+    $fn$`,
+  `create view "weblate"."project_progress_daily" as
+    select * from weblate.progress_by_project_daily()`,
+  `
+    create function weblate.progress_by_language_daily(only_projects text[] default null, only_language text default null, only_components text[] default null)
+    returns table (day date, language_code text, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, estimated_translations bigint, origin text)
+    language sql stable parallel safe as $fn$
+    select x.day as day,
+           x.language_code as language_code,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           case when count(x.failing) = count(x.translation_id) then coalesce(sum(x.failing), 0)::bigint end as failing,
+           case when count(x.failing) = count(x.translation_id) then weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) end as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           count(x.translation_id) filter (where x.origin = 'estimated') as estimated_translations,
+           case when bool_or(x.origin = 'estimated') then 'estimated' else 'measured' end as origin
+    from weblate.translation_progress_daily x where true and (only_language is null or x.language_code = only_language) and (only_components is null or x.component_slug = any(only_components))
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.day, x.language_code
+    $fn$`,
+  `create view "weblate"."language_progress_daily" as
+    select * from weblate.progress_by_language_daily()`,
+  `
+    create function weblate.progress_total(only_projects text[] default null, only_language text default null, only_components text[] default null)
+    returns table (translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.translation_progress x where true and (only_language is null or x.language_code = only_language) and (only_components is null or x.component_slug = any(only_components))
+      and (only_projects is null or x.project_slug = any(only_projects))
+    
+    $fn$`,
+  `create index components_category_id_idx on weblate.components (category_id)`,
+  `create index units_source_unit_id_idx on weblate.units (source_unit_id)`,
+  `create view weblate.category_tree as 
   with recursive tree as (
     select k.id as ancestor_id, k.id as category_id, 0 as depth
     from weblate.categories k where k.deleted_at is null
@@ -60,99 +301,92 @@ const CATEGORY_TREE = `
     join weblate.categories a on a.id = k.parent_id and a.deleted_at is null
     where t.depth < 100
   )
-  select * from tree`;
-
-/** A category's slugs from its root down, joined by '/': how Weblate writes its path. */
-const CATEGORY_PATH = `(select string_agg(a.slug, '/' order by t.depth desc)
+  select * from tree`,
+  `
+    create function weblate.progress_by_category(only_projects text[] default null, only_language text default null, only_components text[] default null)
+    returns table (category_id integer, category_slug text, category_name text, parent_id integer, path text, project_id integer, project_slug text, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select k.id as category_id,
+           k.slug as category_slug,
+           k.name as category_name,
+           k.parent_id as parent_id,
+           (select string_agg(a.slug, '/' order by t.depth desc)
   from weblate.category_tree t join weblate.categories a on a.id = t.ancestor_id
-  where t.category_id = k.id)`;
-
-export const CATEGORY_SUMMARIES: readonly Summary[] = [
-  {
-    fn: 'progress_by_category',
-    view: 'category_progress',
-    source: 'current',
-    keys: [
-      ['category_id', 'integer', 'k.id'],
-      ['category_slug', 'text', 'k.slug'],
-      ['category_name', 'text', 'k.name'],
-      ['parent_id', 'integer', 'k.parent_id'],
-      ['path', 'text', CATEGORY_PATH],
-      ['project_id', 'integer', 'k.project_id'],
-      ['project_slug', 'text', 'k.project_slug'],
-      ['components', 'bigint', 'count(distinct c.id)'],
-    ],
-    from: `weblate.categories k
+  where t.category_id = k.id) as path,
+           k.project_id as project_id,
+           k.project_slug as project_slug,
+           count(distinct c.id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.categories k
       join weblate.projects p on p.id = k.project_id
       left join weblate.category_tree tr on tr.ancestor_id = k.id
       left join weblate.components c on c.category_id = tr.category_id and c.deleted_at is null
         and (only_components is null or c.slug = any(only_components))
-      left join weblate.translation_progress x on x.component_id = c.id {language}
-      where k.deleted_at is null and p.deleted_at is null`,
-    groupBy: 'k.id',
-    projectColumn: 'k.project_slug',
-    needsTranslations: true,
-  },
-  {
-    fn: 'progress_by_category_daily',
-    view: 'category_progress_daily',
-    source: 'daily',
-    keys: [
-      ['day', 'date', 'x.day'],
-      ['category_id', 'integer', 'k.id'],
-      ['category_slug', 'text', 'k.slug'],
-      ['project_id', 'integer', 'k.project_id'],
-      ['project_slug', 'text', 'k.project_slug'],
-      ['components', 'bigint', 'count(distinct x.component_id)'],
-    ],
-    from: `weblate.translation_progress_daily x
+      left join weblate.translation_progress x on x.component_id = c.id and (only_language is null or x.language_code = only_language) and (only_components is null or x.component_slug = any(only_components))
+      where k.deleted_at is null and p.deleted_at is null
+      and (only_projects is null or k.project_slug = any(only_projects))
+    group by k.id
+    having (only_language is null and only_components is null) or count(x.translation_id) > 0$fn$`,
+  `create view "weblate"."category_progress" as
+    select * from weblate.progress_by_category()`,
+  `
+    create function weblate.progress_by_category_daily(only_projects text[] default null, only_language text default null, only_components text[] default null)
+    returns table (day date, category_id integer, category_slug text, project_id integer, project_slug text, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, estimated_translations bigint, origin text)
+    language sql stable parallel safe as $fn$
+    select x.day as day,
+           k.id as category_id,
+           k.slug as category_slug,
+           k.project_id as project_id,
+           k.project_slug as project_slug,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           case when count(x.failing) = count(x.translation_id) then coalesce(sum(x.failing), 0)::bigint end as failing,
+           case when count(x.failing) = count(x.translation_id) then weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) end as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           count(x.translation_id) filter (where x.origin = 'estimated') as estimated_translations,
+           case when bool_or(x.origin = 'estimated') then 'estimated' else 'measured' end as origin
+    from weblate.translation_progress_daily x
       join weblate.components c on c.id = x.component_id
       join weblate.category_tree tr on tr.category_id = c.category_id
       join weblate.categories k on k.id = tr.ancestor_id
-      where true {language}`,
-    groupBy: 'x.day, k.id',
-    projectColumn: 'x.project_slug',
-    needsTranslations: false,
-  },
-];
-
-/** The 0005 summaries, with 0007's origin figures on the daily ones. */
-const PROGRESS: readonly (readonly [Summary, readonly Figure[]])[] = SUMMARIES.map((s) => [
-  s,
-  s.source === 'daily' ? ORIGIN_FIGURES : [],
-]);
-
-async function createScopedFunction(
-  db: Kysely<unknown>,
-  summary: Summary,
-  extra: readonly Figure[],
-): Promise<void> {
-  const returns = [
-    ...summary.keys.map(([name, type]) => `${name} ${type}`),
-    ...figuresOf(summary, extra).map((f) => `${f.name} ${f.type}`),
-  ].join(', ');
-  await sql`
-    create function ${sql.raw(`weblate.${summary.fn}(${ARGUMENTS})`)}
-    returns table (${sql.raw(returns)})
-    language sql stable parallel safe as $fn$${sql.raw(scopedQuery(summary, extra))}$fn$`.execute(
-    db,
-  );
-}
-
-async function createSummaryView(db: Kysely<unknown>, summary: Summary): Promise<void> {
-  if (summary.view === null) return;
-  await sql`create view ${sql.table(`weblate.${summary.view}`)} as
-    select * from ${sql.raw(`weblate.${summary.fn}()`)}`.execute(db);
-}
-
-async function dropSummary(db: Kysely<unknown>, summary: Summary, types: string): Promise<void> {
-  if (summary.view !== null)
-    await sql`drop view ${sql.table(`weblate.${summary.view}`)}`.execute(db);
-  await sql`drop function ${sql.raw(`weblate.${summary.fn}${types}`)}`.execute(db);
-}
-
-/** Live units that carry a live label, on the unit itself or on its source string. */
-const LABELLED_UNITS = `
+      where true and (only_language is null or x.language_code = only_language) and (only_components is null or x.component_slug = any(only_components))
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.day, k.id
+    $fn$`,
+  `create view "weblate"."category_progress_daily" as
+    select * from weblate.progress_by_category_daily()`,
+  `create view weblate.labelled_units as 
   select ul.label_id, u.id as unit_id, u.translation_id
   from weblate.unit_labels ul
   join weblate.labels lb on lb.id = ul.label_id and lb.deleted_at is null
@@ -163,211 +397,50 @@ const LABELLED_UNITS = `
   from weblate.unit_labels ul
   join weblate.labels lb on lb.id = ul.label_id and lb.deleted_at is null
   join weblate.units u on u.source_unit_id = ul.unit_id
-  where ul.deleted_at is null and u.deleted_at is null`;
-
-/**
- * Counts of labelled units `u`, as Weblate counts a translation's strings by state: needing
- * editing, rewriting or checking (10–12) are fuzzy; translated includes approved and read-only.
- */
-const LABEL_COUNTS = `count(*)::integer as total,
-  coalesce(sum(u.num_words), 0)::integer as total_words,
-  count(*) filter (where u.state >= 20)::integer as translated,
-  coalesce(sum(u.num_words) filter (where u.state >= 20), 0)::integer as translated_words,
-  count(*) filter (where u.state between 10 and 19)::integer as fuzzy,
-  coalesce(sum(u.num_words) filter (where u.state between 10 and 19), 0)::integer as fuzzy_words,
-  count(*) filter (where u.state = 30)::integer as approved,
-  coalesce(sum(u.num_words) filter (where u.state = 30), 0)::integer as approved_words,
-  count(*) filter (where u.has_failing_check)::integer as failing`;
-
-export const COUNT_COLUMNS = [
-  'total',
-  'total_words',
-  'translated',
-  'translated_words',
-  'fuzzy',
-  'fuzzy_words',
-  'approved',
-  'approved_words',
-  'failing',
-] as const;
-
-/** Percentages and the untranslated rest of summed counts `s`, as the progress views give them. */
-const LABEL_FIGURES = `
-  weblate.truncated_percent(s.translated, s.total, true) as translated_percent,
-  weblate.truncated_percent(s.translated_words, s.total_words, true) as translated_words_percent,
-  weblate.truncated_percent(s.fuzzy, s.total) as fuzzy_percent,
-  weblate.truncated_percent(s.approved, s.total) as approved_percent,
-  weblate.truncated_percent(s.failing, s.total) as failing_percent,
-  s.total - s.translated as untranslated,
-  s.total_words - s.translated_words as untranslated_words`;
-
-export const LABEL_RETURNS = `translations bigint, total bigint, total_words bigint, translated bigint,
-  translated_words bigint, fuzzy bigint, fuzzy_words bigint, approved bigint,
-  approved_words bigint, failing bigint, translated_percent numeric,
-  translated_words_percent numeric, fuzzy_percent numeric, approved_percent numeric,
-  failing_percent numeric, untranslated bigint, untranslated_words bigint`;
-
-/** Sums over rows `x` of label counts, one per translation. */
-const SUMMED = COUNT_COLUMNS.map((c) => `coalesce(sum(x.${c}), 0)::bigint as ${c}`).join(', ');
-
-const SCOPE_OF_X = `(only_projects is null or x.project_slug = any(only_projects))
-  and (only_language is null or x.language_code = only_language)
-  and (only_components is null or x.component_slug = any(only_components))`;
-
-/**
- * A label's progress in each translation now: the rows progress_by_label sums, over rows `u`
- * (label_id, translation_id, state, num_words, has_failing_check) of the labelled units.
- */
-export function labelTranslations(units: string): string {
-  return `
-  select u.label_id, t.id as translation_id, p.id as project_id, p.slug as project_slug,
-         c.id as component_id, c.slug as component_slug, t.language_code, ${LABEL_COUNTS}
-  from ${units}
-  join weblate.translations t on t.id = u.translation_id
-  join weblate.components c on c.id = t.component_id
-  join weblate.projects p on p.id = c.project_id
-  where t.deleted_at is null and c.deleted_at is null and p.deleted_at is null
-    and t.is_source is not true
-  group by u.label_id, t.id, p.id, c.id`;
-}
-
-const LABEL_TRANSLATIONS = labelTranslations(`(
-    select lu.label_id, lu.translation_id, u.state, u.num_words, u.has_failing_check
-    from weblate.labelled_units lu
-    join weblate.units u on u.id = lu.unit_id
-  ) u`);
-
-/** progress_by_label's select over a label's rows per translation (labelTranslations). */
-export function progressByLabel(translations: string): string {
-  return `
-      select s.label_id, lb.name as label_name, lb.project_id, lb.project_slug, s.language_code,
-             s.translations, ${COUNT_COLUMNS.map((c) => `s.${c}`).join(', ')}, ${LABEL_FIGURES}
-      from (
-        select x.label_id, x.language_code, count(*) as translations, ${SUMMED}
-        from (${translations}) x
-        where ${SCOPE_OF_X}
-        group by x.label_id, x.language_code
-      ) s
-      join weblate.labels lb on lb.id = s.label_id`;
-}
-
-/**
- * Each day from a label's first recorded counts in a translation on: the last counts of the
- * day, holding until the next, up to today or the day before the translation or the label
- * was deleted.
- */
-const LABEL_DAILY = `
-  with last_of_day as (
-    select distinct on (s.label_id, s.translation_id, (s.captured_at at time zone 'UTC')::date)
-           s.*, (s.captured_at at time zone 'UTC')::date as captured_day
-    from weblate.label_statistics s
-    order by s.label_id, s.translation_id, (s.captured_at at time zone 'UTC')::date,
-             s.captured_at desc
-  ), spans as (
-    select d.*, lead(d.captured_day) over (
-             partition by d.label_id, d.translation_id order by d.captured_day) as next_day
-    from last_of_day d
-  )
-  select g.day::date as day, s.label_id, lb.name as label_name, s.translation_id,
-         p.id as project_id, p.slug as project_slug, c.id as component_id,
-         c.slug as component_slug, t.language_code,
-         ${COUNT_COLUMNS.map((c) => `s.${c}`).join(', ')}, ${LABEL_FIGURES}
-  from spans s
-  join weblate.labels lb on lb.id = s.label_id
-  join weblate.translations t on t.id = s.translation_id
-  join weblate.components c on c.id = t.component_id
-  join weblate.projects p on p.id = c.project_id
-  cross join lateral generate_series(
-    s.captured_day::timestamp,
-    least(s.next_day - 1, (now() at time zone 'UTC')::date,
-          (t.deleted_at at time zone 'UTC')::date - 1,
-          (lb.deleted_at at time zone 'UTC')::date - 1)::timestamp,
-    interval '1 day'
-  ) as g(day)
-  where t.is_source is not true`;
-
-export interface LabelFunction {
-  name: string;
-  keys: string;
-  /** The select, over rows `x` of one label and translation each. */
-  body: string;
-}
-
-export const LABEL_FUNCTIONS: readonly LabelFunction[] = [
-  {
-    name: 'progress_by_label',
-    keys: 'label_id integer, label_name text, project_id integer, project_slug text, language_code text',
-    body: progressByLabel(LABEL_TRANSLATIONS),
-  },
-  {
-    name: 'progress_by_label_daily',
-    keys: 'day date, label_id integer, label_name text, project_id integer, project_slug text, language_code text',
-    body: `
-      select s.day, s.label_id, lb.name as label_name, lb.project_id, lb.project_slug,
-             s.language_code, s.translations, ${COUNT_COLUMNS.map((c) => `s.${c}`).join(', ')},
-             ${LABEL_FIGURES}
-      from (
-        select x.day, x.label_id, x.language_code, count(*) as translations, ${SUMMED}
-        from weblate.label_progress_daily x
-        where ${SCOPE_OF_X}
-        group by x.day, x.label_id, x.language_code
-      ) s
-      join weblate.labels lb on lb.id = s.label_id`,
-  },
-];
-
-/**
- * 0011's trigger function; with `notesDue`, it also notes the translations the statement
- * wrote (a source translation stands for every translation of its component, whose strings
- * carry its labels too: record_label_statistics widens it).
- */
-async function keepUnitLabels(db: Kysely<unknown>, notesDue: boolean): Promise<void> {
-  const due = notesDue
-    ? sql`insert into weblate.label_statistics_due (translation_id)
-      select distinct translation_id from new_units;`
-    : sql``;
-  await sql`
-    create or replace function weblate.keep_unit_labels() returns trigger language plpgsql as $$
-    begin
-      update weblate.unit_labels ul set deleted_at = now()
-      from new_units n
-      where ul.unit_id = n.id and ul.deleted_at is null
-        and not exists (select from (${LABEL_IDS}) l
-          where l.unit_id = ul.unit_id and l.label_id = ul.label_id);
-      insert into weblate.unit_labels (unit_id, label_id)
-      select distinct unit_id, label_id from (${LABEL_IDS}) l
-      on conflict (unit_id, label_id) do update set deleted_at = null
-        where weblate.unit_labels.deleted_at is not null;
-      ${due}
-      return null;
-    end
-    $$`.execute(db);
-}
-
-async function addLabelHistory(db: Kysely<unknown>): Promise<void> {
-  await sql`
+  where ul.deleted_at is null and u.deleted_at is null`,
+  `
     create table weblate.label_statistics (
       label_id integer not null,
       translation_id integer not null,
       captured_at timestamptz not null default now(),
       run_id integer references weblate.sync_runs (id),
-      ${sql.raw(COUNT_COLUMNS.map((c) => `${c} integer not null`).join(', '))},
+      total integer not null, total_words integer not null, translated integer not null, translated_words integer not null, fuzzy integer not null, fuzzy_words integer not null, approved integer not null, approved_words integer not null, failing integer not null,
       primary key (label_id, translation_id, captured_at)
-    )`.execute(db);
-  await sql`create index label_statistics_translation_idx on weblate.label_statistics (translation_id)`.execute(
-    db,
-  );
-  await sql`comment on table weblate.label_statistics is
-    'A label''s counts in a translation each time they moved (all zero once no unit of the translation carries it), recorded by weblate.record_label_statistics from this release on: label history starts when the mirror first recorded it.'`.execute(
-    db,
-  );
-  // No key: page commits run side by side, and a unique key would make each wait for the
-  // others that noted the same translation. record_label_statistics takes duplicates once.
-  await sql`create table weblate.label_statistics_due (translation_id integer not null)`.execute(
-    db,
-  );
-  await keepUnitLabels(db, true);
-  await sql`
+    )`,
+  `create index label_statistics_translation_idx on weblate.label_statistics (translation_id)`,
+  `comment on table weblate.label_statistics is
+    'A label''s counts in a translation each time they moved (all zero once no unit of the translation carries it), recorded by weblate.record_label_statistics from this release on: label history starts when the mirror first recorded it.'`,
+  `create table weblate.label_statistics_due (translation_id integer not null)`,
+  `
+    create or replace function weblate.keep_unit_labels() returns trigger language plpgsql as $$
+    begin
+      update weblate.unit_labels ul set deleted_at = now()
+      from new_units n
+      where ul.unit_id = n.id and ul.deleted_at is null
+        and not exists (select from (
+  select n.id as unit_id, case jsonb_typeof(e) when 'number' then (e #>> '{}')::integer
+    else (e ->> 'id')::integer end as label_id
+  from new_units n
+  cross join lateral jsonb_array_elements(
+    case jsonb_typeof(n.labels) when 'array' then n.labels else '[]'::jsonb end) as e
+  where jsonb_typeof(e) = 'number' or (jsonb_typeof(e) = 'object' and jsonb_typeof(e -> 'id') = 'number')) l
+          where l.unit_id = ul.unit_id and l.label_id = ul.label_id);
+      insert into weblate.unit_labels (unit_id, label_id)
+      select distinct unit_id, label_id from (
+  select n.id as unit_id, case jsonb_typeof(e) when 'number' then (e #>> '{}')::integer
+    else (e ->> 'id')::integer end as label_id
+  from new_units n
+  cross join lateral jsonb_array_elements(
+    case jsonb_typeof(n.labels) when 'array' then n.labels else '[]'::jsonb end) as e
+  where jsonb_typeof(e) = 'number' or (jsonb_typeof(e) = 'object' and jsonb_typeof(e -> 'id') = 'number')) l
+      on conflict (unit_id, label_id) do update set deleted_at = null
+        where weblate.unit_labels.deleted_at is not null;
+      insert into weblate.label_statistics_due (translation_id)
+      select distinct translation_id from new_units;
+      return null;
+    end
+    $$`,
+  `
     create function weblate.record_label_statistics(run integer default null)
     returns integer language plpgsql as $$
     declare
@@ -384,7 +457,15 @@ async function addLabelHistory(db: Kysely<unknown>): Promise<void> {
         join weblate.translations t2 on t2.component_id = t.component_id
           and t2.is_source is not true
       ), counted as (
-        select lu.label_id, lu.translation_id, ${sql.raw(LABEL_COUNTS)}
+        select lu.label_id, lu.translation_id, count(*)::integer as total,
+  coalesce(sum(u.num_words), 0)::integer as total_words,
+  count(*) filter (where u.state >= 20)::integer as translated,
+  coalesce(sum(u.num_words) filter (where u.state >= 20), 0)::integer as translated_words,
+  count(*) filter (where u.state between 10 and 19)::integer as fuzzy,
+  coalesce(sum(u.num_words) filter (where u.state between 10 and 19), 0)::integer as fuzzy_words,
+  count(*) filter (where u.state = 30)::integer as approved,
+  coalesce(sum(u.num_words) filter (where u.state = 30), 0)::integer as approved_words,
+  count(*) filter (where u.has_failing_check)::integer as failing
         from weblate.labelled_units lu
         join weblate.units u on u.id = lu.unit_id
         where lu.translation_id in (select id from scope)
@@ -395,116 +476,481 @@ async function addLabelHistory(db: Kysely<unknown>): Promise<void> {
         where s.translation_id in (select id from scope)
         order by s.label_id, s.translation_id, s.captured_at desc
       )
-      insert into weblate.label_statistics (label_id, translation_id, run_id, ${sql.raw(COUNT_COLUMNS.join(', '))})
+      insert into weblate.label_statistics (label_id, translation_id, run_id, total, total_words, translated, translated_words, fuzzy, fuzzy_words, approved, approved_words, failing)
       select coalesce(n.label_id, l.label_id), coalesce(n.translation_id, l.translation_id), run,
-             ${sql.raw(COUNT_COLUMNS.map((c) => `coalesce(n.${c}, 0)`).join(', '))}
+             coalesce(n.total, 0), coalesce(n.total_words, 0), coalesce(n.translated, 0), coalesce(n.translated_words, 0), coalesce(n.fuzzy, 0), coalesce(n.fuzzy_words, 0), coalesce(n.approved, 0), coalesce(n.approved_words, 0), coalesce(n.failing, 0)
       from counted n
       full join latest l on l.label_id = n.label_id and l.translation_id = n.translation_id
-      where (${sql.raw(COUNT_COLUMNS.map((c) => `coalesce(n.${c}, 0)`).join(', '))})
-        is distinct from (${sql.raw(COUNT_COLUMNS.map((c) => `l.${c}`).join(', '))});
+      where (coalesce(n.total, 0), coalesce(n.total_words, 0), coalesce(n.translated, 0), coalesce(n.translated_words, 0), coalesce(n.fuzzy, 0), coalesce(n.fuzzy_words, 0), coalesce(n.approved, 0), coalesce(n.approved_words, 0), coalesce(n.failing, 0))
+        is distinct from (l.total, l.total_words, l.translated, l.translated_words, l.fuzzy, l.fuzzy_words, l.approved, l.approved_words, l.failing);
       get diagnostics recorded = row_count;
       return recorded;
     end
-    $$`.execute(db);
-  // Everything labelled now is due, so the first run records where history starts.
-  await sql`
+    $$`,
+  `
     insert into weblate.label_statistics_due (translation_id)
     select distinct u.translation_id from weblate.unit_labels ul
-    join weblate.units u on u.id = ul.unit_id`.execute(db);
-}
-
-/** Indexes the reporting reads at the large shape asked for (docs/performance.md, Reporting). */
-const INDEXES = [
-  // activity_daily and the answer functions group and filter changes by UTC day.
-  `create index changes_day_idx on weblate.changes (((timestamp at time zone 'UTC')::date))`,
-  // Words of the strings changes name, without reading the units' rows.
-  `create index units_num_words_idx on weblate.units (id) include (num_words)`,
-  // The last target-saving change of a string before a time.
-  `create index changes_unit_id_timestamp_idx on weblate.changes (unit_id, timestamp) include (action)`,
+    join weblate.units u on u.id = ul.unit_id`,
+  `create view weblate.label_progress_daily as 
+  with last_of_day as (
+    select distinct on (s.label_id, s.translation_id, (s.captured_at at time zone 'UTC')::date)
+           s.*, (s.captured_at at time zone 'UTC')::date as captured_day
+    from weblate.label_statistics s
+    order by s.label_id, s.translation_id, (s.captured_at at time zone 'UTC')::date,
+             s.captured_at desc
+  ), spans as (
+    select d.*, lead(d.captured_day) over (
+             partition by d.label_id, d.translation_id order by d.captured_day) as next_day
+    from last_of_day d
+  )
+  select g.day::date as day, s.label_id, lb.name as label_name, s.translation_id,
+         p.id as project_id, p.slug as project_slug, c.id as component_id,
+         c.slug as component_slug, t.language_code,
+         s.total, s.total_words, s.translated, s.translated_words, s.fuzzy, s.fuzzy_words, s.approved, s.approved_words, s.failing, 
+  weblate.truncated_percent(s.translated, s.total, true) as translated_percent,
+  weblate.truncated_percent(s.translated_words, s.total_words, true) as translated_words_percent,
+  weblate.truncated_percent(s.fuzzy, s.total) as fuzzy_percent,
+  weblate.truncated_percent(s.approved, s.total) as approved_percent,
+  weblate.truncated_percent(s.failing, s.total) as failing_percent,
+  s.total - s.translated as untranslated,
+  s.total_words - s.translated_words as untranslated_words
+  from spans s
+  join weblate.labels lb on lb.id = s.label_id
+  join weblate.translations t on t.id = s.translation_id
+  join weblate.components c on c.id = t.component_id
+  join weblate.projects p on p.id = c.project_id
+  cross join lateral generate_series(
+    s.captured_day::timestamp,
+    least(s.next_day - 1, (now() at time zone 'UTC')::date,
+          (t.deleted_at at time zone 'UTC')::date - 1,
+          (lb.deleted_at at time zone 'UTC')::date - 1)::timestamp,
+    interval '1 day'
+  ) as g(day)
+  where t.is_source is not true`,
+  `
+      create function weblate.progress_by_label(only_projects text[] default null, only_language text default null, only_components text[] default null)
+      returns table (label_id integer, label_name text, project_id integer, project_slug text, language_code text, translations bigint, total bigint, total_words bigint, translated bigint,
+  translated_words bigint, fuzzy bigint, fuzzy_words bigint, approved bigint,
+  approved_words bigint, failing bigint, translated_percent numeric,
+  translated_words_percent numeric, fuzzy_percent numeric, approved_percent numeric,
+  failing_percent numeric, untranslated bigint, untranslated_words bigint)
+      language sql stable parallel safe as $fn$
+      select s.label_id, lb.name as label_name, lb.project_id, lb.project_slug, s.language_code,
+             s.translations, s.total, s.total_words, s.translated, s.translated_words, s.fuzzy, s.fuzzy_words, s.approved, s.approved_words, s.failing, 
+  weblate.truncated_percent(s.translated, s.total, true) as translated_percent,
+  weblate.truncated_percent(s.translated_words, s.total_words, true) as translated_words_percent,
+  weblate.truncated_percent(s.fuzzy, s.total) as fuzzy_percent,
+  weblate.truncated_percent(s.approved, s.total) as approved_percent,
+  weblate.truncated_percent(s.failing, s.total) as failing_percent,
+  s.total - s.translated as untranslated,
+  s.total_words - s.translated_words as untranslated_words
+      from (
+        select x.label_id, x.language_code, count(*) as translations, coalesce(sum(x.total), 0)::bigint as total, coalesce(sum(x.total_words), 0)::bigint as total_words, coalesce(sum(x.translated), 0)::bigint as translated, coalesce(sum(x.translated_words), 0)::bigint as translated_words, coalesce(sum(x.fuzzy), 0)::bigint as fuzzy, coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words, coalesce(sum(x.approved), 0)::bigint as approved, coalesce(sum(x.approved_words), 0)::bigint as approved_words, coalesce(sum(x.failing), 0)::bigint as failing
+        from (
+  select u.label_id, t.id as translation_id, p.id as project_id, p.slug as project_slug,
+         c.id as component_id, c.slug as component_slug, t.language_code, count(*)::integer as total,
+  coalesce(sum(u.num_words), 0)::integer as total_words,
+  count(*) filter (where u.state >= 20)::integer as translated,
+  coalesce(sum(u.num_words) filter (where u.state >= 20), 0)::integer as translated_words,
+  count(*) filter (where u.state between 10 and 19)::integer as fuzzy,
+  coalesce(sum(u.num_words) filter (where u.state between 10 and 19), 0)::integer as fuzzy_words,
+  count(*) filter (where u.state = 30)::integer as approved,
+  coalesce(sum(u.num_words) filter (where u.state = 30), 0)::integer as approved_words,
+  count(*) filter (where u.has_failing_check)::integer as failing
+  from (
+    select lu.label_id, lu.translation_id, u.state, u.num_words, u.has_failing_check
+    from weblate.labelled_units lu
+    join weblate.units u on u.id = lu.unit_id
+  ) u
+  join weblate.translations t on t.id = u.translation_id
+  join weblate.components c on c.id = t.component_id
+  join weblate.projects p on p.id = c.project_id
+  where t.deleted_at is null and c.deleted_at is null and p.deleted_at is null
+    and t.is_source is not true
+  group by u.label_id, t.id, p.id, c.id) x
+        where (only_projects is null or x.project_slug = any(only_projects))
+  and (only_language is null or x.language_code = only_language)
+  and (only_components is null or x.component_slug = any(only_components))
+        group by x.label_id, x.language_code
+      ) s
+      join weblate.labels lb on lb.id = s.label_id$fn$`,
+  `
+      create function weblate.progress_by_label_daily(only_projects text[] default null, only_language text default null, only_components text[] default null)
+      returns table (day date, label_id integer, label_name text, project_id integer, project_slug text, language_code text, translations bigint, total bigint, total_words bigint, translated bigint,
+  translated_words bigint, fuzzy bigint, fuzzy_words bigint, approved bigint,
+  approved_words bigint, failing bigint, translated_percent numeric,
+  translated_words_percent numeric, fuzzy_percent numeric, approved_percent numeric,
+  failing_percent numeric, untranslated bigint, untranslated_words bigint)
+      language sql stable parallel safe as $fn$
+      select s.day, s.label_id, lb.name as label_name, lb.project_id, lb.project_slug,
+             s.language_code, s.translations, s.total, s.total_words, s.translated, s.translated_words, s.fuzzy, s.fuzzy_words, s.approved, s.approved_words, s.failing,
+             
+  weblate.truncated_percent(s.translated, s.total, true) as translated_percent,
+  weblate.truncated_percent(s.translated_words, s.total_words, true) as translated_words_percent,
+  weblate.truncated_percent(s.fuzzy, s.total) as fuzzy_percent,
+  weblate.truncated_percent(s.approved, s.total) as approved_percent,
+  weblate.truncated_percent(s.failing, s.total) as failing_percent,
+  s.total - s.translated as untranslated,
+  s.total_words - s.translated_words as untranslated_words
+      from (
+        select x.day, x.label_id, x.language_code, count(*) as translations, coalesce(sum(x.total), 0)::bigint as total, coalesce(sum(x.total_words), 0)::bigint as total_words, coalesce(sum(x.translated), 0)::bigint as translated, coalesce(sum(x.translated_words), 0)::bigint as translated_words, coalesce(sum(x.fuzzy), 0)::bigint as fuzzy, coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words, coalesce(sum(x.approved), 0)::bigint as approved, coalesce(sum(x.approved_words), 0)::bigint as approved_words, coalesce(sum(x.failing), 0)::bigint as failing
+        from weblate.label_progress_daily x
+        where (only_projects is null or x.project_slug = any(only_projects))
+  and (only_language is null or x.language_code = only_language)
+  and (only_components is null or x.component_slug = any(only_components))
+        group by x.day, x.label_id, x.language_code
+      ) s
+      join weblate.labels lb on lb.id = s.label_id$fn$`,
+  `create view weblate.label_progress as select * from weblate.progress_by_label()`,
+  `
+    do $$
+    begin
+      if exists (select from pg_roles where rolname = 'weblate_reader') then
+        grant execute on function weblate.progress_by_component(text[], text, text[]), weblate.progress_by_project(text[], text, text[]), weblate.progress_by_language(text[], text, text[]), weblate.progress_by_component_daily(text[], text, text[]), weblate.progress_by_project_daily(text[], text, text[]), weblate.progress_by_language_daily(text[], text, text[]), weblate.progress_total(text[], text, text[]), weblate.progress_by_category(text[], text, text[]), weblate.progress_by_category_daily(text[], text, text[]), weblate.progress_by_label(text[], text, text[]), weblate.progress_by_label_daily(text[], text, text[]) to weblate_reader;
+      end if;
+    exception
+      when undefined_object then
+        null; -- dropped meanwhile by another database's rollback: nothing to grant to
+    end
+    $$`,
 ];
 
-/**
- * strings_awaiting_review with its lateral subquery kept apart (offset 0): pulled up, its
- * latest-change lookup ran twice per string.
- */
-function reviewFunction(keptApart: boolean): AnswerFunction {
-  const fn = ANSWERS.find((f) => f.name === 'strings_awaiting_review')!;
-  if (!keptApart) return fn;
-  const body = fn.body.replace(') as waiting_since\n', ') as waiting_since\n        offset 0\n');
-  if (body === fn.body) throw new Error('strings_awaiting_review: the subquery was not found');
-  return { ...fn, body };
-}
-
-export async function replaceAnswer(db: Kysely<unknown>, fn: AnswerFunction): Promise<void> {
-  await sql`
-    create or replace function ${sql.raw(`weblate.${fn.name}(${fn.args.join(', ')})`)}
-    returns table (${sql.raw(fn.returns)})
-    language sql stable parallel safe as $fn$${sql.raw(fn.body)}$fn$`.execute(db);
-}
+/** What `down` runs, in order. */
+const DOWN: readonly string[] = [
+  `
+    create or replace function weblate.strings_awaiting_review(only_projects text[] default null, only_components text[] default null, only_language text default null)
+    returns table (unit_id bigint, translation_id integer, project_slug text, component_slug text,
+      language_code text, num_words integer, waiting_since timestamptz, days_waiting integer)
+    language sql stable parallel safe as $fn$
+      select u.id as unit_id, t.id as translation_id, p.slug as project_slug,
+             c.slug as component_slug, t.language_code, u.num_words, w.waiting_since,
+             floor(extract(epoch from now() - w.waiting_since) / 86400)::integer as days_waiting
+      from weblate.units u
+      join weblate.translations t on t.id = u.translation_id
+      join weblate.components c on c.id = t.component_id
+      join weblate.projects p on p.id = c.project_id
+      cross join lateral (
+        select coalesce(
+          (select max(ch.timestamp) from weblate.changes ch
+           where ch.unit_id = u.id and ch.action in (2, 5, 6, 7, 8, 9, 27, 59, 72, 77, 94)),
+          u.last_updated, u.timestamp, u.first_seen_at
+        ) as waiting_since
+      ) w
+      where u.state = 20
+        and p.translation_review is true
+        and t.is_source is not true
+        and u.deleted_at is null
+        and (only_projects is null or p.slug = any(only_projects))
+        and (only_components is null or c.slug = any(only_components))
+        and (only_language is null or t.language_code = only_language)$fn$`,
+  `drop index weblate.changes_day_idx`,
+  `drop index weblate.units_num_words_idx`,
+  `drop index weblate.changes_unit_id_timestamp_idx`,
+  `drop view weblate.label_progress`,
+  `drop function weblate.progress_by_label_daily(text[], text, text[])`,
+  `drop function weblate.progress_by_label(text[], text, text[])`,
+  `drop view weblate.label_progress_daily`,
+  `drop function weblate.record_label_statistics(integer)`,
+  `
+    create or replace function weblate.keep_unit_labels() returns trigger language plpgsql as $$
+    begin
+      update weblate.unit_labels ul set deleted_at = now()
+      from new_units n
+      where ul.unit_id = n.id and ul.deleted_at is null
+        and not exists (select from (
+  select n.id as unit_id, case jsonb_typeof(e) when 'number' then (e #>> '{}')::integer
+    else (e ->> 'id')::integer end as label_id
+  from new_units n
+  cross join lateral jsonb_array_elements(
+    case jsonb_typeof(n.labels) when 'array' then n.labels else '[]'::jsonb end) as e
+  where jsonb_typeof(e) = 'number' or (jsonb_typeof(e) = 'object' and jsonb_typeof(e -> 'id') = 'number')) l
+          where l.unit_id = ul.unit_id and l.label_id = ul.label_id);
+      insert into weblate.unit_labels (unit_id, label_id)
+      select distinct unit_id, label_id from (
+  select n.id as unit_id, case jsonb_typeof(e) when 'number' then (e #>> '{}')::integer
+    else (e ->> 'id')::integer end as label_id
+  from new_units n
+  cross join lateral jsonb_array_elements(
+    case jsonb_typeof(n.labels) when 'array' then n.labels else '[]'::jsonb end) as e
+  where jsonb_typeof(e) = 'number' or (jsonb_typeof(e) = 'object' and jsonb_typeof(e -> 'id') = 'number')) l
+      on conflict (unit_id, label_id) do update set deleted_at = null
+        where weblate.unit_labels.deleted_at is not null;
+      
+      return null;
+    end
+    $$`,
+  `drop table weblate.label_statistics_due`,
+  `drop table weblate.label_statistics`,
+  `drop view weblate.labelled_units`,
+  `drop view "weblate"."category_progress_daily"`,
+  `drop function weblate.progress_by_category_daily(text[], text, text[])`,
+  `drop view "weblate"."category_progress"`,
+  `drop function weblate.progress_by_category(text[], text, text[])`,
+  `drop view weblate.category_tree`,
+  `drop index weblate.units_source_unit_id_idx`,
+  `drop index weblate.components_category_id_idx`,
+  `drop view "weblate"."component_progress"`,
+  `drop function weblate.progress_by_component(text[], text, text[])`,
+  `drop view "weblate"."project_progress"`,
+  `drop function weblate.progress_by_project(text[], text, text[])`,
+  `drop view "weblate"."language_progress"`,
+  `drop function weblate.progress_by_language(text[], text, text[])`,
+  `drop view "weblate"."component_progress_daily"`,
+  `drop function weblate.progress_by_component_daily(text[], text, text[])`,
+  `drop view "weblate"."project_progress_daily"`,
+  `drop function weblate.progress_by_project_daily(text[], text, text[])`,
+  `drop view "weblate"."language_progress_daily"`,
+  `drop function weblate.progress_by_language_daily(text[], text, text[])`,
+  `drop function weblate.progress_total(text[], text, text[])`,
+  `
+    create function weblate.progress_by_component(only_projects text[] default null, only_language text default null)
+    returns table (component_id integer, component_slug text, component_name text, project_id integer, project_slug text, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select c.id as component_id,
+           c.slug as component_slug,
+           c.name as component_name,
+           p.id as project_id,
+           p.slug as project_slug,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.components c
+      join weblate.projects p on p.id = c.project_id
+      left join weblate.translation_progress x on x.component_id = c.id and (only_language is null or x.language_code = only_language)
+      where c.deleted_at is null and p.deleted_at is null
+      and (only_projects is null or p.slug = any(only_projects))
+    group by c.id, p.id
+    having only_language is null or count(x.translation_id) > 0$fn$`,
+  `create view "weblate"."component_progress" as
+    select * from weblate.progress_by_component()`,
+  `
+    create function weblate.progress_by_project(only_projects text[] default null, only_language text default null)
+    returns table (project_id integer, project_slug text, project_name text, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select p.id as project_id,
+           p.slug as project_slug,
+           p.name as project_name,
+           (select count(*) from weblate.components c
+          where c.project_id = p.id and c.deleted_at is null) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.projects p
+      left join weblate.translation_progress x on x.project_id = p.id and (only_language is null or x.language_code = only_language)
+      where p.deleted_at is null
+      and (only_projects is null or p.slug = any(only_projects))
+    group by p.id
+    having only_language is null or count(x.translation_id) > 0$fn$`,
+  `create view "weblate"."project_progress" as
+    select * from weblate.progress_by_project()`,
+  `
+    create function weblate.progress_by_language(only_projects text[] default null, only_language text default null)
+    returns table (language_code text, language_name text, projects bigint, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select x.language_code as language_code,
+           min(x.language_name) as language_name,
+           count(distinct x.project_id) as projects,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.translation_progress x where true and (only_language is null or x.language_code = only_language)
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.language_code
+    $fn$`,
+  `create view "weblate"."language_progress" as
+    select * from weblate.progress_by_language()`,
+  `
+    create function weblate.progress_by_component_daily(only_projects text[] default null, only_language text default null)
+    returns table (day date, component_id integer, component_slug text, project_id integer, project_slug text, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, estimated_translations bigint, origin text)
+    language sql stable parallel safe as $fn$
+    select x.day as day,
+           x.component_id as component_id,
+           x.component_slug as component_slug,
+           x.project_id as project_id,
+           x.project_slug as project_slug,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           case when count(x.failing) = count(x.translation_id) then coalesce(sum(x.failing), 0)::bigint end as failing,
+           case when count(x.failing) = count(x.translation_id) then weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) end as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           count(x.translation_id) filter (where x.origin = 'estimated') as estimated_translations,
+           case when bool_or(x.origin = 'estimated') then 'estimated' else 'measured' end as origin
+    from weblate.translation_progress_daily x where true and (only_language is null or x.language_code = only_language)
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.day, x.component_id, x.component_slug, x.project_id, x.project_slug
+    $fn$`,
+  `create view "weblate"."component_progress_daily" as
+    select * from weblate.progress_by_component_daily()`,
+  `
+    create function weblate.progress_by_project_daily(only_projects text[] default null, only_language text default null)
+    returns table (day date, project_id integer, project_slug text, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, estimated_translations bigint, origin text)
+    language sql stable parallel safe as $fn$
+    select x.day as day,
+           x.project_id as project_id,
+           x.project_slug as project_slug,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           case when count(x.failing) = count(x.translation_id) then coalesce(sum(x.failing), 0)::bigint end as failing,
+           case when count(x.failing) = count(x.translation_id) then weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) end as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           count(x.translation_id) filter (where x.origin = 'estimated') as estimated_translations,
+           case when bool_or(x.origin = 'estimated') then 'estimated' else 'measured' end as origin
+    from weblate.translation_progress_daily x where true and (only_language is null or x.language_code = only_language)
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.day, x.project_id, x.project_slug
+    $fn$`,
+  `create view "weblate"."project_progress_daily" as
+    select * from weblate.progress_by_project_daily()`,
+  `
+    create function weblate.progress_by_language_daily(only_projects text[] default null, only_language text default null)
+    returns table (day date, language_code text, components bigint, translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, estimated_translations bigint, origin text)
+    language sql stable parallel safe as $fn$
+    select x.day as day,
+           x.language_code as language_code,
+           count(distinct x.component_id) as components,
+           count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           case when count(x.failing) = count(x.translation_id) then coalesce(sum(x.failing), 0)::bigint end as failing,
+           case when count(x.failing) = count(x.translation_id) then weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) end as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           count(x.translation_id) filter (where x.origin = 'estimated') as estimated_translations,
+           case when bool_or(x.origin = 'estimated') then 'estimated' else 'measured' end as origin
+    from weblate.translation_progress_daily x where true and (only_language is null or x.language_code = only_language)
+      and (only_projects is null or x.project_slug = any(only_projects))
+    group by x.day, x.language_code
+    $fn$`,
+  `create view "weblate"."language_progress_daily" as
+    select * from weblate.progress_by_language_daily()`,
+  `
+    create function weblate.progress_total(only_projects text[] default null, only_language text default null)
+    returns table (translations bigint, total bigint, total_words bigint, translated bigint, translated_words bigint, translated_percent numeric, translated_words_percent numeric, fuzzy bigint, fuzzy_words bigint, fuzzy_percent numeric, approved bigint, approved_words bigint, approved_percent numeric, failing bigint, failing_words bigint, failing_percent numeric, untranslated bigint, untranslated_words bigint, last_change timestamptz)
+    language sql stable parallel safe as $fn$
+    select count(x.translation_id) as translations,
+           coalesce(sum(x.total), 0)::bigint as total,
+           coalesce(sum(x.total_words), 0)::bigint as total_words,
+           coalesce(sum(x.translated), 0)::bigint as translated,
+           coalesce(sum(x.translated_words), 0)::bigint as translated_words,
+           weblate.truncated_percent(coalesce(sum(x.translated), 0), coalesce(sum(x.total), 0), true) as translated_percent,
+           weblate.truncated_percent(coalesce(sum(x.translated_words), 0), coalesce(sum(x.total_words), 0), true) as translated_words_percent,
+           coalesce(sum(x.fuzzy), 0)::bigint as fuzzy,
+           coalesce(sum(x.fuzzy_words), 0)::bigint as fuzzy_words,
+           weblate.truncated_percent(coalesce(sum(x.fuzzy), 0), coalesce(sum(x.total), 0)) as fuzzy_percent,
+           coalesce(sum(x.approved), 0)::bigint as approved,
+           coalesce(sum(x.approved_words), 0)::bigint as approved_words,
+           weblate.truncated_percent(coalesce(sum(x.approved), 0), coalesce(sum(x.total), 0)) as approved_percent,
+           coalesce(sum(x.failing), 0)::bigint as failing,
+           coalesce(sum(x.failing_words), 0)::bigint as failing_words,
+           weblate.truncated_percent(coalesce(sum(x.failing), 0), coalesce(sum(x.total), 0)) as failing_percent,
+           coalesce(sum(x.untranslated), 0)::bigint as untranslated,
+           coalesce(sum(x.untranslated_words), 0)::bigint as untranslated_words,
+           max(x.last_change) as last_change
+    from weblate.translation_progress x where true and (only_language is null or x.language_code = only_language)
+      and (only_projects is null or x.project_slug = any(only_projects))
+    
+    $fn$`,
+  `
+    do $$
+    begin
+      if exists (select from pg_roles where rolname = 'weblate_reader') then
+        grant execute on function weblate.progress_by_component(text[], text), weblate.progress_by_project(text[], text), weblate.progress_by_language(text[], text), weblate.progress_by_component_daily(text[], text), weblate.progress_by_project_daily(text[], text), weblate.progress_by_language_daily(text[], text), weblate.progress_total(text[], text) to weblate_reader;
+      end if;
+    exception
+      when undefined_object then
+        null; -- dropped meanwhile by another database's rollback: nothing to grant to
+    end
+    $$`,
+];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const index of INDEXES) await sql.raw(index).execute(db);
-  await replaceAnswer(db, reviewFunction(true));
-  for (const [summary] of PROGRESS) await dropSummary(db, summary, ARGUMENT_TYPES);
-  for (const [summary, extra] of PROGRESS) {
-    await createScopedFunction(db, summary, extra);
-    await createSummaryView(db, summary);
-  }
-  await sql`create index components_category_id_idx on weblate.components (category_id)`.execute(
-    db,
-  );
-  await sql`create index units_source_unit_id_idx on weblate.units (source_unit_id)`.execute(db);
-  await sql`create view weblate.category_tree as ${sql.raw(CATEGORY_TREE)}`.execute(db);
-  for (const summary of CATEGORY_SUMMARIES) {
-    await createScopedFunction(db, summary, summary.source === 'daily' ? ORIGIN_FIGURES : []);
-    await createSummaryView(db, summary);
-  }
-  await sql`create view weblate.labelled_units as ${sql.raw(LABELLED_UNITS)}`.execute(db);
-  await addLabelHistory(db);
-  await sql`create view weblate.label_progress_daily as ${sql.raw(LABEL_DAILY)}`.execute(db);
-  for (const fn of LABEL_FUNCTIONS) {
-    await sql`
-      create function ${sql.raw(`weblate.${fn.name}(${ARGUMENTS})`)}
-      returns table (${sql.raw(`${fn.keys}, ${LABEL_RETURNS}`)})
-      language sql stable parallel safe as $fn$${sql.raw(fn.body)}$fn$`.execute(db);
-  }
-  await sql`create view weblate.label_progress as select * from weblate.progress_by_label()`.execute(
-    db,
-  );
-  await grantReader(db);
-}
-
-/** As 0005 does: PUBLIC may execute already; the role gets it by name too. */
-async function grantReader(db: Kysely<unknown>): Promise<void> {
-  const functions = [
-    ...[...PROGRESS.map(([s]) => s), ...CATEGORY_SUMMARIES].map((s) => s.fn),
-    ...LABEL_FUNCTIONS.map((f) => f.name),
-  ].map((fn) => `weblate.${fn}${SCOPED_ARGUMENT_TYPES}`);
-  await grantExecuteToReader(db, functions);
+  for (const statement of UP) await sql.raw(statement).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await replaceAnswer(db, reviewFunction(false));
-  for (const name of ['changes_day_idx', 'units_num_words_idx', 'changes_unit_id_timestamp_idx'])
-    await sql`drop index ${sql.raw(`weblate.${name}`)}`.execute(db);
-  await sql`drop view weblate.label_progress`.execute(db);
-  for (const fn of [...LABEL_FUNCTIONS].reverse())
-    await sql`drop function ${sql.raw(`weblate.${fn.name}${SCOPED_ARGUMENT_TYPES}`)}`.execute(db);
-  await sql`drop view weblate.label_progress_daily`.execute(db);
-  await sql`drop function weblate.record_label_statistics(integer)`.execute(db);
-  await keepUnitLabels(db, false);
-  await sql`drop table weblate.label_statistics_due`.execute(db);
-  await sql`drop table weblate.label_statistics`.execute(db);
-  await sql`drop view weblate.labelled_units`.execute(db);
-  for (const summary of [...CATEGORY_SUMMARIES].reverse())
-    await dropSummary(db, summary, SCOPED_ARGUMENT_TYPES);
-  await sql`drop view weblate.category_tree`.execute(db);
-  await sql`drop index weblate.units_source_unit_id_idx`.execute(db);
-  await sql`drop index weblate.components_category_id_idx`.execute(db);
-  for (const [summary] of PROGRESS) await dropSummary(db, summary, SCOPED_ARGUMENT_TYPES);
-  for (const [summary, extra] of PROGRESS) {
-    await createFunction(db, summary, extra);
-    await createSummaryView(db, summary);
-  }
-  await grant0005(db);
+  for (const statement of DOWN) await sql.raw(statement).execute(db);
 }
