@@ -5,12 +5,25 @@ create view weblate.language_completion_forecast as
     COALESCE(sum(total_words), 0::bigint) AS total_words,
     COALESCE(sum(translated_words), 0::bigint) AS translated_words,
     COALESCE(sum(untranslated_words), 0::bigint) AS untranslated_words,
-    sum(words_translated_30d) AS words_translated_30d,
-    round(sum(words_translated_30d)::numeric / 30.0, 2) AS words_per_day,
+    sum(words_translated_30d)::bigint AS words_translated_30d,
+    round(sum(words_translated_30d) / 30.0, 2) AS words_per_day,
         CASE
-            WHEN sum(words_translated_30d) > 0 THEN (now() AT TIME ZONE 'UTC'::text)::date + ceil(COALESCE(sum(untranslated_words), 0::bigint)::numeric * 30.0 / sum(words_translated_30d)::numeric)::integer
+            WHEN sum(words_translated_30d) > 0::numeric THEN (now() AT TIME ZONE 'UTC'::text)::date + ceil(COALESCE(sum(untranslated_words), 0::bigint)::numeric * 30.0 / sum(words_translated_30d))::integer
             ELSE NULL::date
-        END AS projected_completion
+        END AS projected_completion,
+    count(words_translated_30d) AS pace_translations,
+        CASE
+            WHEN count(words_translated_30d) > 0 THEN
+            CASE
+                WHEN bool_or(pace_origin = 'estimated'::text) THEN 'estimated'::text
+                ELSE 'measured'::text
+            END
+            ELSE NULL::text
+        END AS pace_origin,
+        CASE
+            WHEN count(words_translated_30d) = 0 THEN min(pace_known_from)
+            ELSE NULL::date
+        END AS pace_known_from
    FROM weblate.completion_forecast f
   GROUP BY language_code;
 

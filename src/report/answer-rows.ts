@@ -1,4 +1,4 @@
-import { formatRange } from './format.ts';
+import { formatChange, formatRange } from './format.ts';
 import type { MethodPeriod, Readiness, Report } from './model.ts';
 
 // What the table and HTML renderers share about the sections of the answer functions:
@@ -32,7 +32,8 @@ export function answerTitles(report: Report): {
     waiting: 'Review: strings waiting for approval',
     approval: `Review: hours from translation to approval, ${range}`,
     methods: `Translation method: words saved per ${per}, ${range}`,
-    readiness: 'Release readiness: translated words against 80, 90 and 95 %',
+    readiness:
+      'Release readiness: translated words against 80, 90 and 95 %, at the net pace of the last 30 days',
     quality: `Quality: strings with failing checks at the end of each ${per}, ${range}`,
   };
 }
@@ -59,13 +60,17 @@ export function methodsByPeriod(rows: MethodPeriod[]): { methods: string[]; peri
 }
 
 /** A project and language with its rows of each threshold, in threshold order. */
-export interface ReadinessLine {
-  project_slug: string;
-  language_code: string;
-  translated_words_percent: number | null;
-  words_per_day: number | null;
-  thresholds: Readiness[];
-}
+export type ReadinessLine = Pick<
+  Readiness,
+  | 'project_slug'
+  | 'language_code'
+  | 'translated_words_percent'
+  | 'words_per_day'
+  | 'translations'
+  | 'pace_translations'
+  | 'pace_origin'
+  | 'pace_known_from'
+> & { thresholds: Readiness[] };
 
 export function readinessByLanguage(rows: Readiness[]): ReadinessLine[] {
   const lines = new Map<string, ReadinessLine>();
@@ -76,6 +81,10 @@ export function readinessByLanguage(rows: Readiness[]): ReadinessLine[] {
       language_code: row.language_code,
       translated_words_percent: row.translated_words_percent,
       words_per_day: row.words_per_day,
+      translations: row.translations,
+      pace_translations: row.pace_translations,
+      pace_origin: row.pace_origin,
+      pace_known_from: row.pace_known_from,
       thresholds: [],
     };
     line.thresholds.push(row);
@@ -94,21 +103,32 @@ export function thresholdOf(line: ReadinessLine, threshold: number): Readiness |
   return line.thresholds.find((t) => t.threshold === threshold);
 }
 
-/** `reached`, the projected day, or why there is none. */
+/** `reached`, the projected day, or why there is none: never a pace of 0 that is not known. */
 export function describeThreshold(row: Readiness | undefined): string {
   if (row === undefined) return '';
   if (row.is_reached) return 'reached';
   if (row.projected_date !== null) return row.projected_date;
+  if (row.words_translated_30d === null) return `pace unknown until ${row.pace_known_from ?? ''}`;
+  if (row.words_translated_30d < 0)
+    return `losing ground: ${formatChange(row.words_translated_30d, 0)} words in 30 days`;
   return 'no progress in 30 days';
+}
+
+/**
+ * The pace of a readiness line: words a day, `estimated` where it reads estimated history,
+ * and how many translations it covers where not all; `unknown` without history.
+ */
+export function describePace(line: ReadinessLine): string {
+  if (line.words_per_day === null) return 'unknown';
+  const parts = [line.words_per_day.toFixed(1)];
+  if (line.pace_origin === 'estimated') parts.push('estimated');
+  if (line.pace_translations < line.translations)
+    parts.push(`(${line.pace_translations} of ${line.translations} translations)`);
+  return parts.join(' ');
 }
 
 /** Hours as `5.2 h`, or `3.1 d` from two days on. */
 export function formatHours(hours: number | null): string {
   if (hours === null) return '';
   return hours >= 48 ? `${(hours / 24).toFixed(1)} d` : `${hours.toFixed(1)} h`;
-}
-
-/** Words a day, one decimal. */
-export function formatRate(perDay: number | null): string {
-  return perDay === null ? '' : perDay.toFixed(1);
 }

@@ -82,6 +82,9 @@ export async function buildAnswers(
         'translated_words_percent',
         'words_needed',
         'words_per_day',
+        'translations',
+        'pace_translations',
+        'words_translated_30d',
       ]),
     ),
     quality: failing.map((r) =>

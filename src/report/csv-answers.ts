@@ -71,6 +71,11 @@ const READINESS_COLUMNS = [
   'words_needed',
   'words_per_day',
   'projected_date',
+  'translations',
+  'pace_translations',
+  'words_translated_30d',
+  'pace_origin',
+  'pace_known_from',
 ] as const satisfies readonly (keyof Readiness)[];
 
 const QUALITY_COLUMNS = [

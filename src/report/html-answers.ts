@@ -1,8 +1,8 @@
 import {
   answerTitles,
+  describePace,
   describeThreshold,
   formatHours,
-  formatRate,
   METHOD_LABELS,
   methodsByPeriod,
   readinessByLanguage,
@@ -130,7 +130,7 @@ function renderQuality(
     [
       ...projectLanguage<ReadinessLine>(names),
       num('words %', (r) => formatPercent(r.translated_words_percent)),
-      num('words a day', (r) => formatRate(r.words_per_day)),
+      num('words a day', (r) => describePace(r)),
       ...thresholds.map((t) => ({
         header: `${t} %`,
         cell: (r: ReadinessLine) => e(describeThreshold(thresholdOf(r, t))),

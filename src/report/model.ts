@@ -254,10 +254,19 @@ export interface Readiness {
   translated_words_percent: number | null;
   is_reached: boolean;
   words_needed: number;
-  /** Net words translated a day over the last 30 days. */
+  /** Net words translated a day over the last 30 days; null where the pace is unknown. */
   words_per_day: number | null;
   /** When the threshold would be reached at that pace; null when reached or without pace. */
   projected_date: string | null;
+  /** Translations of the project and language, and those whose pace is known. */
+  translations: number;
+  pace_translations: number;
+  /** Net words translated over the last 30 days by the translations whose pace is known. */
+  words_translated_30d: number | null;
+  /** Whether the pace reads estimated history; null where it is unknown. */
+  pace_origin: 'measured' | 'estimated' | null;
+  /** Where no translation's history reaches back 30 days: the day it will. */
+  pace_known_from: string | null;
 }
 
 /** Strings with failing checks at the end of one period (its last measured day). */

@@ -1,8 +1,8 @@
 import {
   answerTitles,
+  describePace,
   describeThreshold,
   formatHours,
-  formatRate,
   METHOD_LABELS,
   methodsByPeriod,
   readinessByLanguage,
@@ -128,7 +128,7 @@ function qualitySections(report: Report, titles: ReturnType<typeof answerTitles>
         [
           ...PROJECT_LANGUAGE,
           num('words %', (r) => formatPercent(r.translated_words_percent)),
-          num('words a day', (r) => formatRate(r.words_per_day)),
+          num('words a day', (r) => describePace(r)),
           ...thresholds.map((t) => ({
             header: `${t} %`,
             cell: (r: ReadinessLine) => describeThreshold(thresholdOf(r, t)),

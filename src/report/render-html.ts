@@ -155,7 +155,7 @@ function renderPeople(report: Report, names: Names): string {
   if (!isShown(report, 'movers')) return '';
   return [
     ...movers,
-    `<section id="stalled"><h2>Stalled translations: strings left, no change since ${e(report.window.from)}</h2>${stalled}${cutNote(report.stalled)}</section>`,
+    `<section id="stalled"><h2>Stalled translations: strings left, no change and no progress since ${e(report.window.from)}</h2>${stalled}${cutNote(report.stalled)}</section>`,
   ].join('\n');
 }
 

@@ -173,7 +173,7 @@ function peopleSections(report: Report): string[] {
       report.contributors,
     ),
     section(
-      `Stalled translations: strings left, no change since ${report.window.from}`,
+      `Stalled translations: strings left, no change and no progress since ${report.window.from}`,
       formatColumns<StalledTranslation>(
         [
           { header: 'project', cell: (r) => r.project_slug },

@@ -48,12 +48,13 @@ const VIEWS = [
 /**
  * The functions of 0003_add_reporting_views, 0005_add_progress_functions,
  * 0010_add_answer_views, 0011_mirror_categories_labels (the trigger's),
- * 0012_add_category_label_progress and 0013_mirror_users (the trigger's).
+ * 0012_add_category_label_progress, 0013_mirror_users (the trigger's) and 0015_one_history.
  */
 const FUNCTIONS = [
   'automatic_share()',
   'contributions()',
   'failing_checks()',
+  'idle_translations()',
   'keep_unit_labels()',
   'note_change_users()',
   'progress_by_category()',
@@ -73,6 +74,7 @@ const FUNCTIONS = [
   'strings_awaiting_review()',
   'time_to_approval()',
   'translation_methods()',
+  'translation_pace()',
   'translation_progress_spans()',
   'truncated_percent()',
 ];

@@ -722,23 +722,25 @@ describe('activity and contributors', () => {
 });
 
 describe('stalled translations and forecasts', () => {
-  it('lists every live translation with strings left and the whole days since its last change', async () => {
+  it('lists every live translation with strings left and the whole days it has been idle', async () => {
+    // Idle since its last change, or since its translated strings last moved in the history,
+    // whichever is later: 101 last changed 45 days ago but its strings moved on day 7.
     const rows = await listStalledTranslations(db, 0);
     expect(rows.map((r) => [r.translation_id, r.days_since_last_change, r.untranslated])).toEqual([
       [106, 100, 3], // never changed: idle since its first mirrored change
-      [101, 45, 1],
       [104, 10, 1000], // never changed, no changes: idle since the mirror first saw it
-      [103, 2, 1],
+      [101, 7, 1],
+      [103, 1, 1],
     ]);
     expect(rows.map((r) => ms(r.idle_since))).toEqual(
-      [ago(100, 1), ago(45, 1), ago(10, 1), ago(2, 1)].map((t) => Date.parse(t)),
+      [ago(100, 1), ago(10, 1), `${day(7)}T00:00:00Z`, `${day(1)}T00:00:00Z`].map((t) =>
+        Date.parse(t),
+      ),
     );
-    expect((await listStalledTranslations(db, 30)).map((r) => r.translation_id)).toEqual([
-      106, 101,
-    ]);
+    expect((await listStalledTranslations(db, 30)).map((r) => r.translation_id)).toEqual([106]);
   });
 
-  it('projects completion from the net words translated in the last 30 days', async () => {
+  it('projects completion from the net words translated in the last 30 days of the history', async () => {
     const rows = await listCompletionForecast(db);
     expect(
       rows.map((r) => [
@@ -747,13 +749,16 @@ describe('stalled translations and forecasts', () => {
         r.words_translated_30d,
         r.words_per_day,
         r.projected_completion,
+        r.pace_origin,
+        r.pace_known_from,
       ]),
     ).toEqual([
-      [101, 10, 10, '0.33', day(-30)], // 20 now - 10 at its first snapshot (day 10); 10 / (10/30)
-      [102, 0, 0, '0.00', null],
-      [106, 30, 0, '0.00', null], // no statistics: no rate
-      [103, 10, 600, '20.00', day(-1)], // 1990 - 1390 (day 40); ceil(10 / 20) = 1
-      [104, 2000, 0, '0.00', null], // zero rate: no date
+      // History from day 10 only: the pace is known once it reaches back 30 days.
+      [101, 10, null, null, null, null, day(-20)],
+      [102, 0, '0', '0.00', null, 'measured', null],
+      [106, 30, null, null, null, null, day(-30)], // no statistics: known 30 days after the first
+      [103, 10, '600', '20.00', day(-1), 'measured', null], // 1990 - 1390 (day 40 holds on day 30)
+      [104, 2000, '0', '0.00', null, 'measured', null], // zero rate: no date
     ]);
     const languages = await listLanguageCompletionForecast(db);
     expect(
@@ -764,11 +769,14 @@ describe('stalled translations and forecasts', () => {
         r.words_translated_30d,
         r.words_per_day,
         r.projected_completion,
+        r.pace_translations,
+        r.pace_origin,
+        r.pace_known_from,
       ]),
     ).toEqual([
-      ['cs', '2', '20', '610', '20.33', day(-1)], // ceil(20 * 30 / 610) = 1
-      ['de', '2', '2000', '0', '0.00', null],
-      ['it', '1', '30', '0', '0.00', null],
+      ['cs', '2', '20', '600', '20.00', day(-1), '1', 'measured', null], // ceil(20 * 30 / 600) = 1
+      ['de', '2', '2000', '0', '0.00', null, '2', 'measured', null],
+      ['it', '1', '30', null, null, null, '0', null, day(-30)],
     ]);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
+import {
+  describePace,
+  describeThreshold,
+  readinessByLanguage,
+} from '../../src/report/answer-rows.ts';
 import { addDays, daysBetween, isIsoDay } from '../../src/report/days.ts';
 import { LABEL_LEFT_OUT, type Report } from '../../src/report/model.ts';
 import { csvField, renderCsv } from '../../src/report/render-csv.ts';
@@ -247,6 +252,11 @@ function hostileReport(): Report {
       words_needed: Math.max(0, threshold - 85),
       words_per_day: 0.5,
       projected_date: threshold === 80 ? null : threshold === 90 ? '2026-12-02' : '2026-12-12',
+      translations: 2,
+      pace_translations: 2,
+      words_translated_30d: 15,
+      pace_origin: 'measured' as const,
+      pace_known_from: null,
     })),
     quality: [
       {
@@ -442,7 +452,7 @@ describe('the sections of new work, contributors, review, method, readiness and 
       'quality',
     ]);
     expect(csv).toContain(
-      '# release_readiness\r\nproject_slug,language_code,threshold,total_words,translated_words,translated_words_percent,is_reached,words_needed,words_per_day,projected_date\r\np,de,80,100,85,85,true,0,0.5,\r\n',
+      '# release_readiness\r\nproject_slug,language_code,threshold,total_words,translated_words,translated_words_percent,is_reached,words_needed,words_per_day,projected_date,translations,pace_translations,words_translated_30d,pace_origin,pace_known_from\r\np,de,80,100,85,85,true,0,0.5,,2,2,15,measured,\r\n',
     );
     expect(csv).toContain(
       '\r\n1,"<script>alert(""x"")</script> & \'co\'","<script>alert(""x"")</script> & \'co\'",5,40,2,9,1,4,de fr\r\n',
@@ -596,5 +606,39 @@ describe('the sections of categories and labels', () => {
       expect(html).not.toContain(`<section id="${id}">`);
     expect(html).toContain('<section id="languages">');
     expect(html).toContain('Translated strings labelled &quot;UI&quot; over time, by language');
+  });
+});
+
+describe('the pace of release readiness', () => {
+  const base = hostileReport().release_readiness[1]!; // 90 %: not reached, with a date
+  const line = (row: typeof base) => readinessByLanguage([row])[0]!;
+
+  it('says when the pace reads estimated history, and how many translations it covers', () => {
+    const estimated = { ...base, pace_origin: 'estimated' as const, pace_translations: 1 };
+    expect(describePace(line(estimated))).toBe('0.5 estimated (1 of 2 translations)');
+    expect(describePace(line(base))).toBe('0.5');
+  });
+
+  it('never shows a pace of 0 that is not known, nor "no progress" for words lost', () => {
+    const unknown = {
+      ...base,
+      words_per_day: null,
+      words_translated_30d: null,
+      projected_date: null,
+      pace_origin: null,
+      pace_translations: 0,
+      pace_known_from: '2027-01-05',
+    };
+    expect(describePace(line(unknown))).toBe('unknown');
+    expect(describeThreshold(unknown)).toBe('pace unknown until 2027-01-05');
+    const losing = {
+      ...base,
+      words_per_day: -0.4,
+      words_translated_30d: -12,
+      projected_date: null,
+    };
+    expect(describeThreshold(losing)).toBe('losing ground: -12 words in 30 days');
+    const still = { ...base, words_per_day: 0, words_translated_30d: 0, projected_date: null };
+    expect(describeThreshold(still)).toBe('no progress in 30 days');
   });
 });

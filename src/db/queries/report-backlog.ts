@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
 import type { TranslationKey } from './report-progress.ts';
-import { filterConditions, iso, type ReportFilter } from './report-scope.ts';
+import { filterConditions, iso, progressArguments, type ReportFilter } from './report-scope.ts';
 
 // Translations that need work: how long they have been idle, and when they may be done
 // (see report-scope.ts).
@@ -36,9 +36,12 @@ export interface CompletionForecastRow extends TranslationKey {
   total_words: number | null;
   translated_words: number | null;
   untranslated_words: number | null;
-  words_translated_30d: number;
-  words_per_day: string;
+  /** Null where the history does not reach back 30 days (see pace_known_from). */
+  words_translated_30d: string | null;
+  words_per_day: string | null;
   projected_completion: string | null;
+  pace_origin: 'measured' | 'estimated' | null;
+  pace_known_from: string | null;
 }
 
 export interface LanguageCompletionForecastRow {
@@ -47,9 +50,12 @@ export interface LanguageCompletionForecastRow {
   total_words: string;
   translated_words: string;
   untranslated_words: string;
-  words_translated_30d: string;
-  words_per_day: string;
+  words_translated_30d: string | null;
+  words_per_day: string | null;
   projected_completion: string | null;
+  pace_translations: string;
+  pace_origin: 'measured' | 'estimated' | null;
+  pace_known_from: string | null;
 }
 
 /** The columns of the per-translation views that a filter narrows. */
@@ -60,8 +66,9 @@ const TRANSLATION_COLUMNS = {
 } as const;
 
 /**
- * Live translations with strings left and no change since `since` began (UTC),
- * longest idle first (stalled_translations).
+ * Live translations with strings left, idle since before `since` began (UTC): no change and
+ * no move of their translated strings in the history since (idle_translations), longest
+ * idle first.
  */
 export async function listStalledSection(
   db: Kysely<Database>,
@@ -73,15 +80,14 @@ export async function listStalledSection(
            s.untranslated_words, s.translated_percent, ${iso(sql`s.idle_since`)} as idle_since,
            s.days_since_last_change, s.last_author,
            count(*) over () as matching
-    from weblate.stalled_translations s
+    from weblate.idle_translations(${progressArguments(filter)}) s
     where s.idle_since < (${options.since}::date)::timestamp at time zone 'UTC'
-      ${filterConditions(filter, TRANSLATION_COLUMNS)}
     order by s.idle_since, s.untranslated_words desc nulls last, s.translation_id
     limit ${options.limit}`.execute(db);
   return result.rows;
 }
 
-/** Live translations with strings left that have had no change for at least `minDays` days. */
+/** Live translations with strings left that have been idle for at least `minDays` days. */
 export async function listStalledTranslations(
   db: Kysely<Database>,
   minDays: number,
@@ -92,13 +98,13 @@ export async function listStalledTranslations(
            s.language_code, s.total, s.untranslated, s.untranslated_words, s.translated_percent,
            ${iso(sql`s.last_change`)} as last_change, s.last_author,
            ${iso(sql`s.idle_since`)} as idle_since, s.days_since_last_change
-    from weblate.stalled_translations s
-    where s.days_since_last_change >= ${minDays} ${filterConditions(filter, TRANSLATION_COLUMNS)}
+    from weblate.idle_translations(${progressArguments(filter)}) s
+    where s.days_since_last_change >= ${minDays}
     order by s.days_since_last_change desc, s.translation_id`.execute(db);
   return result.rows;
 }
 
-/** Translation rate over the last 30 days and projected completion of each live translation. */
+/** Net pace over the last 30 days of the history and projected completion of each live translation. */
 export async function listCompletionForecast(
   db: Kysely<Database>,
   filter: ReportFilter = {},
@@ -106,7 +112,8 @@ export async function listCompletionForecast(
   const result = await sql<CompletionForecastRow>`
     select s.translation_id, s.project_id, s.project_slug, s.component_id, s.component_slug,
            s.language_code, s.total_words, s.translated_words, s.untranslated_words,
-           s.words_translated_30d, s.words_per_day, s.projected_completion::text
+           s.words_translated_30d, s.words_per_day, s.projected_completion::text,
+           s.pace_origin, s.pace_known_from::text
     from weblate.completion_forecast s
     where true ${filterConditions(filter, TRANSLATION_COLUMNS)}
     order by s.project_slug, s.component_slug, s.language_code`.execute(db);
@@ -120,7 +127,8 @@ export async function listLanguageCompletionForecast(
   const result = await sql<LanguageCompletionForecastRow>`
     select f.language_code, f.translations, f.total_words, f.translated_words,
            f.untranslated_words, f.words_translated_30d, f.words_per_day,
-           f.projected_completion::text
+           f.projected_completion::text, f.pace_translations, f.pace_origin,
+           f.pace_known_from::text
     from weblate.language_completion_forecast f
     order by f.language_code`.execute(db);
   return result.rows;
