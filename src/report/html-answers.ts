@@ -11,7 +11,16 @@ import {
   thresholdOf,
 } from './answer-rows.ts';
 import { formatCount, formatPercent, personName } from './format.ts';
-import { type Column, cutNote, e, type Names, num, renderTable } from './html-table.ts';
+import {
+  type Column,
+  cutNote,
+  e,
+  eDates,
+  key,
+  type Names,
+  num,
+  renderTable,
+} from './html-table.ts';
 import type {
   ApprovalTime,
   ContributorRank,
@@ -25,7 +34,7 @@ import type {
 // readiness and quality: plain tables, one row per period or group, to stay small.
 
 function section(id: string, title: string, body: string): string {
-  return `<section id="${id}"><h2>${e(title)}</h2>${body}</section>`;
+  return `<section id="${id}"><h2>${eDates(title)}</h2>${body}</section>`;
 }
 
 function projectLanguage<Row extends { project_slug: string; language_code: string }>(
@@ -40,8 +49,8 @@ function projectLanguage<Row extends { project_slug: string; language_code: stri
 function renderWork(report: Report, titles: ReturnType<typeof answerTitles>): string[] {
   const newWork = renderTable<NewWorkPeriod>(
     [
-      { header: `${report.period} of`, cell: (r) => e(r.period_start) },
-      num('strings added', (r) => formatCount(r.strings_added)),
+      { header: `${report.period} of`, cell: (r) => eDates(r.period_start) },
+      key(num('strings added', (r) => formatCount(r.strings_added))),
       num('words added', (r) => formatCount(r.words_added)),
       num('strings removed', (r) => formatCount(r.strings_removed)),
       num('words removed', (r) => formatCount(r.words_removed)),
@@ -54,7 +63,7 @@ function renderWork(report: Report, titles: ReturnType<typeof answerTitles>): st
     [
       num('rank', (r) => String(r.rank)),
       { header: 'person', cell: (r) => e(personName(r)) },
-      num('words translated', (r) => formatCount(r.words_translated)),
+      key(num('words translated', (r) => formatCount(r.words_translated))),
       num('strings translated', (r) => formatCount(r.strings_translated)),
       num('approved', (r) => formatCount(r.strings_approved)),
       num('suggested', (r) => formatCount(r.strings_suggested)),
@@ -79,7 +88,7 @@ function renderReview(
   const waitingTable = renderTable<ReviewWaiting>(
     [
       ...projectLanguage<ReviewWaiting>(names),
-      num('strings', (r) => formatCount(r.strings)),
+      key(num('strings', (r) => formatCount(r.strings))),
       num('words', (r) => formatCount(r.words)),
       num('7+ days', (r) => formatCount(r.over_7_days)),
       num('oldest, days', (r) => formatCount(r.oldest_days)),
@@ -90,8 +99,8 @@ function renderReview(
   const approvalTable = renderTable<ApprovalTime>(
     [
       ...projectLanguage<ApprovalTime>(names),
+      key(num('median', (r) => formatHours(r.median_hours))),
       num('approvals', (r) => formatCount(r.approvals)),
-      num('median', (r) => formatHours(r.median_hours)),
       num('average', (r) => formatHours(r.average_hours)),
       num('longest', (r) => formatHours(r.max_hours)),
     ],
@@ -101,7 +110,7 @@ function renderReview(
   return section(
     'review',
     titles.waiting,
-    `${waitingTable}${cutNote(waiting)}<h3>${e(titles.approval)}</h3>${approvalTable}${cutNote(approval)}`,
+    `${waitingTable}${cutNote(waiting)}<h3>${eDates(titles.approval)}</h3>${approvalTable}${cutNote(approval)}`,
   );
 }
 
@@ -109,10 +118,14 @@ function renderMethods(report: Report, titles: ReturnType<typeof answerTitles>):
   const { methods, periods } = methodsByPeriod(report.translation_methods);
   const table = renderTable(
     [
-      { header: `${report.period} of`, cell: (r) => e(r.period_start) },
-      ...methods.map((m) =>
-        num<(typeof periods)[number]>(METHOD_LABELS[m] ?? m, (r) => formatCount(r.words[m] ?? 0)),
-      ),
+      { header: `${report.period} of`, cell: (r) => eDates(r.period_start) },
+      // The first method (by people, when there are any) is the key: the others follow it.
+      ...methods.map((m, i) => {
+        const column = num<(typeof periods)[number]>(METHOD_LABELS[m] ?? m, (r) =>
+          formatCount(r.words[m] ?? 0),
+        );
+        return i === 0 ? key(column) : column;
+      }),
     ],
     periods,
     { empty: 'No translations saved in this window.', className: 'methods' },
@@ -129,22 +142,26 @@ function renderQuality(
   const readiness = renderTable<ReadinessLine>(
     [
       ...projectLanguage<ReadinessLine>(names),
+      // The status against each threshold, the lowest (the key) first, then the pace behind it.
+      ...thresholds.map((t, i) => {
+        const column: Column<ReadinessLine> = {
+          header: `${t} %`,
+          cell: (r) => eDates(describeThreshold(thresholdOf(r, t))),
+        };
+        return i === 0 ? key(column) : column;
+      }),
       num('words %', (r) => formatPercent(r.translated_words_percent)),
       num('words a day', (r) => describePace(r)),
-      ...thresholds.map((t) => ({
-        header: `${t} %`,
-        cell: (r: ReadinessLine) => e(describeThreshold(thresholdOf(r, t))),
-      })),
     ],
     readinessByLanguage(report.release_readiness),
     { empty: 'No translations.', className: 'readiness' },
   );
   const quality = renderTable<FailingPeriod>(
     [
-      { header: 'day', cell: (r) => e(r.day) },
+      { header: 'day', cell: (r) => eDates(r.day) },
+      key(num('failing %', (r) => formatPercent(r.failing_percent))),
       num('failing', (r) => formatCount(r.failing)),
       num('strings', (r) => formatCount(r.total)),
-      num('%', (r) => formatPercent(r.failing_percent)),
     ],
     report.quality,
     { empty: 'No measured statistics in this window.', className: 'quality' },

@@ -11,8 +11,8 @@ import {
   seriesStyle,
 } from './svg-chart.ts';
 
-// The HTML report's two charts, each in a box that scrolls sideways on a narrow screen
-// rather than shrinking its text below legibility.
+// The HTML report's two charts, drawn to the width of their box with text that keeps its
+// size (svg-chart.ts), so that a phone shows every day, the newest too, without scrolling.
 
 function chartBox(svg: string): string {
   return `<div class="chart-box">${svg}</div>`;

@@ -1,5 +1,5 @@
 import { formatChange, formatCount, formatPercent, formatRange } from './format.ts';
-import { e, type Names, num, progressColumns, renderTable } from './html-table.ts';
+import { e, eDates, key, type Names, num, progressColumns, renderTable } from './html-table.ts';
 import type { CategoryProgress, LabelProgress, Report } from './model.ts';
 
 // The page's sections of categories and labels; each appears only when the mirror has
@@ -17,8 +17,7 @@ export function renderCategories(report: Report, names: Names): string {
     [
       { header: 'project', cell: (r) => e(names.project(r.project_slug)) },
       { header: 'category', cell: categoryCell },
-      num('components', (r) => formatCount(r.components)),
-      ...progressColumns<CategoryProgress>(),
+      ...progressColumns<CategoryProgress>(num('components', (r) => formatCount(r.components))),
     ],
     report.categories,
     {
@@ -89,7 +88,7 @@ function historyCell(line: LabelLine): string {
   if (line.since === null) return 'not recorded';
   const { min, max } = line.change;
   const cls = (min ?? 0) > 0 ? ' class="up"' : (max ?? 0) < 0 ? ' class="down"' : '';
-  return `<span${cls}>${formatRangeOf(line.change, (v) => formatChange(v))}</span> since ${e(line.since)}`;
+  return `<span${cls}>${formatRangeOf(line.change, (v) => formatChange(v))}</span> since ${eDates(line.since)}`;
 }
 
 export function renderLabels(report: Report, names: Names): string {
@@ -98,9 +97,9 @@ export function renderLabels(report: Report, names: Names): string {
     [
       { header: 'project', cell: (r) => e(names.project(r.project_slug)) },
       { header: 'label', cell: (r) => e(r.label_name) },
+      key(num('translated %', (r) => formatRangeOf(r.translated, formatPercent))),
       num('languages', (r) => formatCount(r.languages)),
       num('strings', (r) => formatRangeOf(r.strings, formatCount)),
-      num('translated %', (r) => formatRangeOf(r.translated, formatPercent)),
       num('approved %', (r) => formatRangeOf(r.approved, formatPercent)),
       { header: 'translated % change', cell: historyCell },
     ],
@@ -108,7 +107,7 @@ export function renderLabels(report: Report, names: Names): string {
     { empty: 'No labels.', className: 'labels' },
   );
   return [
-    `<section id="labels"><h2>Labels, ${e(formatRange(report.window))}</h2>`,
+    `<section id="labels"><h2>Labels, ${eDates(formatRange(report.window))}</h2>`,
     '<p class="note">Strings that carry each label, on themselves or on their source string: a line per label, from its lowest to its highest figure over the languages (per language in the text, CSV and JSON reports). The change is since the first day in the window with recorded label history, which starts with the first sync that records it.</p>',
     table,
     '</section>',

@@ -9,9 +9,19 @@ export function e(text: string | null | undefined): string {
   return escapeHtml(text ?? '');
 }
 
+/** e(), with each day (`2026-11-22`) in a span that a line does not break inside. */
+export function eDates(text: string): string {
+  return e(text).replace(/\d{4}-\d{2}-\d{2}/g, '<span class="date">$&</span>');
+}
+
 export interface Column<Row> {
   header: string;
   isNumber?: boolean;
+  /**
+   * The figure the table is about; exactly one column of a table has it. The columns before
+   * it name the row, those after it are details (see renderTable).
+   */
+  isKey?: boolean;
   /** Already escaped HTML. */
   cell: (row: Row) => string;
 }
@@ -20,20 +30,40 @@ export function num<Row>(header: string, cell: (row: Row) => string): Column<Row
   return { header, isNumber: true, cell };
 }
 
-/** A table in a box that scrolls sideways; the empty text when there are no rows. */
+/** `column` as its table's key column. */
+export function key<Row>(column: Column<Row>): Column<Row> {
+  return { ...column, isKey: true };
+}
+
+function classOf(column: { isNumber?: boolean; isKey?: boolean }): string {
+  const names = [
+    ...(column.isNumber === true ? ['n'] : []),
+    ...(column.isKey === true ? ['key'] : []),
+  ];
+  return names.length === 0 ? '' : ` class="${names.join(' ')}"`;
+}
+
+/**
+ * A table in a box; the empty text when there are no rows. The key column comes right after
+ * the columns that name a row, and is marked `class="key"`; each cell after it carries its
+ * header in `data-label`, so that on a narrow screen (html-style.ts) a row becomes a card:
+ * its names and key figure on the first line, then the details as labelled figures.
+ */
 export function renderTable<Row>(
   columns: Column<Row>[],
   rows: Row[],
   options: { empty: string; rowAttributes?: (row: Row) => string; className?: string },
 ): string {
   if (rows.length === 0) return `<p class="empty-text">${e(options.empty)}</p>`;
-  const head = columns
-    .map((c) => `<th${c.isNumber === true ? ' class="n"' : ''}>${e(c.header)}</th>`)
-    .join('');
+  const keyAt = columns.findIndex((c) => c.isKey === true);
+  if (keyAt === -1 || columns.findLastIndex((c) => c.isKey === true) !== keyAt)
+    throw new Error(`table ${options.className ?? ''} needs exactly one key column`);
+  const head = columns.map((c) => `<th${classOf(c)}>${e(c.header)}</th>`).join('');
+  const labels = columns.map((c, i) => (i > keyAt ? ` data-label="${e(c.header)}"` : ''));
   const body = rows
     .map((row) => {
       const cells = columns
-        .map((c) => `<td${c.isNumber === true ? ' class="n"' : ''}>${c.cell(row)}</td>`)
+        .map((c, i) => `<td${classOf(c)}${labels[i]}>${c.cell(row)}</td>`)
         .join('');
       return `<tr${options.rowAttributes?.(row) ?? ''}>${cells}</tr>`;
     })
@@ -77,12 +107,17 @@ export function percentBar(percent: number | null): string {
   );
 }
 
-export function progressColumns<Row extends Progress>(): Column<Row>[] {
+/**
+ * The columns of a progress table after its names: translated strings (the key), `counts`
+ * (what the row holds, e.g. components), then the figures behind the percentage.
+ */
+export function progressColumns<Row extends Progress>(...counts: Column<Row>[]): Column<Row>[] {
   return [
+    key({ header: 'translated strings', cell: (r) => percentBar(r.translated_percent) }),
+    ...counts,
     num('translations', (r) => formatCount(r.translations)),
     num('strings', (r) => formatCount(r.total)),
     num('translated', (r) => formatCount(r.translated)),
-    { header: 'translated strings', cell: (r) => percentBar(r.translated_percent) },
     num('words %', (r) => formatPercent(r.translated_words_percent)),
     num('fuzzy', (r) => formatCount(r.fuzzy)),
     num('failing', (r) => formatCount(r.failing)),

@@ -18,6 +18,8 @@ import {
   type Column,
   cutNote,
   e,
+  eDates,
+  key,
   type Names,
   namesOf,
   num,
@@ -101,8 +103,7 @@ function renderProgressTables(report: Report, names: Names): string {
     [
       { header: 'project', cell: (r) => e(r.project_slug) },
       { header: 'name', cell: (r) => e(r.project_name) },
-      num('components', (r) => formatCount(r.components)),
-      ...progressColumns<ProjectProgress>(),
+      ...progressColumns<ProjectProgress>(num('components', (r) => formatCount(r.components))),
     ],
     report.projects,
     { empty: 'No projects.', className: 'projects' },
@@ -125,27 +126,28 @@ function renderPeople(report: Report, names: Names): string {
     const table = renderTable<Mover>(
       [
         ...translationColumns<Mover>(names),
+        key(num('% change', (r) => change(r.translated_percent_change))),
         {
           header: 'from end of',
-          cell: (r) => e(r.from_origin === 'estimated' ? `${r.from_day} (estimated)` : r.from_day),
+          cell: (r) =>
+            eDates(r.from_origin === 'estimated' ? `${r.from_day} (estimated)` : r.from_day),
         },
         num('% then', (r) => formatPercent(r.translated_percent_before)),
         num('% now', (r) => formatPercent(r.translated_percent_now)),
-        num('% change', (r) => change(r.translated_percent_change)),
         num('words change', (r) => change(r.translated_words_change, 0)),
       ],
       w.rows,
       { empty: 'Nothing moved.', className: `movers movers-${w.name}` },
     );
-    return `<section class="movers"><h2>${e(moverTitle(w))}</h2>${table}${cutNote(w)}</section>`;
+    return `<section class="movers"><h2>${eDates(moverTitle(w))}</h2>${table}${cutNote(w)}</section>`;
   });
   const stalled = renderTable<StalledTranslation>(
     [
       ...translationColumns<StalledTranslation>(names),
-      num('strings left', (r) => formatCount(r.untranslated)),
+      key(num('strings left', (r) => formatCount(r.untranslated))),
       num('words left', (r) => formatCount(r.untranslated_words)),
       num('%', (r) => formatPercent(r.translated_percent)),
-      { header: 'idle since', cell: (r) => e(r.idle_since.slice(0, 10)) },
+      { header: 'idle since', cell: (r) => eDates(r.idle_since.slice(0, 10)) },
       num('days', (r) => formatCount(r.days_since_last_change)),
       { header: 'last author', cell: (r) => e(r.last_author) },
     ],
@@ -155,7 +157,7 @@ function renderPeople(report: Report, names: Names): string {
   if (!isShown(report, 'movers')) return '';
   return [
     ...movers,
-    `<section id="stalled"><h2>Stalled translations: strings left, no change and no progress since ${e(report.window.from)}</h2>${stalled}${cutNote(report.stalled)}</section>`,
+    `<section id="stalled"><h2>Stalled translations: strings left, no change and no progress since ${eDates(report.window.from)}</h2>${stalled}${cutNote(report.stalled)}</section>`,
   ].join('\n');
 }
 
@@ -178,8 +180,8 @@ export function renderHtml(report: Report): string {
 </head>
 <body>
 <header>
-<h1>${e(title)}</h1>
-<p class="meta">Generated ${e(formatInstant(report.generated_at))} from the mirror. Scope: ${e(describeScope(report))}. Window: ${e(formatRange(report.window))}.</p>${note}
+<h1>${eDates(title)}</h1>
+<p class="meta">Generated ${eDates(formatInstant(report.generated_at))} from the mirror. Scope: ${e(describeScope(report))}. Window: ${eDates(formatRange(report.window))}.</p>${note}
 ${renderSummary(report)}
 </header>
 <main>

@@ -3,6 +3,12 @@
  * data point is an element carrying its values (`data-day`, `data-value`), with a <title>
  * a browser shows on hover, so the charts can be read by people, by screen readers and by
  * tests alike.
+ *
+ * A chart is drawn to the width of its box, whatever that is: the <svg> has no viewBox, so
+ * its units are CSS pixels and its text keeps its size (12 px) on a phone as on a wide
+ * screen. Across, positions are percentages of the plot; up, pixels. The value labels sit
+ * in the <svg>'s left padding (html-style.ts), outside the plot, and the lines are drawn
+ * in a nested <svg> stretched to the plot's width, with strokes that do not stretch.
  */
 
 /** Escapes text for HTML and XML content and attribute values. */
@@ -62,19 +68,28 @@ export interface LineSeries {
 /** The dash of the stretch of a line that is estimated. */
 export const ESTIMATED_DASH = '2 4';
 
-const WIDTH = 960;
 const HEIGHT = 280;
-const MARGIN = { top: 12, right: 16, bottom: 34, left: 48 } as const;
-const PLOT_W = WIDTH - MARGIN.left - MARGIN.right;
+const MARGIN = { top: 12, bottom: 34 } as const;
 const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom;
+/** The width of the lines' nested <svg> in its own units: x in thousandths of the plot. */
+const LINE_UNITS = 1000;
+/** The most days whose bars are drawn with a gap between them. */
+const GAPPED_BARS = 64;
+/** Day labels on a wide screen; every other one of them on a narrow screen. */
+const DAY_LABELS = 8;
 
 function round(value: number): string {
   return String(Math.round(value * 10) / 10);
 }
 
-/** The centre x of day `index` of `count` days. */
+/** A fraction of the plot's width as an SVG length: `37.5%`. */
+function percent(fraction: number): string {
+  return `${Math.round(fraction * 100_000) / 1000}%`;
+}
+
+/** The centre of day `index` of `count` days, as a fraction of the plot's width. */
 function dayX(index: number, count: number): number {
-  return MARGIN.left + ((index + 0.5) * PLOT_W) / count;
+  return (index + 0.5) / count;
 }
 
 function valueY(value: number, min: number, max: number): number {
@@ -90,34 +105,41 @@ function dayLabel(day: string, previous: string | undefined, hasYears: boolean):
   return previous === undefined || previous.slice(0, 4) !== day.slice(0, 4) ? day : day.slice(5);
 }
 
-/** About `wanted` day labels: every `step`th day, and the last unless crowded. */
-function dayAxis(days: string[], wanted = 8): string {
-  const step = Math.max(1, Math.ceil(days.length / wanted));
+/**
+ * About DAY_LABELS day labels, every `step`th day counted back from the last, which always
+ * has one. Every other label is `minor`: the stylesheet hides those on a narrow screen. A
+ * label shows the year when it differs from the label before it that is shown too.
+ */
+function dayAxis(days: string[]): string {
+  const step = Math.max(1, Math.ceil(days.length / DAY_LABELS));
   const last = days.length - 1;
   const hasYears = days.length > 0 && days[0]!.slice(0, 4) !== days[last]!.slice(0, 4);
   let previous: string | undefined;
-  const labels = days.flatMap((day, i) => {
-    const isLabelled = i % step === 0 || (i === last && last % step >= step / 2);
-    if (!isLabelled) return [];
-    const x = round(dayX(i, days.length));
-    const text = dayLabel(day, previous, hasYears);
+  let previousMajor: string | undefined;
+  const labels: string[] = [];
+  for (let i = last % step; i <= last; i += step) {
+    const day = days[i]!;
+    const isMajor = (last - i) % (2 * step) === 0;
+    const text = dayLabel(day, isMajor ? previousMajor : previous, hasYears);
     previous = day;
-    // The labels at the ends stay inside the chart.
-    const anchor = i === 0 ? 'start' : i === last ? 'end' : 'middle';
-    return [
-      `<text x="${x}" y="${HEIGHT - MARGIN.bottom + 18}" text-anchor="${anchor}">${escapeHtml(text)}</text>`,
-    ];
-  });
+    if (isMajor) previousMajor = day;
+    // The labels at the ends stay inside the plot.
+    const anchor = i === last ? 'end' : i < step / 2 ? 'start' : 'middle';
+    labels.push(
+      `<text${isMajor ? '' : ' class="minor"'} x="${percent(dayX(i, days.length))}" y="${HEIGHT - MARGIN.bottom + 18}" text-anchor="${anchor}">${escapeHtml(text)}</text>`,
+    );
+  }
   const y = HEIGHT - MARGIN.bottom;
-  return `<g class="axis x-axis"><line x1="${MARGIN.left}" y1="${y}" x2="${WIDTH - MARGIN.right}" y2="${y}"/>${labels.join('')}</g>`;
+  return `<g class="axis x-axis"><line x1="0" y1="${y}" x2="100%" y2="${y}"/>${labels.join('')}</g>`;
 }
 
+/** Grid lines across the plot, their values in the <svg>'s left padding. */
 function valueAxis(ticks: number[], min: number, max: number, unit: string): string {
   const lines = ticks.map((t) => {
     const y = round(valueY(t, min, max));
     return (
-      `<line class="grid" x1="${MARGIN.left}" y1="${y}" x2="${WIDTH - MARGIN.right}" y2="${y}"/>` +
-      `<text x="${MARGIN.left - 6}" y="${y}" dy="0.32em" text-anchor="end">${t}${unit}</text>`
+      `<line class="grid" x1="0" y1="${y}" x2="100%" y2="${y}"/>` +
+      `<text x="-6" y="${y}" dy="0.32em" text-anchor="end">${t}${unit}</text>`
     );
   });
   return `<g class="axis y-axis">${lines.join('')}</g>`;
@@ -137,26 +159,29 @@ export function percentRange(values: number[]): { min: number; max: number } {
 
 function svgOpen(label: string, className: string): string {
   return (
-    `<svg class="chart ${className}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" ` +
+    `<svg class="chart ${className}" width="100%" height="${HEIGHT}" ` +
     `role="img" aria-label="${escapeHtml(label)}" xmlns="http://www.w3.org/2000/svg">` +
     `<title>${escapeHtml(label)}</title>`
   );
 }
 
 function emptyNote(text: string): string {
-  return `<text class="empty" x="${WIDTH / 2}" y="${MARGIN.top + PLOT_H / 2}" text-anchor="middle">${escapeHtml(text)}</text>`;
+  return `<text class="empty" x="50%" y="${MARGIN.top + PLOT_H / 2}" text-anchor="middle">${escapeHtml(text)}</text>`;
 }
 
 interface Placed extends LinePoint {
+  /** A fraction of the plot's width. */
   x: number;
   y: number;
 }
 
-/** An SVG path through runs of points: a move to the first point of each, lines on. */
+/** An SVG path through runs of points (in LINE_UNITS across): a move to the first point of each, lines on. */
 function pathData(runs: Placed[][]): string {
   return runs
     .filter((run) => run.length > 1)
-    .map((run) => run.map((p, i) => `${i === 0 ? 'M' : 'L'}${round(p.x)} ${round(p.y)}`).join(''))
+    .map((run) =>
+      run.map((p, i) => `${i === 0 ? 'M' : 'L'}${round(p.x * LINE_UNITS)} ${round(p.y)}`).join(''),
+    )
     .join('');
 }
 
@@ -186,10 +211,12 @@ function renderSeries(s: LineSeries, place: (p: LinePoint) => Placed | null): st
     .filter((run, i) => i > 0 || run.length === 1)
     .map(
       (run) =>
-        `<circle class="restart" cx="${round(run[0]!.x)}" cy="${round(run[0]!.y)}" r="3.5" stroke="${s.style.color}" data-day="${run[0]!.day}"/>`,
+        `<circle class="restart" cx="${percent(run[0]!.x)}" cy="${round(run[0]!.y)}" r="3.5" stroke="${s.style.color}" data-day="${run[0]!.day}"/>`,
     );
+  // The paths' <svg> stretches its units across the plot; the rings stay outside it, round.
   return (
     `<g class="series" data-series="${escapeHtml(s.key)}">` +
+    `<svg class="lines" width="100%" height="${HEIGHT}" viewBox="0 0 ${LINE_UNITS} ${HEIGHT}" preserveAspectRatio="none">` +
     path(
       parts.map((p) => p.estimated),
       ESTIMATED_DASH,
@@ -200,7 +227,7 @@ function renderSeries(s: LineSeries, place: (p: LinePoint) => Placed | null): st
       s.style.dash,
       'measured',
     ) +
-    `${rings.join('')}</g>`
+    `</svg>${rings.join('')}</g>`
   );
 }
 
@@ -216,7 +243,7 @@ function hoverColumns(days: string[], series: LineSeries[]): string {
       lines.push({ text: `${s.label}: ${p.value.toFixed(1)}%`, estimated: p.estimated === true });
       byDay.set(p.day, lines);
     }
-  const width = round(PLOT_W / Math.max(1, days.length));
+  const width = percent(1 / Math.max(1, days.length));
   const columns = days.flatMap((day, i) => {
     const lines = byDay.get(day);
     if (lines === undefined) return [];
@@ -226,7 +253,7 @@ function hoverColumns(days: string[], series: LineSeries[]): string {
     const texts = lines.map((l) =>
       l.estimated && !isAllEstimated ? `${l.text} (estimated)` : l.text,
     );
-    const x = round(MARGIN.left + (i * PLOT_W) / days.length);
+    const x = percent(i / days.length);
     return [
       `<rect x="${x}" y="${MARGIN.top}" width="${width}" height="${PLOT_H}" data-day="${day}">` +
         `<title>${escapeHtml([head, ...texts].join('\n'))}</title></rect>`,
@@ -294,15 +321,16 @@ export function renderBarChart(label: string, bars: Bar[], empty: string): strin
   const max = niceCeiling(Math.max(0, ...bars.map((b) => b.value)));
   const step = niceStep(max);
   const ticks = Array.from({ length: Math.round(max / step) + 1 }, (_, i) => i * step);
-  const slot = PLOT_W / Math.max(1, bars.length);
-  const width = Math.max(1, slot * 0.8);
+  // A gap between bars while a phone's plot (about 320 px) gives each day 5 px or more;
+  // beyond, bars fill their day, as gaps under a pixel would wash the bars out.
+  const width = (bars.length > GAPPED_BARS ? 1 : 0.8) / Math.max(1, bars.length);
   const rects = bars.map((b, i) => {
     const y = valueY(b.value, 0, max);
     const extra = Object.entries(b.data)
       .map(([k, v]) => ` data-${k}="${v}"`)
       .join('');
     return (
-      `<rect x="${round(dayX(i, bars.length) - width / 2)}" y="${round(y)}" width="${round(width)}" ` +
+      `<rect x="${percent(dayX(i, bars.length) - width / 2)}" y="${round(y)}" width="${percent(width)}" ` +
       `height="${round(MARGIN.top + PLOT_H - y)}" data-day="${b.day}" data-value="${b.value}"${extra}>` +
       `<title>${escapeHtml(b.title)}</title></rect>`
     );

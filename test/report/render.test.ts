@@ -6,6 +6,7 @@ import {
   readinessByLanguage,
 } from '../../src/report/answer-rows.ts';
 import { addDays, daysBetween, isIsoDay } from '../../src/report/days.ts';
+import { REPORT_STYLE } from '../../src/report/html-style.ts';
 import { LABEL_LEFT_OUT, type Report } from '../../src/report/model.ts';
 import { csvField, renderCsv } from '../../src/report/render-csv.ts';
 import { renderHtml } from '../../src/report/render-html.ts';
@@ -14,6 +15,13 @@ import { renderTable } from '../../src/report/render-table.ts';
 import { escapeHtml, niceCeiling, percentRange } from '../../src/report/svg-chart.ts';
 
 const EVIL = `<script>alert("x")</script> & 'co'`;
+
+/** The page without the spans that keep dates whole and the phone layout's cell labels. */
+function plainHtml(report: Report): string {
+  return renderHtml(report)
+    .replace(/<span class="date">([^<]*)<\/span>/g, '$1')
+    .replace(/ data-label="[^"]*"/g, '');
+}
 
 const FIGURES = {
   translations: 1,
@@ -307,7 +315,7 @@ describe('renderHtml', () => {
     expect(html).toContain('estimated from the change log');
     expect(html).toContain('Measured snapshots start on 2026-11-21');
     // A mover compared with an estimated day says so.
-    expect(html).toContain('2026-11-15 (estimated)');
+    expect(plainHtml(hostileReport())).toContain('2026-11-15 (estimated)');
   });
 
   it('breaks a line where its translations change, and leaves out the estimated lead-in', () => {
@@ -363,6 +371,58 @@ describe('renderHtml', () => {
     ]);
   });
 
+  it("puts each table's key column right after its names, and labels the cells after it", () => {
+    const html = renderHtml(hostileReport());
+    const keys = new Map<string, string>();
+    for (const [, name, table] of html.matchAll(/<table class="([^"]*)">(.*?)<\/table>/gs)) {
+      const headers = [...table!.matchAll(/<th(?: class="([^"]*)")?>([^<]*)<\/th>/g)];
+      const keyAt = headers.findIndex(([, cls]) => cls?.split(' ').includes('key'));
+      expect(
+        headers.filter(([, cls]) => cls?.split(' ').includes('key')),
+        name,
+      ).toHaveLength(1);
+      keys.set(name!, headers[keyAt]![2]!);
+      // On a phone each cell after the key shows its header (data-label); the names do not.
+      for (const [, row] of table!.matchAll(/<tbody>(.*?)<\/tbody>/gs))
+        for (const [, tr] of row!.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)) {
+          const cells = [...tr!.matchAll(/<td(?: class="([^"]*)")?(?: data-label="([^"]*)")?>/g)];
+          expect(cells.map(([, cls]) => cls?.split(' ').includes('key') === true)).toEqual(
+            headers.map((_, i) => i === keyAt),
+          );
+          expect(cells.map(([, , label]) => label ?? null)).toEqual(
+            headers.map(([, , header], i) => (i > keyAt ? header : null)),
+          );
+        }
+    }
+    expect(Object.fromEntries(keys)).toEqual({
+      projects: 'translated strings',
+      languages: 'translated strings',
+      components: 'translated strings',
+      categories: 'translated strings',
+      labels: 'translated %',
+      'movers movers-7d': '% change',
+      stalled: 'strings left',
+      'new-work': 'strings added',
+      ranking: 'words translated',
+      'review-waiting': 'strings',
+      'review-approval': 'median',
+      methods: 'by people',
+      readiness: '80 %',
+      quality: 'failing %',
+    });
+  });
+
+  it('keeps every date of a heading on one line', () => {
+    const html = renderHtml(hostileReport());
+    const headings = html.match(/<(h1|h2|h3|p class="meta")>.*?<\/(h1|h2|h3|p)>/g) ?? [];
+    expect(headings.filter((h) => /\d{4}-\d{2}-\d{2}/.test(h)).length).toBeGreaterThan(5);
+    for (const heading of headings)
+      expect(heading.replace(/<span class="date">\d{4}-\d{2}-\d{2}<\/span>/g, '')).not.toMatch(
+        /\d{4}-\d{2}/,
+      );
+    expect(REPORT_STYLE).toContain('.date { white-space: nowrap; }');
+  });
+
   it('says so when there is nothing to draw', () => {
     const empty: Report = {
       ...hostileReport(),
@@ -396,23 +456,24 @@ describe('renderHtml', () => {
 
 describe('the sections of new work, contributors, review, method, readiness and quality', () => {
   it('lay out methods side by side and thresholds as reached or a date, in HTML', () => {
-    const html = renderHtml(hostileReport());
+    const html = plainHtml(hostileReport());
     expect(html).not.toContain('<script>');
     expect(html).toContain(
-      '<tr><td>2026-11-16</td><td class="n">12</td><td class="n">1,234</td><td class="n">1</td><td class="n">3</td></tr>',
+      '<tr><td>2026-11-16</td><td class="n key">12</td><td class="n">1,234</td><td class="n">1</td><td class="n">3</td></tr>',
     );
     // Methods in a fixed order: people first, whatever order the rows come in.
     const methods = html.slice(html.indexOf('<section id="translation-methods">'));
-    expect(methods).toMatch(/<th class="n">by people<\/th><th class="n">automatic<\/th>/);
-    expect(methods).toMatch(/<td>2026-11-16<\/td><td class="n">4<\/td><td class="n">25<\/td>/);
+    expect(methods).toMatch(/<th class="n key">by people<\/th><th class="n">automatic<\/th>/);
+    expect(methods).toMatch(/<td>2026-11-16<\/td><td class="n key">4<\/td><td class="n">25<\/td>/);
+    // The thresholds, the lowest first (the key), then the words translated and the pace.
     const readiness = html.slice(html.indexOf('<section id="release-readiness">'));
     expect(readiness).toMatch(
-      /<td class="n">85\.0<\/td><td class="n">0\.5<\/td><td>reached<\/td><td>2026-12-02<\/td><td>2026-12-12<\/td>/,
+      /<td class="key">reached<\/td><td>2026-12-02<\/td><td>2026-12-12<\/td><td class="n">85\.0<\/td><td class="n">0\.5<\/td>/,
     );
-    // Hours of an approval: under two days in hours, else in days.
+    // Hours of an approval: under two days in hours, else in days; the median first.
     const review = html.slice(html.indexOf('<section id="review">'));
     expect(review).toMatch(
-      /<td class="n">5\.3 h<\/td><td class="n">30\.0 h<\/td><td class="n">2\.3 d<\/td>/,
+      /<td class="n key">5\.3 h<\/td><td class="n">3<\/td><td class="n">30\.0 h<\/td><td class="n">2\.3 d<\/td>/,
     );
     const ranking = html.slice(html.indexOf('<section id="contributor-ranking">'));
     expect(ranking).toContain('(showing 1 of 3)');
@@ -527,7 +588,7 @@ describe('chart and day helpers', () => {
 
 describe('the sections of categories and labels', () => {
   it('indent nested categories under their parent and give a line per label, in HTML', () => {
-    const html = renderHtml(hostileReport());
+    const html = plainHtml(hostileReport());
     const categories = html.slice(html.indexOf('<section id="categories">'));
     expect(categories).toContain('<tr data-path="p/docs">');
     expect(categories).toContain(
@@ -537,7 +598,7 @@ describe('the sections of categories and labels', () => {
     expect(labels).toContain('&lt;script&gt;');
     // A line per label: each figure from its lowest to its highest over the languages.
     expect(labels).toContain(
-      '<td class="n">2</td><td class="n">4–6</td><td class="n">50.0–75.0</td><td class="n">0.0–25.0</td><td><span class="up">+25.0</span> since 2026-11-20</td>',
+      '<td class="n key">50.0–75.0</td><td class="n">2</td><td class="n">4–6</td><td class="n">0.0–25.0</td><td><span class="up">+25.0</span> since 2026-11-20</td>',
     );
     expect(html.indexOf('<section id="components">')).toBeLessThan(
       html.indexOf('<section id="categories">'),

@@ -1,6 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 import { sql } from 'kysely';
 import type { Browser } from 'playwright-core';
@@ -20,6 +19,7 @@ import {
 } from '../../src/simulator/index.ts';
 import { ARTIFACTS, launchChromium, shouldRunInChromium } from '../helpers/chromium.ts';
 import { useTestDatabases } from '../helpers/database.ts';
+import { expectReadableLayout, readReportLayout } from '../helpers/report-layout.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
 /**
@@ -30,7 +30,10 @@ import { syncSimulator } from '../helpers/sync.ts';
  */
 
 const SHOULD_RUN_BROWSER = shouldRunInChromium('report-demo.test.ts');
-const MAX_PAGE_BYTES = 400_000;
+// The page was 394 KB before the phone layout, which labels each cell after a table's key
+// column with its header (data-label) and places chart points by percentages: 418 KB. The
+// limit catches a return of the 1.35 MB page a mark per point made.
+const MAX_PAGE_BYTES = 430_000;
 
 describe('the demo-sized HTML report', () => {
   const databases = useTestDatabases();
@@ -138,54 +141,13 @@ describe('the demo-sized HTML report', () => {
     });
 
     for (const width of [390, 1440])
-      it(`fits a ${width} px wide screen, tables scrolling inside their boxes`, async () => {
-        const page = await browser.newPage({ viewport: { width, height: 900 } });
-        await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-        const layout = await page.evaluate(readLayout);
-        await page.screenshot({
-          path: join(ARTIFACTS, `report-demo-${handle.kind}-${width}.png`),
-          fullPage: true,
+      it(`fits a ${width} px wide screen, key figures and the newest days in view`, async () => {
+        const layout = await readReportLayout(browser, file, width, {
+          folder: ARTIFACTS,
+          name: `report-demo-${handle.kind}-${width}.png`,
         });
-        await page.close();
-        expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
-        expect(layout.tables).toBeGreaterThan(5);
-        for (const box of layout.boxes) {
-          expect(box.left).toBeGreaterThanOrEqual(0);
-          expect(box.right).toBeLessThanOrEqual(layout.innerWidth);
-        }
-        // Axis labels stay legible: a chart scrolls rather than shrinking its text.
-        expect(layout.smallestChartText).toBeGreaterThanOrEqual(8);
+        expect(layout.tables.length).toBeGreaterThan(5);
+        expectReadableLayout(layout);
       });
   });
 });
-
-interface LayoutElement {
-  getBoundingClientRect(): { left: number; right: number; height: number };
-}
-
-/** Runs in the page: its width, and the boxes of its tables and charts. */
-function readLayout(): {
-  scrollWidth: number;
-  innerWidth: number;
-  tables: number;
-  boxes: Array<{ left: number; right: number }>;
-  smallestChartText: number;
-} {
-  const page = globalThis as unknown as {
-    innerWidth: number;
-    document: {
-      scrollingElement: { scrollWidth: number };
-      querySelectorAll(selector: string): Iterable<LayoutElement>;
-    };
-  };
-  const rects = (selector: string) =>
-    [...page.document.querySelectorAll(selector)].map((e) => e.getBoundingClientRect());
-  const tables = rects('table');
-  return {
-    scrollWidth: page.document.scrollingElement.scrollWidth,
-    innerWidth: page.innerWidth,
-    tables: tables.length,
-    boxes: rects('.table-box, .chart-box').map(({ left, right }) => ({ left, right })),
-    smallestChartText: Math.min(...rects('svg.chart .axis text').map((r) => r.height)),
-  };
-}

@@ -15,6 +15,7 @@ import {
   HOSTILE_NAME,
   type ReportFixture,
 } from '../helpers/report-fixture.ts';
+import { expectReadableLayout, readReportLayout } from '../helpers/report-layout.ts';
 
 /**
  * The HTML report opened in a real browser: Debian's Chromium through playwright-core,
@@ -198,8 +199,24 @@ describe.skipIf(!SHOULD_RUN)(`report --html in Chromium (needs ${CHROMIUM})`, ()
     for (const height of data.chartHeights) expect(height).toBeGreaterThan(150);
   });
 
+  // On a phone and on a wide screen: every table's key figure in view without scrolling
+  // sideways (the page or the table), chart text of 11 px or more, the newest day in view.
+  for (const width of [390, 1440])
+    it(`shows every table's key figure and legible charts at ${width} px`, async () => {
+      const layout = await readReportLayout(browser, file, width, {
+        folder: ARTIFACTS,
+        name: `report-${handle.kind}-${width}.png`,
+      });
+      // The fixture fills every table of the page: 15, with two windows of movers.
+      expect(layout.tables.map((t) => t.name)).toHaveLength(15);
+      expect(layout.tables.every((t) => t.rows > 0)).toBe(true);
+      expect(layout.charts).toHaveLength(2);
+      expectReadableLayout(layout);
+    });
+
   function reportWindow(): { from: string; to: string } {
-    const html = readFileSync(file, 'utf8');
+    // The page's text: dates come in spans that keep them on one line.
+    const html = readFileSync(file, 'utf8').replace(/<[^>]*>/g, '');
     const match = /Window: (\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2})/.exec(html);
     expect(match).not.toBeNull();
     return { from: match![1]!, to: match![2]! };
