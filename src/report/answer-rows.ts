@@ -30,7 +30,7 @@ export function answerTitles(report: Report): {
     newWork: `New work: source strings added and removed per ${per}, ${range}`,
     contributors: `Contributors ranked by words translated, ${range}`,
     waiting: 'Review: strings waiting for approval',
-    approval: `Review: hours from translation to approval, ${range}`,
+    approval: `Review: time from translation to approval, ${range} (timed: approvals whose translation the change log holds)`,
     methods: `Translation method: words saved per ${per}, ${range}`,
     readiness:
       'Release readiness: translated words against 80, 90 and 95 %, at the net pace of the last 30 days',

@@ -223,7 +223,7 @@ async function buildLabelReport(
     translation_methods: [],
     release_readiness: [],
     quality: [],
-    totals: { progress: total, activity: { changes: 0, words: 0 } },
+    totals: { progress: total, activity: { changes: 0, words: 0, words_without_author: 0 } },
   };
 }
 
@@ -279,6 +279,7 @@ export async function buildReport(db: Kysely<Database>, options: ReportOptions):
       activity: {
         changes: toNumber(activityTotal.changes),
         words: toNumber(activityTotal.words),
+        words_without_author: toNumber(activityTotal.words_without_author),
       },
     },
   };

@@ -86,3 +86,10 @@ export function describeCut(list: { matching: number; rows: unknown[] }): string
 export function personName(person: { username: string; full_name: string | null }): string {
   return person.full_name === null ? person.username : `${person.full_name} (${person.username})`;
 }
+
+/** `446 changes, 689 words translated`, and the words no person is credited with, if any. */
+export function describeActivity(report: Report): string {
+  const { changes, words, words_without_author: orphan } = report.totals.activity;
+  const text = `${formatCount(changes)} changes, ${formatCount(words)} words translated`;
+  return orphan > 0 ? `${text} (${formatCount(orphan)} by changes without an author)` : text;
+}

@@ -101,6 +101,7 @@ function renderReview(
       ...projectLanguage<ApprovalTime>(names),
       key(num('median', (r) => formatHours(r.median_hours))),
       num('approvals', (r) => formatCount(r.approvals)),
+      num('timed', (r) => formatCount(r.measured)),
       num('average', (r) => formatHours(r.average_hours)),
       num('longest', (r) => formatHours(r.max_hours)),
     ],

@@ -125,10 +125,12 @@ export interface MoverWindow extends RankedList<Mover> {
   baseline_day: string;
 }
 
+/** A person as Weblate credits them (docs/metrics.md: credited_changes, credited_words). */
 export interface Contributor {
   author_name: string;
+  /** Content changes the person authored (Weblate's credits). */
   changes: number;
-  /** Source words of the strings the author translated (activity_daily's `words`). */
+  /** Source words of those changes (Weblate's contributor statistics). */
   words: number;
   languages: string[];
   last_day: string;
@@ -183,7 +185,7 @@ export interface ReportTotals {
   /** Every translation in scope together (what the rows of `languages` add up to). */
   progress: Progress;
   /** The window's days together (what the days of `activity` add up to). */
-  activity: { changes: number; words: number };
+  activity: { changes: number; words: number; words_without_author: number };
 }
 
 /** Source strings and words added and removed in one period (new work to translate). */

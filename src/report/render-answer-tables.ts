@@ -107,6 +107,7 @@ function reviewSections(report: Report, titles: ReturnType<typeof answerTitles>)
         [
           ...PROJECT_LANGUAGE,
           num('approvals', (r) => formatCount(r.approvals)),
+          num('timed', (r) => formatCount(r.measured)),
           num('median', (r) => formatHours(r.median_hours)),
           num('average', (r) => formatHours(r.average_hours)),
           num('longest', (r) => formatHours(r.max_hours)),

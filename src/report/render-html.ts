@@ -59,7 +59,7 @@ function renderSummary(report: Report): string {
       [formatCount(activity.words), 'words translated'],
     );
   if (isShown(report, 'contributors'))
-    cards.push([formatCount(report.contributors.matching), 'contributors']);
+    cards.push([formatCount(report.contributors.matching), 'people credited']);
   return `<div class="cards">${cards.map(([v, l]) => `<div class="card"><b>${e(v)}</b><span>${e(l)}</span></div>`).join('')}</div>`;
 }
 

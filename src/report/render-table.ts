@@ -1,4 +1,5 @@
 import {
+  describeActivity,
   describeLabelHistory,
   describeLeftOut,
   describeScope,
@@ -158,17 +159,17 @@ function moverSections(report: Report): string[] {
 function peopleSections(report: Report): string[] {
   return [
     section(
-      `Top contributors, ${formatRange(report.window)}`,
+      `Contributors as Weblate credits them, ${formatRange(report.window)}`,
       formatColumns<Contributor>(
         [
           { header: 'author', cell: (r) => r.author_name },
-          num('changes', (r) => formatCount(r.changes)),
-          num('words translated', (r) => formatCount(r.words)),
+          num('credited changes', (r) => formatCount(r.changes)),
+          num('credited words', (r) => formatCount(r.words)),
           { header: 'languages', cell: (r) => r.languages.join(' ') },
           { header: 'last active', cell: (r) => r.last_day },
         ],
         report.contributors.rows,
-        '(no changes with an author)',
+        '(no content changes with an author)',
       ),
       report.contributors,
     ),
@@ -196,11 +197,8 @@ function peopleSections(report: Report): string[] {
 
 /** The report as aligned text tables with section titles, for a terminal. */
 export function renderTable(report: Report): string {
-  const { changes, words } = report.totals.activity;
   const leftOut = describeLeftOut(report);
-  const activity = isShown(report, 'activity')
-    ? `, ${changes} changes, ${words} words translated`
-    : '';
+  const activity = isShown(report, 'activity') ? `, ${describeActivity(report)}` : '';
   const header = [
     `Weblate mirror report, ${formatInstant(report.generated_at)}`,
     `Scope: ${describeScope(report)}. Window: ${formatRange(report.window)}${activity}.`,

@@ -65,14 +65,14 @@ async function insertFixture(): Promise<void> {
       (11, 2, 1010, 'ana', 'ana', '2026-01-06T10:00:00Z'),
       (12, 2, 1011, 'ana', 'ana', '2026-01-06T12:00:00Z'),
       (13, 7, 1020, 'rev', 'bob', '2026-01-07T10:00:00Z'),
-      (14, 36, 1011, 'rev', 'ana', '2026-01-08T12:00:00Z'),
+      (14, 36, 1011, 'rev', 'rev', '2026-01-08T12:00:00Z'),
       (15, 4, 1100, 'cid', 'cid', '2026-01-07T11:00:00Z'),
       (16, 3, 1010, 'cid', 'cid', '2026-01-07T12:00:00Z'),
       (17, 3, 1010, 'cid', 'cid', '2026-01-07T13:00:00Z'),
       (18, 6, 1021, 'rev', 'rev', '2026-01-08T10:00:00Z'),
       (19, 9, 2000, 'dan', 'dan', '2026-01-09T10:00:00Z'),
       (20, 59, 1020, null, null, '2026-01-09T11:00:00Z'),
-      (21, 36, 1010, 'rev', 'ana', '2026-01-10T10:00:00Z')
+      (21, 36, 1010, 'rev', 'rev', '2026-01-10T10:00:00Z')
     ) as v(id, action, unit_id, user_name, author_name, at)
     join weblate.units u on u.id = v.unit_id
     join weblate.translations t on t.id = u.translation_id`.execute(db);
@@ -146,31 +146,33 @@ describe('weblate.source_string_changes', () => {
 
 describe('weblate.contributions', () => {
   it('counts strings and words translated, approved and suggested, and comments, per person', async () => {
-    // ana translated hash 1 twice and hash 2 once: 2 strings, 8 words. rev approved both.
-    // cid suggested in docs and commented twice on one string. Content changes, as Weblate's
-    // credits count them, go to the author: ana's three edits and the two approvals of her
-    // strings; src's new string (31). Suggestions and comments are not content.
+    // Every change counts, credited to its author: ana translated hash 1 twice and hash 2
+    // once (3 strings, 3 + 3 + 5 words). rev approved both (3 + 5 words). cid suggested in
+    // docs and commented twice on one string. Content changes, as Weblate's credits count
+    // them: ana's three edits, rev's two approvals, src's new string (31), with their source
+    // words. Suggestions and comments are not content.
     expect(
       await tuples(sql`select username, strings_translated, words_translated, strings_approved,
-          words_approved, strings_suggested, words_suggested, comments, content_changes, rank
+          words_approved, strings_suggested, words_suggested, comments, content_changes, rank,
+          content_words
         from weblate.contributions()
         where scope = 'project and language' and project_slug = 'alpha' and language_code = 'cs'
         order by rank, username`),
     ).toEqual([
-      ['ana', '2', '8', '0', '0', '0', '0', '0', '5', '1'],
-      ['cid', '0', '0', '0', '0', '1', '4', '2', '0', '2'],
-      ['rev', '0', '0', '2', '8', '0', '0', '0', '0', '2'],
-      ['src', '0', '0', '0', '0', '0', '0', '0', '1', '2'],
+      ['ana', '3', '11', '0', '0', '0', '0', '0', '3', '1', '11'],
+      ['cid', '0', '0', '0', '0', '1', '4', '2', '0', '2', '0'],
+      ['rev', '0', '0', '2', '8', '0', '0', '0', '2', '2', '8'],
+      ['src', '0', '0', '0', '0', '0', '0', '0', '1', '2', '3'],
     ]);
   });
 
-  it('counts a string once over the whole window when the period unit is null', async () => {
-    // ana's string 1, translated in two weeks, counts once; each content change still counts.
+  it('counts each change once, whatever the period unit', async () => {
+    // ana's string 1, translated in two weeks, counts twice over the whole window too.
     expect(
       await tuples(sql`select period_start, strings_translated, content_changes
         from weblate.contributions(null, only_language => 'cs')
         where scope = 'project and language' and project_slug = 'alpha' and username = 'ana'`),
-    ).toEqual([[null, '2', '5']]);
+    ).toEqual([[null, '3', '3']]);
     expect(
       await tuples(sql`select sum(strings_translated)::text from weblate.contributions('day',
           only_language => 'cs')
@@ -185,7 +187,7 @@ describe('weblate.contributions', () => {
       order by project_slug nulls first, language_code nulls first, rank, username`;
     // An accepted suggestion (7) is its author's (bob), not the reviewer's.
     expect(await tuples(ranking('project'))).toEqual([
-      ['alpha', null, 'ana', '8', '1'],
+      ['alpha', null, 'ana', '11', '1'],
       ['alpha', null, 'bob', '3', '2'],
       ['alpha', null, 'cid', '0', '3'],
       ['alpha', null, 'rev', '0', '3'],
@@ -196,7 +198,7 @@ describe('weblate.contributions', () => {
       await tuples(sql`select username, words_translated, rank from (${ranking('language')}) r
       where language_code = 'cs'`),
     ).toEqual([
-      ['ana', '8', '1'],
+      ['ana', '11', '1'],
       ['dan', '2', '2'],
       ['cid', '0', '3'],
       ['rev', '0', '3'],

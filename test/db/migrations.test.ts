@@ -41,6 +41,7 @@ const VIEWS = [
   'project_progress',
   'project_progress_daily',
   'stalled_translations',
+  'sync_freshness',
   'translation_progress',
   'translation_progress_daily',
 ];

@@ -12,6 +12,11 @@ import {
   up as upScoped,
 } from '../../migrations/0012_add_category_label_progress.ts';
 import { down as downSpans, up as upSpans } from '../../migrations/0014_progress_spans.ts';
+import { down as downHistory, up as upHistory } from '../../migrations/0015_one_history.ts';
+import {
+  down as downPeople,
+  up as upPeople,
+} from '../../migrations/0017_people_and_freshness.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createReportFixture, type ReportFixture } from '../helpers/report-fixture.ts';
@@ -202,8 +207,11 @@ describe('progress functions', () => {
           select * from ${sql.table(`weblate.${view}`)} order by ${sql.raw(order)}`);
       return result;
     };
-    // 0014's spans, 0012's component filter and 0010's functions go first; 0007 changed
-    // the daily summaries' columns: back to them as 0005 made them.
+    // 0017's and 0015's definitions, 0014's spans, 0012's component filter and 0010's
+    // functions go first; 0007 changed the daily summaries' columns: back to them as 0005
+    // made them.
+    await downPeople(db as Kysely<unknown>);
+    await downHistory(db as Kysely<unknown>);
     await downSpans(db as Kysely<unknown>);
     await downScoped(db as Kysely<unknown>);
     await downAnswers(db as Kysely<unknown>);
@@ -227,5 +235,7 @@ describe('progress functions', () => {
     await upAnswers(db as Kysely<unknown>);
     await upScoped(db as Kysely<unknown>);
     await upSpans(db as Kysely<unknown>);
+    await upHistory(db as Kysely<unknown>);
+    await upPeople(db as Kysely<unknown>);
   });
 });

@@ -276,7 +276,10 @@ function hostileReport(): Report {
         failing_percent: 20,
       },
     ],
-    totals: { progress: { ...FIGURES }, activity: { changes: 3, words: 4 } },
+    totals: {
+      progress: { ...FIGURES },
+      activity: { changes: 3, words: 4, words_without_author: 0 },
+    },
   };
 }
 

@@ -1,7 +1,14 @@
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../database.ts';
-import { filterConditions, iso, progressArguments, type ReportFilter } from './report-scope.ts';
+import { answerArguments, WHOLE_WINDOW } from './report-answers.ts';
+import {
+  type DayRange,
+  filterConditions,
+  iso,
+  progressArguments,
+  type ReportFilter,
+} from './report-scope.ts';
 
 // Movement, activity and people (see report-scope.ts).
 
@@ -39,6 +46,7 @@ export interface ActivityDayRow {
 export interface ActivityTotalRow {
   changes: string;
   words: string;
+  words_without_author: string;
 }
 
 export interface ActivityDailyRow {
@@ -122,26 +130,34 @@ export async function listMovers(
 }
 
 /**
- * Authors by words translated, then changes, over the filter's days (activity_daily;
- * every change with an author counts, project-level ones too).
+ * People as Weblate credits them over the filter's days: content changes and their source
+ * words (contributions, whole window, each language's figures summed), most changes first;
+ * the last day each was active at all (activity_daily).
  */
 export async function listContributorSection(
   db: Kysely<Database>,
-  filter: ReportFilter,
+  filter: ReportFilter & DayRange,
   limit: number,
 ): Promise<ContributorSectionRow[]> {
+  const args = answerArguments(filter, { window: filter });
   const result = await sql<ContributorSectionRow>`
-    select a.author_name,
-           sum(a.changes)::bigint as changes,
-           sum(a.words)::bigint as words,
-           coalesce(jsonb_agg(distinct a.language_code order by a.language_code)
-                      filter (where a.language_code is not null), '[]'::jsonb) as languages,
-           max(a.day)::text as last_day,
+    with people as (
+      select c.username as author_name, sum(c.content_changes)::bigint as changes,
+             sum(c.content_words)::bigint as words,
+             coalesce(jsonb_agg(c.language_code order by c.language_code)
+                        filter (where c.language_code is not null and c.content_changes > 0),
+                      '[]'::jsonb) as languages
+      from weblate.contributions(${WHOLE_WINDOW}, ${args}) c
+      where c.scope = 'language'
+      group by c.username
+      having sum(c.content_changes) > 0
+    )
+    select p.*, (select max(a.day)::text from weblate.activity_daily a
+                 where a.author_name = p.author_name ${filterConditions(filter, ACTIVITY_COLUMNS)})
+             as last_day,
            count(*) over () as matching
-    from weblate.activity_daily a
-    where a.author_name is not null ${filterConditions(filter, ACTIVITY_COLUMNS)}
-    group by a.author_name
-    order by words desc, changes desc, a.author_name
+    from people p
+    order by p.changes desc, p.words desc, p.author_name
     limit ${limit}`.execute(db);
   return result.rows;
 }
@@ -161,14 +177,19 @@ export async function listActivityDays(
   return result.rows;
 }
 
-/** Changes and words translated over all the days of the filter together. */
+/**
+ * Changes and words translated over all the days of the filter together, and the words of
+ * the changes without an author (credited to nobody in the people's figures).
+ */
 export async function readActivityTotal(
   db: Kysely<Database>,
   filter: ReportFilter,
 ): Promise<ActivityTotalRow> {
   const result = await sql<ActivityTotalRow>`
     select coalesce(sum(a.changes), 0)::bigint as changes,
-           coalesce(sum(a.words), 0)::bigint as words
+           coalesce(sum(a.words), 0)::bigint as words,
+           coalesce(sum(a.words) filter (where a.author_name is null), 0)::bigint
+             as words_without_author
     from weblate.activity_daily a
     where true ${filterConditions(filter, ACTIVITY_COLUMNS)}`.execute(db);
   return result.rows[0]!;

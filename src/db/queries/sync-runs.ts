@@ -89,13 +89,10 @@ export async function hasSucceededRun(db: Kysely<Database>): Promise<boolean> {
  * (`2026-03-01T10:34:56.123456Z`), or null if none has.
  */
 export async function lastSucceededSyncAt(db: Kysely<Database>): Promise<string | null> {
-  const row = await db
-    .selectFrom('weblate.sync_runs')
-    .select((eb) => eb.fn.max('finished_at').as('finished_at'))
-    .where('status', '=', 'succeeded')
-    .where('kind', 'in', SYNC_KINDS)
-    .executeTakeFirst();
-  const at = row?.finished_at ?? null;
+  // weblate.sync_freshness is the one definition, which the dashboard reads too.
+  const { rows } = await sql<{ last_success: string | null }>`
+    select last_success::text from weblate.sync_freshness`.execute(db);
+  const at = rows[0]?.last_success ?? null;
   return at === null ? null : toUtcMicros(at);
 }
 
