@@ -14,6 +14,7 @@ import * as m0011 from './0011_mirror_categories_labels.ts';
 import * as m0012 from './0012_add_category_label_progress.ts';
 import * as m0013 from './0013_mirror_users.ts';
 import * as m0014 from './0014_progress_spans.ts';
+import * as m0016 from './0016_record_instance.ts';
 
 /**
  * Every migration, by name, in the order they apply. Imported statically rather than found
@@ -36,4 +37,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012_add_category_label_progress': m0012,
   '0013_mirror_users': m0013,
   '0014_progress_spans': m0014,
+  '0016_record_instance': m0016,
 };

@@ -119,6 +119,7 @@ describe('migrations', () => {
       'change_actions',
       'changes',
       'components',
+      'instances',
       'label_statistics',
       'label_statistics_due',
       'labels',
@@ -149,7 +150,7 @@ describe('migrations', () => {
     expect(await weblateTables(handle)).toEqual([]);
     expect(await weblateViewsAndFunctions(handle)).toEqual([]);
     await migrateToLatest(handle);
-    expect(await weblateTables(handle)).toHaveLength(23);
+    expect(await weblateTables(handle)).toHaveLength(24);
     expect(await weblateViewsAndFunctions(handle)).toHaveLength(VIEWS.length + FUNCTIONS.length);
     expect((await migrateToLatest(handle)).applied).toEqual([]);
     expect(await pendingMigrations(handle)).toEqual([]);
