@@ -202,7 +202,7 @@ export function renderTable(report: Report): string {
     ? `, ${changes} changes, ${words} words translated`
     : '';
   const header = [
-    `Weblate mirror report, ${formatInstant(report.generated_at)}`,
+    `Weblate mirror report${report.instance === null ? '' : ` of ${report.instance}`}, ${formatInstant(report.generated_at)}`,
     `Scope: ${describeScope(report)}. Window: ${formatRange(report.window)}${activity}.`,
     ...(leftOut === null ? [] : [leftOut]),
   ].join('\n');
