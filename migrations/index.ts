@@ -15,6 +15,7 @@ import * as m0012 from './0012_add_category_label_progress.ts';
 import * as m0013 from './0013_mirror_users.ts';
 import * as m0014 from './0014_progress_spans.ts';
 import * as m0015 from './0015_one_history.ts';
+import * as m0016 from './0016_record_instance.ts';
 import * as m0017 from './0017_people_and_freshness.ts';
 
 /**
@@ -39,5 +40,6 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0013_mirror_users': m0013,
   '0014_progress_spans': m0014,
   '0015_one_history': m0015,
+  '0016_record_instance': m0016,
   '0017_people_and_freshness': m0017,
 };

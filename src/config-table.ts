@@ -5,6 +5,7 @@ import { z } from 'zod';
 
 import { DEFAULT_MEMORY_LIMIT_MB } from './db/embedded-limits.ts';
 import { isLoopbackHost } from './lib/hosts.ts';
+import { instanceRootOf } from './lib/instance-url.ts';
 import { checkWebhookSecret } from './lib/webhook-secret.ts';
 
 /**
@@ -377,10 +378,7 @@ function parseWeblateUrl(raw: string, allowHttp: boolean): URL {
       'plain http:// would send the token unencrypted; use https:// or set WEBLATE_ALLOW_HTTP=1',
     );
   }
-  url.search = '';
-  url.hash = '';
-  url.pathname = url.pathname.replace(/\/api\/?$/, '/').replace(/\/?$/, '/');
-  return url;
+  return instanceRootOf(url);
 }
 
 function parseToken(raw: string): string {

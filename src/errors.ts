@@ -19,6 +19,17 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * WEBLATE_URL names another instance than the one the database mirrors: a setting that
+ * does not fit the database, found before the run reads anything (exit code 2).
+ */
+export class InstanceMismatchError extends ConfigError {
+  override name = 'InstanceMismatchError';
+  constructor(message: string) {
+    super([message]);
+  }
+}
+
 /** Bad command-line usage: exit code 2. */
 export class UsageError extends Error {
   override name = 'UsageError';

@@ -16,7 +16,10 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-type DemoOptions = Pick<SimulatorOptions, 'seed' | 'historyEndsAt' | 'categoriesAndLabels'> &
+type DemoOptions = Pick<
+  SimulatorOptions,
+  'seed' | 'historyEndsAt' | 'categoriesAndLabels' | 'port'
+> &
   Partial<SimulatorSize>;
 
 interface Started {

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => (await import('./commands/run-job.ts')).runJobCommand,
   migrate: async () => (await import('./commands/migrate.ts')).migrateCommand,
   status: async () => (await import('./commands/status.ts')).statusCommand,
+  'move-instance': async () => (await import('./commands/move-instance.ts')).moveInstanceCommand,
   query: async () => (await import('./commands/query.ts')).queryCommand,
   report: async () => (await import('./commands/report.ts')).reportCommand,
   demo: async () => (await import('./commands/demo.ts')).demoCommand,

@@ -36,6 +36,25 @@ export interface SyncRunsTable {
   rejected: Generated<number>;
 }
 
+/**
+ * The instance this database mirrors (one row, id 1): its API root and a fingerprint that
+ * does not depend on its address (src/sync/instance.ts).
+ */
+export interface InstancesTable {
+  id: Generated<number>;
+  api_root: string;
+  /** The live mirrored projects' ids and slugs, by id: `[{"id": 1, "slug": "hello"}, …]`. */
+  fingerprint: ColumnType<ProjectKey[], string | undefined, string>;
+  recorded_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+/** A project as the instance fingerprint names it. */
+export interface ProjectKey {
+  id: number;
+  slug: string;
+}
+
 /** Where each stream of an incremental sync stands; written with the rows it covers. */
 export interface SyncCursorsTable {
   stream: string;
@@ -432,6 +451,7 @@ export interface TranslationProgressEstimatedTable {
 
 export interface Database {
   'weblate.sync_runs': SyncRunsTable;
+  'weblate.instances': InstancesTable;
   'weblate.unit_states': UnitStatesTable;
   'weblate.change_actions': ChangeActionsTable;
   'weblate.languages': LanguagesTable;
@@ -472,6 +492,7 @@ export const MIRRORED_TABLES = [
 export type MirroredTable = (typeof MIRRORED_TABLES)[number];
 
 export type SyncRunRow = Selectable<SyncRunsTable>;
+export type InstanceRow = Selectable<InstancesTable>;
 export type NewLanguage = Insertable<LanguagesTable>;
 export type NewProject = Insertable<ProjectsTable>;
 export type NewComponent = Insertable<ComponentsTable>;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 
 import type { Database } from '../db/database.ts';
+import { readInstance } from '../db/queries/instances.ts';
 import {
   listActivityDays,
   listContributorSection,
@@ -194,14 +195,15 @@ function scopeOf(options: ReportOptions): ReportFilter {
 async function buildLabelReport(
   db: Kysely<Database>,
   options: ReportOptions & { label: LabelScope },
-  clock: { now: string; window: DayRange },
+  clock: { now: string; window: DayRange; instance: string | null },
 ): Promise<Report> {
-  const { now, window } = clock;
+  const { now, window, instance } = clock;
   const scope = scopeOf(options);
   const labels = { labels: options.label.ids, window };
   const { languages, total, history } = await buildLabelProgress(db, scope, labels);
   return {
     generated_at: now,
+    instance,
     filters: filtersOf(options),
     window,
     projects: [],
@@ -233,9 +235,10 @@ async function buildLabelReport(
  */
 export async function buildReport(db: Kysely<Database>, options: ReportOptions): Promise<Report> {
   const { now, today } = await readReportClock(db);
+  const instance = (await readInstance(db))?.api_root ?? null;
   const window = { from: options.since ?? addDays(today, 1 - DEFAULT_ACTIVITY_DAYS), to: today };
   const label = options.label ?? null;
-  if (label !== null) return buildLabelReport(db, { ...options, label }, { now, window });
+  if (label !== null) return buildLabelReport(db, { ...options, label }, { now, window, instance });
   const scope = scopeOf(options);
   const inWindow = { ...scope, ...window };
   const limit = options.limit;
@@ -252,6 +255,7 @@ export async function buildReport(db: Kysely<Database>, options: ReportOptions):
   const answers = await buildAnswers(db, scope, { window, limit });
   return {
     generated_at: now,
+    instance,
     filters: filtersOf(options),
     window,
     ...progress,

@@ -316,6 +316,8 @@ export type SectionName = (typeof LABEL_LEFT_OUT)[number];
 
 export interface Report {
   generated_at: string;
+  /** API root of the instance the database mirrors (weblate.instances); null: none recorded. */
+  instance: string | null;
   filters: ReportFilters;
   /** Days of activity, contributors and charts; stalled means idle since before `from`. */
   window: { from: string; to: string };

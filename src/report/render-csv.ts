@@ -22,6 +22,7 @@ import type {
 export function renderCsv(report: Report): string {
   const meta = {
     generated_at: report.generated_at,
+    instance: report.instance,
     projects: report.filters.projects,
     language: report.filters.language,
     since: report.filters.since,

@@ -181,7 +181,7 @@ export function renderHtml(report: Report): string {
 <body>
 <header>
 <h1>${eDates(title)}</h1>
-<p class="meta">Generated ${eDates(formatInstant(report.generated_at))} from the mirror. Scope: ${e(describeScope(report))}. Window: ${eDates(formatRange(report.window))}.</p>${note}
+<p class="meta">Generated ${eDates(formatInstant(report.generated_at))} from the mirror${report.instance === null ? '' : ` of ${e(report.instance)}`}. Scope: ${e(describeScope(report))}. Window: ${eDates(formatRange(report.window))}.</p>${note}
 ${renderSummary(report)}
 </header>
 <main>

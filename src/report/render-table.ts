@@ -200,7 +200,7 @@ export function renderTable(report: Report): string {
   const leftOut = describeLeftOut(report);
   const activity = isShown(report, 'activity') ? `, ${describeActivity(report)}` : '';
   const header = [
-    `Weblate mirror report, ${formatInstant(report.generated_at)}`,
+    `Weblate mirror report${report.instance === null ? '' : ` of ${report.instance}`}, ${formatInstant(report.generated_at)}`,
     `Scope: ${describeScope(report)}. Window: ${formatRange(report.window)}${activity}.`,
     ...(leftOut === null ? [] : [leftOut]),
   ].join('\n');

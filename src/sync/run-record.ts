@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import { recordLabelStatistics } from '../db/queries/statistics.ts';
 import { finishSyncRun, type RunOutcome, startSyncRun } from '../db/queries/sync-runs.ts';
 import {
+  ConfigError,
   ExplainedError,
   HttpError,
   ResponseError,
@@ -13,6 +14,7 @@ import {
   TransformError,
 } from '../errors.ts';
 import type { ReadingPlan, SyncContext, SyncDeps, SyncMode } from './context.ts';
+import { checkInstance, recordFirstInstance } from './instance.ts';
 import { emptyLookup } from './refs.ts';
 import { buildSummary, type SyncSummary } from './summary.ts';
 import { SyncTally } from './tally.ts';
@@ -39,6 +41,8 @@ export interface RunOptions {
 export interface RunResult {
   runId: number;
   kind: RunKind;
+  /** The API root of the instance the run mirrored; null when its check refused it. */
+  instance: string | null;
   status: RunStatus;
   error: Error | null;
   summary: SyncSummary;
@@ -49,8 +53,10 @@ export type RunBody = (ctx: SyncContext, controller: AbortController) => Promise
 
 /**
  * Runs `body` as one run recorded in weblate.sync_runs (started, then finished with its
- * status, counts and summary). Never throws for a failed body: the result says what
- * happened. The stages read `run.reading` as `ctx.reading`.
+ * status, counts and summary), once the instance check allows it (instance.ts): a run
+ * against another instance than the database's fails before it reads anything. Never throws
+ * for a failed body: the result says what happened. The stages read `run.reading` as
+ * `ctx.reading`.
  */
 export async function recordRun(
   deps: SyncDeps,
@@ -95,7 +101,10 @@ export async function recordRun(
   );
   let error: Error | null = null;
   let status: RunStatus = 'succeeded';
+  let instance: string | null = null;
+  let isRecorded = true;
   try {
+    ({ apiRoot: instance, isRecorded } = await checkInstance(ctx));
     await body(ctx, controller);
   } catch (err) {
     error = explainDatabaseError(err, location);
@@ -109,16 +118,30 @@ export async function recordRun(
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
+  if (instance !== null && !isRecorded && tally.rowsWritten > 0) await recordFirst(ctx, instance);
   // What the client noticed about the server (e.g. http links), and logged then, goes into
   // this run's summary too.
   for (const warning of deps.client.warnings.slice(clientWarnings)) tally.warn(warning);
-  return finish(ctx, { kind: run.kind, started, status, error, location });
+  return finish(ctx, { kind: run.kind, instance, started, status, error, location });
+}
+
+/**
+ * The first sync records its instance once it wrote something. A failure to does not fail
+ * the run: the next sync adopts the address this one read (instance.ts).
+ */
+async function recordFirst(ctx: SyncContext, instance: string): Promise<void> {
+  try {
+    await recordFirstInstance(ctx, instance);
+  } catch (err) {
+    ctx.warn('instance not recorded', `instance not recorded: ${toError(err).message}`);
+  }
 }
 
 async function finish(
   ctx: SyncContext,
   outcome: {
     kind: RunKind;
+    instance: string | null;
     started: number;
     status: RunStatus;
     error: Error | null;
@@ -154,6 +177,7 @@ async function finish(
       error: `${error?.message ?? 'succeeded'}; its end recorded late: ${recordError.message}`,
     });
   }
+  const ended = { runId: ctx.runId, kind: outcome.kind, instance: outcome.instance };
   const counts = {
     requests: summary.requests,
     rows: summary.rowsWritten,
@@ -165,7 +189,7 @@ async function finish(
       'sync ended, but its end could not be recorded',
     );
     const cause = error ?? new SyncError(`its end could not be recorded: ${recordError.message}`);
-    return { runId: ctx.runId, kind: outcome.kind, status: 'failed', error: cause, summary };
+    return { ...ended, status: 'failed', error: cause, summary };
   }
   if (error === null) ctx.log.info({ ...counts, ms: summary.durationMs }, 'sync succeeded');
   else if (status === 'interrupted')
@@ -174,7 +198,7 @@ async function finish(
     ctx.log.error({ error: error.message, ...counts }, 'sync failed');
     logStack(ctx, error);
   }
-  return { runId: ctx.runId, kind: outcome.kind, status, error, summary };
+  return { ...ended, status, error, summary };
 }
 
 /** Ends this process could not record, by database, until a later run records them. */
@@ -208,9 +232,14 @@ export async function recordLateEnds(db: Kysely<Database>): Promise<number[]> {
  * statement's parameters.
  */
 function logStack(ctx: SyncContext, error: Error): void {
-  const expected = [HttpError, ResponseError, TransformError, SyncError, ExplainedError].some(
-    (type) => error instanceof type,
-  );
+  const expected = [
+    HttpError,
+    ResponseError,
+    TransformError,
+    SyncError,
+    ExplainedError,
+    ConfigError,
+  ].some((type) => error instanceof type);
   if (!expected) ctx.log.debug({ stack: error.stack }, 'sync failure stack');
 }
 

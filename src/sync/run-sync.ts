@@ -1,4 +1,5 @@
 import type { DatabaseKind } from '../db/client.ts';
+import { refreshFingerprint } from '../db/queries/instances.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
 import { applyTransitions, readCursor } from '../db/queries/sync-state.ts';
 import { listLiveTranslations } from '../db/queries/translation-state.ts';
@@ -88,6 +89,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
       const discovery = await readCursor(ctx.db, 'discovery', '');
       const plan = planRun({ hasSucceeded, discovery }, { ...request, now: ctx.now() });
       await executeRun(ctx, controller, plan);
+      // The projects this run left live identify the instance apart from its address.
+      await refreshFingerprint(ctx.db);
     },
   );
   if (!hasSucceeded && result.status === 'succeeded') await backfillAfterFirstSync(deps);

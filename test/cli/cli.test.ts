@@ -15,6 +15,7 @@ const COMMANDS = [
   'run',
   'migrate',
   'status',
+  'move-instance',
   'query',
   'report',
   'demo',
@@ -93,7 +94,7 @@ describe('weblate-mirror CLI', () => {
     expect(sync.stderr).toBe('');
     expect(sync.code).toBe(0);
     expect(sync.stdout).toMatch(
-      /^full sync run 1 of http:\/\/127\.0\.0\.1:\d+\/ into .*: succeeded$/m,
+      /^full sync run 1 of http:\/\/127\.0\.0\.1:\d+\/api\/ into .*: succeeded$/m,
     );
     expect(sync.stdout).toMatch(
       new RegExp(
@@ -120,12 +121,14 @@ describe('weblate-mirror CLI', () => {
     });
     const url = closed.url;
     await closed.close();
+    // A database of its own: the file's mirrors another instance, which a sync here would be refused.
+    const empty = await createTestDatabase();
     const result = await runCliInProcess(['sync'], {
-      ...databaseEnv(database),
+      ...databaseEnv(empty),
       WEBLATE_URL: url,
       WEBLATE_MAX_ATTEMPTS: '1',
       LOG_LEVEL: 'silent',
-    });
+    }).finally(() => empty.drop());
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/: failed/);
     expect(result.stdout).toMatch(

@@ -27,16 +27,16 @@ describe('help', () => {
       lines.indexOf('Commands:') + 1,
       lines.indexOf('', lines.indexOf('Commands:')),
     );
-    expect(listed).toHaveLength(10);
+    expect(listed).toHaveLength(11);
     for (const line of listed) {
-      const match = /^ {2}([a-z]+) +(\S.*)$/.exec(line);
+      const match = /^ {2}([a-z-]+) +(\S.*)$/.exec(line);
       expect(match, line).not.toBeNull();
       // A sentence: a capital first, a full stop last, and short enough for one line.
       expect(match![2], line).toMatch(/^[A-Z][^\n]*\.$/);
       expect(line.length, line).toBeLessThanOrEqual(100);
     }
     expect(listed).toContain(
-      '  query     Run one read-only SQL statement against the mirror and print the rows.',
+      '  query          Run one read-only SQL statement against the mirror and print the rows.',
     );
   });
 });

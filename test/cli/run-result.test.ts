@@ -1,11 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
 import { printResult } from '../../src/cli/commands/sync.ts';
-import { loadConfig } from '../../src/config.ts';
 import type { RunResult } from '../../src/sync/run-record.ts';
 import { RESOURCES } from '../../src/sync/tally.ts';
-
-const config = loadConfig({ env: { WEBLATE_URL: 'https://weblate.example/' }, envFile: false });
 
 /** A run whose resources read and wrote the counts given (all others zero). */
 function run(
@@ -24,6 +21,7 @@ function run(
   return {
     runId: 7,
     kind: 'full',
+    instance: 'https://weblate.example/api/',
     status: error === null ? 'succeeded' : 'failed',
     error,
     summary: {
@@ -46,14 +44,14 @@ function printed(result: RunResult): string[] {
     return true;
   });
   try {
-    printResult(result, config, '/data/mirror');
+    printResult(result, '/data/mirror');
   } finally {
     spy.mockRestore();
   }
   return out.split('\n').slice(0, -1);
 }
 
-const HEADER = 'full sync run 7 of https://weblate.example/ into /data/mirror';
+const HEADER = 'full sync run 7 of https://weblate.example/api/ into /data/mirror';
 const NOTE = [
   'records read can exceed rows written: records read twice where pages or windows overlap,',
   'and records already current in the mirror, are not written again.',

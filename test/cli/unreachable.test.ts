@@ -21,7 +21,7 @@ describe('a server that cannot be reached', () => {
         ? database.dataDir
         : new URL(database.databaseUrl).host + new URL(database.databaseUrl).pathname;
     expect(result.stdout.split('\n')).toEqual([
-      `full sync run 1 of http://127.0.0.1:1/ into ${location}: failed`,
+      `full sync run 1 of http://127.0.0.1:1/api/ into ${location}: failed`,
       '',
       'error: cannot reach Weblate at http://127.0.0.1:1/ (connection refused, 3 attempts): ' +
         'is it running, and is WEBLATE_URL right?',

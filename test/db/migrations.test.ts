@@ -122,6 +122,7 @@ describe('migrations', () => {
       'change_actions',
       'changes',
       'components',
+      'instances',
       'label_statistics',
       'label_statistics_due',
       'labels',
@@ -152,7 +153,7 @@ describe('migrations', () => {
     expect(await weblateTables(handle)).toEqual([]);
     expect(await weblateViewsAndFunctions(handle)).toEqual([]);
     await migrateToLatest(handle);
-    expect(await weblateTables(handle)).toHaveLength(23);
+    expect(await weblateTables(handle)).toHaveLength(24);
     expect(await weblateViewsAndFunctions(handle)).toHaveLength(VIEWS.length + FUNCTIONS.length);
     expect((await migrateToLatest(handle)).applied).toEqual([]);
     expect(await pendingMigrations(handle)).toEqual([]);

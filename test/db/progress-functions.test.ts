@@ -13,10 +13,7 @@ import {
 } from '../../migrations/0012_add_category_label_progress.ts';
 import { down as downSpans, up as upSpans } from '../../migrations/0014_progress_spans.ts';
 import { down as downHistory, up as upHistory } from '../../migrations/0015_one_history.ts';
-import {
-  down as downPeople,
-  up as upPeople,
-} from '../../migrations/0017_people_and_freshness.ts';
+import { down as downPeople, up as upPeople } from '../../migrations/0017_people_and_freshness.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createReportFixture, type ReportFixture } from '../helpers/report-fixture.ts';

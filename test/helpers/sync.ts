@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 
 import { withLockSession } from '../../src/db/advisory-lock.ts';
 import type { DbHandle } from '../../src/db/client.ts';
+import { apiRootOf } from '../../src/lib/instance-url.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { RequestLogEntry, RunningSimulator } from '../../src/simulator/index.ts';
 import type { SyncDeps } from '../../src/sync/context.ts';
@@ -32,6 +34,15 @@ export function syncAsWriter(
   options: SyncOptions = {},
 ): Promise<SyncResult> {
   return asWriter(handle, run, (deps) => runSync(deps, options));
+}
+
+/**
+ * Records `url` as the address of the instance `handle` mirrors, as `move-instance --force`
+ * would, without its rewrite of stored links: for a test that reads its simulator through a
+ * proxy beside the simulator's own address (a database refuses any address but one).
+ */
+export async function servedAt(handle: DbHandle, url: string): Promise<void> {
+  await sql`update weblate.instances set api_root = ${apiRootOf(url)}`.execute(handle.db);
 }
 
 /** The simulator's users that have notification subscriptions: WEBLATE_USERS of a clean sync. */

@@ -43,6 +43,7 @@ const FIGURES = {
 function hostileReport(): Report {
   return {
     generated_at: '2026-11-22T12:00:00.000000Z',
+    instance: 'https://weblate.example/api/?<b>&"',
     filters: { projects: [], language: null, since: null, category: null, label: null },
     window: { from: '2026-11-20', to: '2026-11-22' },
     projects: [{ ...FIGURES, project_slug: 'p', project_name: EVIL, components: 1 }],
@@ -291,10 +292,15 @@ describe('renderHtml', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;');
     // Names appear in the project, language, component, contributor and stalled tables.
     expect(html.split('&lt;script&gt;').length - 1).toBeGreaterThanOrEqual(5);
+    expect(html).toContain('from the mirror of https://weblate.example/api/?&lt;b&gt;&amp;&quot;.');
   });
 
   it('loads nothing: no script, no link, no url() and a policy that forbids them', () => {
-    const html = renderHtml(hostileReport());
+    // The instance's address is text in the header, not something the page loads.
+    const html = renderHtml(hostileReport()).replace(
+      'https://weblate.example/api/?&lt;b&gt;&amp;&quot;',
+      '',
+    );
     expect(html).not.toMatch(/<(script|link|img|iframe)\b/i);
     expect(html).not.toMatch(/url\(|@import|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
     expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
@@ -639,7 +645,7 @@ describe('the sections of categories and labels', () => {
       'labels',
     ]);
     expect(csv).toContain(
-      '# report\r\ngenerated_at,projects,language,since,category,label,matched_labels,left_out,window_from,window_to\r\n',
+      '# report\r\ngenerated_at,instance,projects,language,since,category,label,matched_labels,left_out,window_from,window_to\r\n',
     );
     expect(csv).toContain('\r\np,docs/api,2,api,API reference,1,1,1,1,10,5,50,');
   });

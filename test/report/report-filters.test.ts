@@ -492,7 +492,7 @@ describe('report --label', () => {
   it('carries the label, the labels matched and the sections left out in the CSV report row', () => {
     const lines = runs.labelCsv!.stdout.split('\r\n');
     expect(lines[1]).toBe(
-      'generated_at,projects,language,since,category,label,matched_labels,left_out,window_from,window_to',
+      'generated_at,instance,projects,language,since,category,label,matched_labels,left_out,window_from,window_to',
     );
     expect(lines[2]).toContain(`,${labelName},`);
     expect(lines[2]).toContain(LABEL_LEFT_OUT.join(' '));

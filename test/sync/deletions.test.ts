@@ -10,7 +10,7 @@ import { useTestDatabases } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { compareMirrors, snapshotMirror } from '../helpers/mirror-compare.ts';
 import { startRewritingProxy } from '../helpers/proxy.ts';
-import { subscribedUsers, syncAsWriter, syncSimulator } from '../helpers/sync.ts';
+import { servedAt, subscribedUsers, syncAsWriter, syncSimulator } from '../helpers/sync.ts';
 
 let sim: RunningSimulator;
 const databases = useTestDatabases();
@@ -57,12 +57,14 @@ async function syncEditing(edits: Edits): Promise<SyncResult> {
     return forList.reduce((text, [id, edit]) => rewriteRecord(text, id, edit), body);
   });
   try {
+    await servedAt(handle, proxy.url);
     return await syncAsWriter(handle, {
       log: captureLogger().log,
       scope: { projects: null, users: subscribedUsers(sim) },
       client: () => createTestClient(proxy.url),
     });
   } finally {
+    await servedAt(handle, sim.url);
     await proxy.close();
   }
 }
@@ -205,12 +207,14 @@ describe('a discovery list that changes while it is read', () => {
     });
     let result: SyncResult;
     try {
+      await servedAt(handle, proxy.url);
       result = await syncAsWriter(handle, {
         log: captureLogger().log,
         scope: { projects: null, users: [] },
         client: () => createTestClient(proxy.url, { maxPageSize: 4 }),
       });
     } finally {
+      await servedAt(handle, sim.url);
       await proxy.close();
     }
     expect([result.status, result.error, deleted]).toEqual(['succeeded', null, true]);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonLossless } from '../../src/lib/json.ts';
 import { startRewritingProxy } from '../helpers/proxy.ts';
 import { useSimulatorMirror } from '../helpers/simulator-mirror.ts';
-import { syncSimulator } from '../helpers/sync.ts';
+import { servedAt, syncSimulator } from '../helpers/sync.ts';
 
 const mirror = useSimulatorMirror({
   seed: 81,
@@ -53,6 +53,7 @@ async function syncNamedUnitRewritten(rewrite: (record: string) => string): Prom
     return text === undefined ? body : body.replace(text, rewrite(text));
   });
   try {
+    await servedAt(mirror.handle, proxy.url);
     const result = await syncSimulator(mirror.sim, mirror.handle, {
       client: { baseUrl: new URL(proxy.url) },
     });
@@ -72,6 +73,7 @@ async function syncNamedUnitRewritten(rewrite: (record: string) => string): Prom
       paths,
     };
   } finally {
+    await servedAt(mirror.handle, mirror.sim.url);
     await proxy.close();
   }
 }

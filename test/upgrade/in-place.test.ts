@@ -7,6 +7,7 @@ import { PGlite as PGlite17 } from 'pglite-pg17';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
+import { readInstance } from '../../src/db/queries/instances.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { databaseEnv, runBin } from '../helpers/cli.ts';
 import { runCliInProcess } from '../helpers/commands.ts';
@@ -226,6 +227,13 @@ describe.each(RELEASES)('upgrade in place from $commit ($about)', ({ commit }) =
       );
       expect(changed.slice(0, 2), `rows of ${table} changed (${changed.length})`).toEqual([]);
     }
+  });
+
+  it('records the instance its earlier runs read, with its projects', async () => {
+    expect(await readInstance(handle.db)).toMatchObject({
+      api_root: `${sim.url}api/`,
+      fingerprint: sim.instance.projects.map((p) => ({ id: p.id, slug: p.slug })),
+    });
   });
 
   it('keeps what Weblate deleted: the component soft-deleted, its changes kept', async () => {

@@ -35,7 +35,7 @@ function result(status: RunResult['status']): RunResult {
     durationMs: 0,
     warnings: [],
   };
-  return { runId: 0, kind: 'incremental', status, error: null, summary };
+  return { runId: 0, kind: 'incremental', instance: null, status, error: null, summary };
 }
 
 /** A job whose runs last until the test lets them finish; it notes when each starts and ends. */

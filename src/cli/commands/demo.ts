@@ -5,8 +5,9 @@ import { sql } from 'kysely';
 import { loadConfig } from '../../config.ts';
 import { createDb } from '../../db/client.ts';
 import { firstEstimatedDay } from '../../db/queries/backfill.ts';
+import { readInstance } from '../../db/queries/instances.ts';
 import { countRows } from '../../db/queries/status.ts';
-import { createLogger } from '../../logger.ts';
+import { createLogger, type Logger } from '../../logger.ts';
 import { writeHtmlReport } from '../../report/write-html.ts';
 import { formatTable } from '../../sync/summary.ts';
 import {
@@ -16,8 +17,8 @@ import {
   DATABASE_OPTIONS,
   flagOverrides,
 } from '../args.ts';
-import { startDemoServer } from '../demo-server.ts';
-import { print } from '../runtime.ts';
+import { type DemoServer, startDemoServer } from '../demo-server.ts';
+import { print, withDatabase } from '../runtime.ts';
 import { printRows } from './query.ts';
 import { parseSizeFlags, SIZE_HELP, SIZE_OPTIONS } from './simulate.ts';
 import { syncOnce } from './sync.ts';
@@ -59,28 +60,34 @@ export const demoCommand: Command = {
   async run(values) {
     const size = parseSizeFlags(values);
     const base = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
+    const log = createLogger({ level: base.logLevel === 'info' ? 'warn' : base.logLevel });
+    const dataDir =
+      typeof values['data-dir'] === 'string' ? base.dataDir : join(base.dataDir, 'demo');
+    const database = {
+      ...flagOverrides(values, DATABASE_FLAGS),
+      DATABASE_URL: typeof values['database-url'] === 'string' ? values['database-url'] : '',
+      WEBLATE_MIRROR_DATA_DIR: dataDir,
+    };
     // A history that ends an hour ago, so the report's recent activity has something to show;
     // categories and labels, so that its sections of them have something too.
-    const simulator = await startDemoServer({
-      ...size,
-      historyEndsAt: Date.now() - 3_600_000,
-      categoriesAndLabels: true,
-    });
+    const simulator = await startOnEarlierPort(
+      {
+        ...size,
+        historyEndsAt: Date.now() - 3_600_000,
+        categoriesAndLabels: true,
+      },
+      await earlierDemoPort(loadConfig({ overrides: database }), log),
+    );
     try {
-      const dataDir =
-        typeof values['data-dir'] === 'string' ? base.dataDir : join(base.dataDir, 'demo');
       const config = loadConfig({
         overrides: {
-          ...flagOverrides(values, DATABASE_FLAGS),
-          DATABASE_URL: typeof values['database-url'] === 'string' ? values['database-url'] : '',
-          WEBLATE_MIRROR_DATA_DIR: dataDir,
+          ...database,
           WEBLATE_URL: simulator.url,
           WEBLATE_TOKEN: '',
           WEBLATE_PROJECTS: '',
           WEBLATE_USERS: simulator.users.join(','),
         },
       });
-      const log = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
       print(
         `Simulated Weblate at ${simulator.url}; mirroring it into ${config.databaseUrl === null ? dataDir : 'PostgreSQL'}.`,
       );
@@ -95,6 +102,41 @@ export const demoCommand: Command = {
     }
   },
 };
+
+/**
+ * The loopback port an earlier demo served its simulated instance on, from the instance the
+ * demo's database records, or 0 (any free port): a database mirrors one instance, at one
+ * address, so a demo run again into the same folder serves it where the first did.
+ */
+async function earlierDemoPort(
+  config: ReturnType<typeof loadConfig>,
+  log: Logger,
+): Promise<number> {
+  try {
+    const recorded = await withDatabase(config, log, { mode: 'read' }, ({ db }) =>
+      readInstance(db),
+    );
+    const url = recorded === null ? null : new URL(recorded.api_root);
+    return url?.hostname === '127.0.0.1' ? Number(url.port) : 0;
+  } catch {
+    return 0; // no demo there yet, or nothing readable: any port will do
+  }
+}
+
+/** The demo's simulated Weblate on `port`, or on any free port when that one is taken. */
+async function startOnEarlierPort(
+  options: Parameters<typeof startDemoServer>[0],
+  port: number,
+): Promise<DemoServer> {
+  if (port !== 0) {
+    try {
+      return await startDemoServer({ ...options, port });
+    } catch {
+      // Taken by something else since: the sync will say this database mirrors another address.
+    }
+  }
+  return startDemoServer(options);
+}
 
 async function showWhatLanded(
   config: ReturnType<typeof loadConfig>,

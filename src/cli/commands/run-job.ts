@@ -15,7 +15,7 @@ import {
 } from '../args.ts';
 import { withInterruption } from '../interruption.ts';
 import { print, withDatabase } from '../runtime.ts';
-import { printResult } from './sync.ts';
+import { exitCodeOf, printResult } from './sync.ts';
 
 export const runJobCommand: Command = {
   name: 'run',
@@ -60,8 +60,8 @@ export const runJobCommand: Command = {
             print(`${job.name}: could not run: ${report.error.message}`);
             return 1;
           }
-          printResult(report.result, config, handle.location);
-          return report.status === 'failed' ? 1 : 0;
+          printResult(report.result, handle.location);
+          return report.status === 'failed' ? exitCodeOf(report.result) : 0;
         }),
       { deadlineMs: config.shutdownTimeoutMs },
     );

@@ -1,5 +1,6 @@
 import { loadConfig } from '../../config.ts';
 import { isLockHeld } from '../../db/advisory-lock.ts';
+import { readInstance } from '../../db/queries/instances.ts';
 import { countRows } from '../../db/queries/status.ts';
 import { listSyncRuns } from '../../db/queries/sync-runs.ts';
 import { UsageError } from '../../errors.ts';
@@ -21,7 +22,9 @@ const STOPPED = 'its process stopped before recording the end; the next run clos
 export const statusCommand: Command = {
   name: 'status',
   description: 'Show the last sync runs and the number of rows in each table.',
-  summary: 'Show the last sync runs and the number of rows in each table.',
+  summary:
+    'Show the Weblate instance the database mirrors, the last sync runs and the number of rows in\n' +
+    'each table.',
   usage: 'status [options]',
   options: { ...DATABASE_OPTIONS, runs: { type: 'string' } },
   optionHelp: [
@@ -37,6 +40,10 @@ export const statusCommand: Command = {
     return withDatabase(config, log, { mode: 'read' }, async (handle) => {
       const { db, location } = handle;
       print(`database: ${location}`);
+      const instance = await readInstance(db);
+      print(
+        `instance: ${instance?.api_root ?? 'none recorded yet (the next sync that writes records it)'}`,
+      );
       print();
       const listed = await listSyncRuns(db, runs);
       // A run marked running while no process holds the writer lock has stopped; the next

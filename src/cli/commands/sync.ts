@@ -1,6 +1,7 @@
 import type { Config } from '../../config.ts';
 import { loadConfig } from '../../config.ts';
 import { withLockSession } from '../../db/advisory-lock.ts';
+import { ConfigError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { createLogger } from '../../logger.ts';
 import type { RunResult } from '../../sync/run-record.ts';
@@ -45,7 +46,7 @@ export const syncCommand: Command = {
     const log = createLogger({ level: config.logLevel });
     const full = values.full === true;
     const result = await withInterruption(log, (signal) => syncOnce(config, log, { signal, full }));
-    return result.status === 'succeeded' ? 0 : 1;
+    return exitCodeOf(result);
   },
 };
 
@@ -81,7 +82,7 @@ export async function syncOnce(
         ),
       );
       progress?.stop();
-      printResult(result, config, handle.location);
+      printResult(result, handle.location);
       return result;
     } finally {
       progress?.stop();
@@ -90,14 +91,24 @@ export async function syncOnce(
 }
 
 /**
- * The outcome of a run on stdout: its table when it read anything, and, for a run that
- * failed, the error as the last line.
+ * The exit code of a run: 0 when it succeeded, 2 when a setting did not fit the database (a
+ * WEBLATE_URL of another instance: fixed by configuration, not by running again), else 1.
  */
-export function printResult(result: RunResult, config: Config, database: string): void {
+export function exitCodeOf(result: RunResult): number {
+  if (result.status === 'succeeded') return 0;
+  return result.error instanceof ConfigError ? 2 : 1;
+}
+
+/**
+ * The outcome of a run on stdout: its table when it read anything, and, for a run that
+ * failed, the error as the last line. The instance named is the database's record.
+ */
+export function printResult(result: RunResult, database: string): void {
   const what = result.kind === 'statistics' ? 'statistics snapshot' : `${result.kind} sync`;
   const { summary } = result;
+  const of = result.instance === null ? '' : ` of ${result.instance}`;
   print(
-    `${what} run ${result.runId} of ${config.weblateUrl?.href ?? '?'} into ${database}: ${result.status}` +
+    `${what} run ${result.runId}${of} into ${database}: ${result.status}` +
       (summary.rejected > 0
         ? ` (${summary.rejected} records rejected, see weblate.rejected_records)`
         : ''),
