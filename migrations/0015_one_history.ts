@@ -143,7 +143,7 @@ returns table (project_slug text, component_slug text, language_code text, thres
   total_words bigint, translated_words bigint, translated_words_percent numeric,
   is_reached boolean, words_needed bigint, words_per_day numeric, projected_date date,
   translations bigint, pace_translations bigint, words_translated_30d bigint, pace_origin text,
-  pace_known_from date)
+  pace_known_from date, status text)
 language sql stable parallel safe as $fn$
   with scope as (
     select x.project_slug,
@@ -179,7 +179,18 @@ language sql stable parallel safe as $fn$
            then (now() at time zone 'UTC')::date + ceil(n.words_needed * 30.0 / s.words_translated_30d)::integer
          end,
          s.translations, s.pace_translations, s.words_translated_30d, s.pace_origin,
-         s.pace_known_from
+         s.pace_known_from,
+         -- What the report and the dashboard write for the threshold: one wording, here.
+         case
+           when n.words_needed = 0 then 'reached'
+           when s.words_translated_30d > 0
+             then ((now() at time zone 'UTC')::date
+                   + ceil(n.words_needed * 30.0 / s.words_translated_30d)::integer)::text
+           when s.words_translated_30d is null then 'pace unknown until ' || s.pace_known_from
+           when s.words_translated_30d < 0
+             then 'losing ground: ' || s.words_translated_30d || ' words in 30 days'
+           else 'no net progress in 30 days'
+         end
   from scope s
   cross join unnest(thresholds) as th(threshold)
   cross join lateral (

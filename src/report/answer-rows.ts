@@ -1,4 +1,4 @@
-import { formatChange, formatRange } from './format.ts';
+import { formatRange } from './format.ts';
 import type { MethodPeriod, Readiness, Report } from './model.ts';
 
 // What the table and HTML renderers share about the sections of the answer functions:
@@ -53,7 +53,7 @@ export function methodsByPeriod(rows: MethodPeriod[]): { methods: string[]; peri
   const periods = new Map<string, MethodRow>();
   for (const row of rows) {
     const period = periods.get(row.period_start) ?? { period_start: row.period_start, words: {} };
-    period.words[row.method] = row.words;
+    period.words[row.method] = row.words_saved;
     periods.set(row.period_start, period);
   }
   return { methods, periods: [...periods.values()] };
@@ -103,15 +103,9 @@ export function thresholdOf(line: ReadinessLine, threshold: number): Readiness |
   return line.thresholds.find((t) => t.threshold === threshold);
 }
 
-/** `reached`, the projected day, or why there is none: never a pace of 0 that is not known. */
+/** `reached`, the projected day, or why there is none, as release_readiness words it. */
 export function describeThreshold(row: Readiness | undefined): string {
-  if (row === undefined) return '';
-  if (row.is_reached) return 'reached';
-  if (row.projected_date !== null) return row.projected_date;
-  if (row.words_translated_30d === null) return `pace unknown until ${row.pace_known_from ?? ''}`;
-  if (row.words_translated_30d < 0)
-    return `losing ground: ${formatChange(row.words_translated_30d, 0)} words in 30 days`;
-  return 'no progress in 30 days';
+  return row?.status ?? '';
 }
 
 /**

@@ -68,12 +68,14 @@ export async function buildAnswers(
       ]),
     ),
     review: {
-      waiting: ranked(waiting, (r) => withNumbers(r, ['strings', 'words', 'over_7_days'])),
+      waiting: ranked(waiting, (r) =>
+        withNumbers(r, ['strings_waiting', 'words_waiting', 'over_7_days']),
+      ),
       approval: ranked(approval, (r) =>
         withNumbers(r, ['approvals', 'measured', 'median_hours', 'average_hours', 'max_hours']),
       ),
     },
-    translation_methods: methods.map((r) => withNumbers(r, ['strings', 'words'])),
+    translation_methods: methods.map((r) => withNumbers(r, ['strings_saved', 'words_saved'])),
     release_readiness: readiness.map((r) =>
       withNumbers(r, [
         'threshold',

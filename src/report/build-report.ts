@@ -97,7 +97,7 @@ async function buildActivity(
     return {
       day,
       changes: row ? toNumber(row.changes) : 0,
-      words: row ? toNumber(row.words) : 0,
+      words_translated: row ? toNumber(row.words_translated) : 0,
       authors: row ? toNumber(row.authors) : 0,
     };
   });
@@ -225,7 +225,10 @@ async function buildLabelReport(
     translation_methods: [],
     release_readiness: [],
     quality: [],
-    totals: { progress: total, activity: { changes: 0, words: 0, words_without_author: 0 } },
+    totals: {
+      progress: total,
+      activity: { changes: 0, words_translated: 0, words_translated_without_author: 0 },
+    },
   };
 }
 
@@ -266,8 +269,8 @@ export async function buildReport(db: Kysely<Database>, options: ReportOptions):
     movers,
     contributors: ranked(contributors, (r) => ({
       author_name: r.author_name,
-      changes: toNumber(r.changes),
-      words: toNumber(r.words),
+      credited_changes: toNumber(r.credited_changes),
+      credited_words: toNumber(r.credited_words),
       languages: r.languages,
       last_day: r.last_day,
     })),
@@ -282,8 +285,8 @@ export async function buildReport(db: Kysely<Database>, options: ReportOptions):
       progress: total,
       activity: {
         changes: toNumber(activityTotal.changes),
-        words: toNumber(activityTotal.words),
-        words_without_author: toNumber(activityTotal.words_without_author),
+        words_translated: toNumber(activityTotal.words_translated),
+        words_translated_without_author: toNumber(activityTotal.words_translated_without_author),
       },
     },
   };

@@ -36,8 +36,8 @@ const CONTRIBUTOR_RANK_COLUMNS = [
 const REVIEW_WAITING_COLUMNS = [
   'project_slug',
   'language_code',
-  'strings',
-  'words',
+  'strings_waiting',
+  'words_waiting',
   'waiting_since',
   'oldest_days',
   'over_7_days',
@@ -56,8 +56,8 @@ const APPROVAL_COLUMNS = [
 const METHOD_COLUMNS = [
   'period_start',
   'method',
-  'strings',
-  'words',
+  'strings_saved',
+  'words_saved',
 ] as const satisfies readonly (keyof MethodPeriod)[];
 
 const READINESS_COLUMNS = [
@@ -76,6 +76,7 @@ const READINESS_COLUMNS = [
   'words_translated_30d',
   'pace_origin',
   'pace_known_from',
+  'status',
 ] as const satisfies readonly (keyof Readiness)[];
 
 const QUALITY_COLUMNS = [

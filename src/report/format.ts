@@ -89,7 +89,11 @@ export function personName(person: { username: string; full_name: string | null 
 
 /** `446 changes, 689 words translated`, and the words no person is credited with, if any. */
 export function describeActivity(report: Report): string {
-  const { changes, words, words_without_author: orphan } = report.totals.activity;
+  const {
+    changes,
+    words_translated: words,
+    words_translated_without_author: orphan,
+  } = report.totals.activity;
   const text = `${formatCount(changes)} changes, ${formatCount(words)} words translated`;
   return orphan > 0 ? `${text} (${formatCount(orphan)} by changes without an author)` : text;
 }

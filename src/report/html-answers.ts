@@ -16,6 +16,7 @@ import {
   cutNote,
   e,
   eDates,
+  fig,
   key,
   type Names,
   num,
@@ -50,10 +51,10 @@ function renderWork(report: Report, titles: ReturnType<typeof answerTitles>): st
   const newWork = renderTable<NewWorkPeriod>(
     [
       { header: `${report.period} of`, cell: (r) => eDates(r.period_start) },
-      key(num('strings added', (r) => formatCount(r.strings_added))),
-      num('words added', (r) => formatCount(r.words_added)),
-      num('strings removed', (r) => formatCount(r.strings_removed)),
-      num('words removed', (r) => formatCount(r.words_removed)),
+      key(fig('strings_added', (r) => formatCount(r.strings_added))),
+      fig('words_added', (r) => formatCount(r.words_added)),
+      fig('strings_removed', (r) => formatCount(r.strings_removed)),
+      fig('words_removed', (r) => formatCount(r.words_removed)),
     ],
     report.new_work,
     { empty: 'No source strings added or removed.', className: 'new-work' },
@@ -61,13 +62,13 @@ function renderWork(report: Report, titles: ReturnType<typeof answerTitles>): st
   const list = report.contributor_ranking;
   const contributors = renderTable<ContributorRank>(
     [
-      num('rank', (r) => String(r.rank)),
+      fig('rank', (r) => String(r.rank)),
       { header: 'person', cell: (r) => e(personName(r)) },
-      key(num('words translated', (r) => formatCount(r.words_translated))),
-      num('strings translated', (r) => formatCount(r.strings_translated)),
-      num('approved', (r) => formatCount(r.strings_approved)),
-      num('suggested', (r) => formatCount(r.strings_suggested)),
-      num('comments', (r) => formatCount(r.comments)),
+      key(fig('words_translated', (r) => formatCount(r.words_translated))),
+      fig('strings_translated', (r) => formatCount(r.strings_translated)),
+      fig('strings_approved', (r) => formatCount(r.strings_approved)),
+      fig('strings_suggested', (r) => formatCount(r.strings_suggested)),
+      fig('comments', (r) => formatCount(r.comments)),
       { header: 'languages', cell: (r) => e(r.languages.join(' ')) },
     ],
     list.rows,
@@ -88,10 +89,10 @@ function renderReview(
   const waitingTable = renderTable<ReviewWaiting>(
     [
       ...projectLanguage<ReviewWaiting>(names),
-      key(num('strings', (r) => formatCount(r.strings))),
-      num('words', (r) => formatCount(r.words)),
-      num('7+ days', (r) => formatCount(r.over_7_days)),
-      num('oldest, days', (r) => formatCount(r.oldest_days)),
+      key(fig('strings_waiting', (r) => formatCount(r.strings_waiting))),
+      fig('words_waiting', (r) => formatCount(r.words_waiting)),
+      fig('over_7_days', (r) => formatCount(r.over_7_days)),
+      fig('oldest_days', (r) => formatCount(r.oldest_days)),
     ],
     waiting.rows,
     { empty: 'No string waits for review.', className: 'review-waiting' },
@@ -99,11 +100,11 @@ function renderReview(
   const approvalTable = renderTable<ApprovalTime>(
     [
       ...projectLanguage<ApprovalTime>(names),
-      key(num('median', (r) => formatHours(r.median_hours))),
-      num('approvals', (r) => formatCount(r.approvals)),
-      num('timed', (r) => formatCount(r.measured)),
-      num('average', (r) => formatHours(r.average_hours)),
-      num('longest', (r) => formatHours(r.max_hours)),
+      key(fig('median_hours', (r) => formatHours(r.median_hours))),
+      fig('approvals', (r) => formatCount(r.approvals)),
+      fig('measured', (r) => formatCount(r.measured)),
+      fig('average_hours', (r) => formatHours(r.average_hours)),
+      fig('max_hours', (r) => formatHours(r.max_hours)),
     ],
     approval.rows,
     { empty: 'No approvals in this window.', className: 'review-approval' },
@@ -151,8 +152,8 @@ function renderQuality(
         };
         return i === 0 ? key(column) : column;
       }),
-      num('words %', (r) => formatPercent(r.translated_words_percent)),
-      num('words a day', (r) => describePace(r)),
+      fig('translated_words_percent', (r) => formatPercent(r.translated_words_percent)),
+      fig('words_per_day', (r) => describePace(r)),
     ],
     readinessByLanguage(report.release_readiness),
     { empty: 'No translations.', className: 'readiness' },
@@ -160,9 +161,9 @@ function renderQuality(
   const quality = renderTable<FailingPeriod>(
     [
       { header: 'day', cell: (r) => eDates(r.day) },
-      key(num('failing %', (r) => formatPercent(r.failing_percent))),
-      num('failing', (r) => formatCount(r.failing)),
-      num('strings', (r) => formatCount(r.total)),
+      key(fig('failing_percent', (r) => formatPercent(r.failing_percent))),
+      fig('failing', (r) => formatCount(r.failing)),
+      fig('total', (r) => formatCount(r.total)),
     ],
     report.quality,
     { empty: 'No measured statistics in this window.', className: 'quality' },

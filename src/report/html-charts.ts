@@ -100,8 +100,8 @@ export function renderActivityChart(report: Report): string {
   const bars: Bar[] = report.activity.map((d) => ({
     day: d.day,
     value: d.changes,
-    data: { words: d.words, authors: d.authors },
-    title: `${d.day}: ${formatCount(d.changes)} changes, ${formatCount(d.words)} words translated, ${formatCount(d.authors)} authors`,
+    data: { words: d.words_translated, authors: d.authors },
+    title: `${d.day}: ${formatCount(d.changes)} changes, ${formatCount(d.words_translated)} words translated, ${formatCount(d.authors)} authors`,
   }));
   return [
     '<section id="activity-chart"><h2>Changes per day</h2>',

@@ -1,5 +1,14 @@
 import { formatChange, formatCount, formatPercent, formatRange } from './format.ts';
-import { e, eDates, key, type Names, num, progressColumns, renderTable } from './html-table.ts';
+import {
+  e,
+  eDates,
+  fig,
+  key,
+  type Names,
+  progressColumns,
+  renderTable,
+} from './html-table.ts';
+import { headingOf } from './metrics.ts';
 import type { CategoryProgress, LabelProgress, Report } from './model.ts';
 
 // The page's sections of categories and labels; each appears only when the mirror has
@@ -17,7 +26,7 @@ export function renderCategories(report: Report, names: Names): string {
     [
       { header: 'project', cell: (r) => e(names.project(r.project_slug)) },
       { header: 'category', cell: categoryCell },
-      ...progressColumns<CategoryProgress>(num('components', (r) => formatCount(r.components))),
+      ...progressColumns<CategoryProgress>(fig('components', (r) => formatCount(r.components))),
     ],
     report.categories,
     {
@@ -97,11 +106,11 @@ export function renderLabels(report: Report, names: Names): string {
     [
       { header: 'project', cell: (r) => e(names.project(r.project_slug)) },
       { header: 'label', cell: (r) => e(r.label_name) },
-      key(num('translated %', (r) => formatRangeOf(r.translated, formatPercent))),
-      num('languages', (r) => formatCount(r.languages)),
-      num('strings', (r) => formatRangeOf(r.strings, formatCount)),
-      num('approved %', (r) => formatRangeOf(r.approved, formatPercent)),
-      { header: 'translated % change', cell: historyCell },
+      key(fig('translated_percent', (r) => formatRangeOf(r.translated, formatPercent))),
+      fig('languages_in_scope', (r) => formatCount(r.languages)),
+      fig('total', (r) => formatRangeOf(r.strings, formatCount)),
+      fig('approved_percent', (r) => formatRangeOf(r.approved, formatPercent)),
+      { header: headingOf('translated_percent_change'), cell: historyCell },
     ],
     labelLines(report.labels),
     { empty: 'No labels.', className: 'labels' },

@@ -1,4 +1,5 @@
 import { describeCut, formatCount, formatPercent } from './format.ts';
+import { headingOf } from './metrics.ts';
 import type { Progress, Report } from './model.ts';
 import { escapeHtml } from './svg-chart.ts';
 
@@ -28,6 +29,11 @@ export interface Column<Row> {
 
 export function num<Row>(header: string, cell: (row: Row) => string): Column<Row> {
   return { header, isNumber: true, cell };
+}
+
+/** A number column of one metric of the catalogue, under its heading. */
+export function fig<Row>(metric: string, cell: (row: Row) => string): Column<Row> {
+  return num(headingOf(metric), cell);
 }
 
 /** `column` as its table's key column. */
@@ -113,13 +119,13 @@ export function percentBar(percent: number | null): string {
  */
 export function progressColumns<Row extends Progress>(...counts: Column<Row>[]): Column<Row>[] {
   return [
-    key({ header: 'translated strings', cell: (r) => percentBar(r.translated_percent) }),
+    key({ header: headingOf('translated_percent'), cell: (r) => percentBar(r.translated_percent) }),
     ...counts,
-    num('translations', (r) => formatCount(r.translations)),
-    num('strings', (r) => formatCount(r.total)),
-    num('translated', (r) => formatCount(r.translated)),
-    num('words %', (r) => formatPercent(r.translated_words_percent)),
-    num('fuzzy', (r) => formatCount(r.fuzzy)),
-    num('failing', (r) => formatCount(r.failing)),
+    fig('translations', (r) => formatCount(r.translations)),
+    fig('total', (r) => formatCount(r.total)),
+    fig('translated', (r) => formatCount(r.translated)),
+    fig('translated_words_percent', (r) => formatPercent(r.translated_words_percent)),
+    fig('fuzzy', (r) => formatCount(r.fuzzy)),
+    fig('failing', (r) => formatCount(r.failing)),
   ];
 }

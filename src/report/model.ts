@@ -129,9 +129,9 @@ export interface MoverWindow extends RankedList<Mover> {
 export interface Contributor {
   author_name: string;
   /** Content changes the person authored (Weblate's credits). */
-  changes: number;
+  credited_changes: number;
   /** Source words of those changes (Weblate's contributor statistics). */
-  words: number;
+  credited_words: number;
   languages: string[];
   last_day: string;
 }
@@ -173,7 +173,7 @@ export interface LanguageDay {
 export interface ActivityDay {
   day: string;
   changes: number;
-  words: number;
+  words_translated: number;
   authors: number;
 }
 
@@ -185,7 +185,7 @@ export interface ReportTotals {
   /** Every translation in scope together (what the rows of `languages` add up to). */
   progress: Progress;
   /** The window's days together (what the days of `activity` add up to). */
-  activity: { changes: number; words: number; words_without_author: number };
+  activity: { changes: number; words_translated: number; words_translated_without_author: number };
 }
 
 /** Source strings and words added and removed in one period (new work to translate). */
@@ -217,8 +217,8 @@ export interface ContributorRank {
 export interface ReviewWaiting {
   project_slug: string;
   language_code: string;
-  strings: number;
-  words: number;
+  strings_waiting: number;
+  words_waiting: number;
   /** When the longest-waiting string's translation was saved. */
   waiting_since: string;
   oldest_days: number;
@@ -242,8 +242,8 @@ export interface ApprovalTime {
 export interface MethodPeriod {
   period_start: string;
   method: string;
-  strings: number;
-  words: number;
+  strings_saved: number;
+  words_saved: number;
 }
 
 /** One project and language against one threshold of translated words. */
@@ -269,6 +269,8 @@ export interface Readiness {
   pace_origin: 'measured' | 'estimated' | null;
   /** Where no translation's history reaches back 30 days: the day it will. */
   pace_known_from: string | null;
+  /** `reached`, the projected day, or why there is none (release_readiness words it). */
+  status: string;
 }
 
 /** Strings with failing checks at the end of one period (its last measured day). */

@@ -11,6 +11,7 @@ import {
   thresholdOf,
 } from './answer-rows.ts';
 import { formatCount, formatPercent, personName } from './format.ts';
+import { headingOf } from './metrics.ts';
 import type {
   ApprovalTime,
   ContributorRank,
@@ -19,7 +20,7 @@ import type {
   Report,
   ReviewWaiting,
 } from './model.ts';
-import { type Column, formatColumns, num, section } from './text-table.ts';
+import { type Column, fig, formatColumns, num, section } from './text-table.ts';
 
 // The text tables of new work, contributors ranked, review, translation method, release
 // readiness and quality.
@@ -37,10 +38,10 @@ function workSections(report: Report, titles: ReturnType<typeof answerTitles>): 
       formatColumns<NewWorkPeriod>(
         [
           { header: report.period, cell: (r) => r.period_start },
-          num('strings added', (r) => formatCount(r.strings_added)),
-          num('words added', (r) => formatCount(r.words_added)),
-          num('strings removed', (r) => formatCount(r.strings_removed)),
-          num('words removed', (r) => formatCount(r.words_removed)),
+          fig('strings_added', (r) => formatCount(r.strings_added)),
+          fig('words_added', (r) => formatCount(r.words_added)),
+          fig('strings_removed', (r) => formatCount(r.strings_removed)),
+          fig('words_removed', (r) => formatCount(r.words_removed)),
         ],
         report.new_work,
         '(no source strings added or removed)',
@@ -50,13 +51,13 @@ function workSections(report: Report, titles: ReturnType<typeof answerTitles>): 
       titles.contributors,
       formatColumns<ContributorRank>(
         [
-          num('rank', (r) => String(r.rank)),
+          fig('rank', (r) => String(r.rank)),
           { header: 'person', cell: (r) => personName(r) },
-          num('words translated', (r) => formatCount(r.words_translated)),
-          num('strings translated', (r) => formatCount(r.strings_translated)),
-          num('approved', (r) => formatCount(r.strings_approved)),
-          num('suggested', (r) => formatCount(r.strings_suggested)),
-          num('comments', (r) => formatCount(r.comments)),
+          fig('words_translated', (r) => formatCount(r.words_translated)),
+          fig('strings_translated', (r) => formatCount(r.strings_translated)),
+          fig('strings_approved', (r) => formatCount(r.strings_approved)),
+          fig('strings_suggested', (r) => formatCount(r.strings_suggested)),
+          fig('comments', (r) => formatCount(r.comments)),
           { header: 'languages', cell: (r) => r.languages.join(' ') },
         ],
         report.contributor_ranking.rows,
@@ -90,11 +91,11 @@ function reviewSections(report: Report, titles: ReturnType<typeof answerTitles>)
       formatColumns<ReviewWaiting>(
         [
           ...PROJECT_LANGUAGE,
-          num('strings', (r) => formatCount(r.strings)),
-          num('words', (r) => formatCount(r.words)),
-          num('7+ days', (r) => formatCount(r.over_7_days)),
-          num('oldest, days', (r) => formatCount(r.oldest_days)),
-          { header: 'waiting since', cell: (r) => r.waiting_since.slice(0, 10) },
+          fig('strings_waiting', (r) => formatCount(r.strings_waiting)),
+          fig('words_waiting', (r) => formatCount(r.words_waiting)),
+          fig('over_7_days', (r) => formatCount(r.over_7_days)),
+          fig('oldest_days', (r) => formatCount(r.oldest_days)),
+          { header: headingOf('waiting_since'), cell: (r) => r.waiting_since.slice(0, 10) },
         ],
         waiting.rows,
         '(none: no string waits, or no project reviews translations)',
@@ -106,11 +107,11 @@ function reviewSections(report: Report, titles: ReturnType<typeof answerTitles>)
       formatColumns<ApprovalTime>(
         [
           ...PROJECT_LANGUAGE,
-          num('approvals', (r) => formatCount(r.approvals)),
-          num('timed', (r) => formatCount(r.measured)),
-          num('median', (r) => formatHours(r.median_hours)),
-          num('average', (r) => formatHours(r.average_hours)),
-          num('longest', (r) => formatHours(r.max_hours)),
+          fig('approvals', (r) => formatCount(r.approvals)),
+          fig('measured', (r) => formatCount(r.measured)),
+          fig('median_hours', (r) => formatHours(r.median_hours)),
+          fig('average_hours', (r) => formatHours(r.average_hours)),
+          fig('max_hours', (r) => formatHours(r.max_hours)),
         ],
         approval.rows,
         '(no approvals)',
@@ -128,8 +129,8 @@ function qualitySections(report: Report, titles: ReturnType<typeof answerTitles>
       formatColumns<ReadinessLine>(
         [
           ...PROJECT_LANGUAGE,
-          num('words %', (r) => formatPercent(r.translated_words_percent)),
-          num('words a day', (r) => describePace(r)),
+          fig('translated_words_percent', (r) => formatPercent(r.translated_words_percent)),
+          fig('words_per_day', (r) => describePace(r)),
           ...thresholds.map((t) => ({
             header: `${t} %`,
             cell: (r: ReadinessLine) => describeThreshold(thresholdOf(r, t)),
@@ -145,9 +146,9 @@ function qualitySections(report: Report, titles: ReturnType<typeof answerTitles>
         [
           { header: report.period, cell: (r) => r.period_start },
           { header: 'day', cell: (r) => r.day },
-          num('failing', (r) => formatCount(r.failing)),
-          num('strings', (r) => formatCount(r.total)),
-          num('%', (r) => formatPercent(r.failing_percent)),
+          fig('failing', (r) => formatCount(r.failing)),
+          fig('total', (r) => formatCount(r.total)),
+          fig('failing_percent', (r) => formatPercent(r.failing_percent)),
         ],
         report.quality,
         '(no measured statistics in the window)',

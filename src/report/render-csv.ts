@@ -138,8 +138,8 @@ const MOVER_COLUMNS = [
 
 const CONTRIBUTOR_COLUMNS = [
   'author_name',
-  'changes',
-  'words',
+  'credited_changes',
+  'credited_words',
   'languages',
   'last_day',
 ] as const satisfies readonly (keyof Contributor)[];
@@ -174,7 +174,7 @@ const LANGUAGE_DAY_COLUMNS = [
 const ACTIVITY_COLUMNS = [
   'day',
   'changes',
-  'words',
+  'words_translated',
   'authors',
 ] as const satisfies readonly (keyof ActivityDay)[];
 

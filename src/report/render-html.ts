@@ -19,13 +19,14 @@ import {
   cutNote,
   e,
   eDates,
+  fig,
   key,
   type Names,
   namesOf,
-  num,
   progressColumns,
   renderTable,
 } from './html-table.ts';
+import { headingOf } from './metrics.ts';
 import type {
   ComponentProgress,
   LanguageProgress,
@@ -44,22 +45,26 @@ function change(value: number | null, decimals = 1): string {
   return `<span${cls}>${formatChange(value, decimals)}</span>`;
 }
 
+/** The headline figures, each under its metric's heading (the strings card: two of them). */
 function renderSummary(report: Report): string {
   const { progress, activity } = report.totals;
   const cards: Array<[string, string]> = [
-    [`${formatPercent(progress.translated_percent)}%`, 'of strings translated'],
-    [`${formatCount(progress.translated)} / ${formatCount(progress.total)}`, 'strings translated'],
-    [formatCount(report.languages.length), 'languages'],
+    [`${formatPercent(progress.translated_percent)}%`, headingOf('translated_percent')],
+    [
+      `${formatCount(progress.translated)} / ${formatCount(progress.total)}`,
+      `${headingOf('translated')} / ${headingOf('total')}`,
+    ],
+    [formatCount(report.languages.length), headingOf('languages_in_scope')],
   ];
   if (isShown(report, 'components'))
-    cards.push([formatCount(report.components.length), 'components']);
+    cards.push([formatCount(report.components.length), headingOf('components')]);
   if (isShown(report, 'activity'))
     cards.push(
-      [formatCount(activity.changes), 'changes in the window'],
-      [formatCount(activity.words), 'words translated'],
+      [formatCount(activity.changes), headingOf('changes')],
+      [formatCount(activity.words_translated), headingOf('words_translated')],
     );
   if (isShown(report, 'contributors'))
-    cards.push([formatCount(report.contributors.matching), 'people credited']);
+    cards.push([formatCount(report.contributors.matching), headingOf('people_credited')]);
   return `<div class="cards">${cards.map(([v, l]) => `<div class="card"><b>${e(v)}</b><span>${e(l)}</span></div>`).join('')}</div>`;
 }
 
@@ -103,7 +108,7 @@ function renderProgressTables(report: Report, names: Names): string {
     [
       { header: 'project', cell: (r) => e(r.project_slug) },
       { header: 'name', cell: (r) => e(r.project_name) },
-      ...progressColumns<ProjectProgress>(num('components', (r) => formatCount(r.components))),
+      ...progressColumns<ProjectProgress>(fig('components', (r) => formatCount(r.components))),
     ],
     report.projects,
     { empty: 'No projects.', className: 'projects' },
@@ -126,15 +131,15 @@ function renderPeople(report: Report, names: Names): string {
     const table = renderTable<Mover>(
       [
         ...translationColumns<Mover>(names),
-        key(num('% change', (r) => change(r.translated_percent_change))),
+        key(fig('translated_percent_change', (r) => change(r.translated_percent_change))),
         {
           header: 'from end of',
           cell: (r) =>
             eDates(r.from_origin === 'estimated' ? `${r.from_day} (estimated)` : r.from_day),
         },
-        num('% then', (r) => formatPercent(r.translated_percent_before)),
-        num('% now', (r) => formatPercent(r.translated_percent_now)),
-        num('words change', (r) => change(r.translated_words_change, 0)),
+        fig('translated_percent_then', (r) => formatPercent(r.translated_percent_before)),
+        fig('translated_percent_now', (r) => formatPercent(r.translated_percent_now)),
+        fig('translated_words_change', (r) => change(r.translated_words_change, 0)),
       ],
       w.rows,
       { empty: 'Nothing moved.', className: `movers movers-${w.name}` },
@@ -144,11 +149,11 @@ function renderPeople(report: Report, names: Names): string {
   const stalled = renderTable<StalledTranslation>(
     [
       ...translationColumns<StalledTranslation>(names),
-      key(num('strings left', (r) => formatCount(r.untranslated))),
-      num('words left', (r) => formatCount(r.untranslated_words)),
-      num('%', (r) => formatPercent(r.translated_percent)),
-      { header: 'idle since', cell: (r) => eDates(r.idle_since.slice(0, 10)) },
-      num('days', (r) => formatCount(r.days_since_last_change)),
+      key(fig('untranslated', (r) => formatCount(r.untranslated))),
+      fig('untranslated_words', (r) => formatCount(r.untranslated_words)),
+      fig('translated_percent', (r) => formatPercent(r.translated_percent)),
+      { header: headingOf('idle_since'), cell: (r) => eDates(r.idle_since.slice(0, 10)) },
+      fig('days_since_last_change', (r) => formatCount(r.days_since_last_change)),
       { header: 'last author', cell: (r) => e(r.last_author) },
     ],
     report.stalled.rows,

@@ -11,6 +11,7 @@ import {
   isShown,
   moverTitle,
 } from './format.ts';
+import { headingOf } from './metrics.ts';
 import type {
   CategoryProgress,
   ComponentProgress,
@@ -24,18 +25,18 @@ import type {
   StalledTranslation,
 } from './model.ts';
 import { answerSections } from './render-answer-tables.ts';
-import { type Column, formatColumns, num, section } from './text-table.ts';
+import { type Column, fig, formatColumns, section } from './text-table.ts';
 
 /** The progress columns shared by the project, language and component tables. */
 function progressColumns<Row extends Progress>(): Column<Row>[] {
   return [
-    num('translations', (r) => formatCount(r.translations)),
-    num('strings', (r) => formatCount(r.total)),
-    num('translated', (r) => formatCount(r.translated)),
-    num('%', (r) => formatPercent(r.translated_percent)),
-    num('words %', (r) => formatPercent(r.translated_words_percent)),
-    num('fuzzy', (r) => formatCount(r.fuzzy)),
-    num('failing', (r) => formatCount(r.failing)),
+    fig('translations', (r) => formatCount(r.translations)),
+    fig('total', (r) => formatCount(r.total)),
+    fig('translated', (r) => formatCount(r.translated)),
+    fig('translated_percent', (r) => formatPercent(r.translated_percent)),
+    fig('translated_words_percent', (r) => formatPercent(r.translated_words_percent)),
+    fig('fuzzy', (r) => formatCount(r.fuzzy)),
+    fig('failing', (r) => formatCount(r.failing)),
   ];
 }
 
@@ -46,7 +47,7 @@ function progressSections(report: Report): string[] {
       [
         { header: 'project', cell: (r) => r.project_slug },
         { header: 'name', cell: (r) => r.project_name },
-        num('components', (r) => formatCount(r.components)),
+        fig('components', (r) => formatCount(r.components)),
         ...progressColumns(),
       ],
       report.projects,
@@ -59,8 +60,8 @@ function progressSections(report: Report): string[] {
       [
         { header: 'language', cell: (r) => r.language_code },
         { header: 'name', cell: (r) => r.language_name ?? '' },
-        num('projects', (r) => formatCount(r.projects)),
-        num('components', (r) => formatCount(r.components)),
+        fig('projects', (r) => formatCount(r.projects)),
+        fig('components', (r) => formatCount(r.components)),
         ...progressColumns(),
       ],
       report.languages,
@@ -98,7 +99,7 @@ function groupSections(report: Report): string[] {
             { header: 'project', cell: (r) => r.project_slug },
             { header: 'category', cell: (r) => r.path },
             { header: 'name', cell: (r) => r.category_name },
-            num('components', (r) => formatCount(r.components)),
+            fig('components', (r) => formatCount(r.components)),
             ...progressColumns<CategoryProgress>(),
           ],
           report.categories,
@@ -115,12 +116,12 @@ function groupSections(report: Report): string[] {
             { header: 'project', cell: (r) => r.project_slug },
             { header: 'label', cell: (r) => r.label_name },
             { header: 'language', cell: (r) => r.language_code },
-            num('strings', (r) => formatCount(r.total)),
-            num('translated', (r) => formatCount(r.translated)),
-            num('%', (r) => formatPercent(r.translated_percent)),
-            num('approved %', (r) => formatPercent(r.approved_percent)),
-            num('% then', (r) => describeLabelHistory(r)),
-            num('% change', (r) => formatChange(r.translated_percent_change)),
+            fig('total', (r) => formatCount(r.total)),
+            fig('translated', (r) => formatCount(r.translated)),
+            fig('translated_percent', (r) => formatPercent(r.translated_percent)),
+            fig('approved_percent', (r) => formatPercent(r.approved_percent)),
+            fig('translated_percent_then', (r) => describeLabelHistory(r)),
+            fig('translated_percent_change', (r) => formatChange(r.translated_percent_change)),
           ],
           report.labels,
           '(no labels)',
@@ -143,10 +144,10 @@ function moverSections(report: Report): string[] {
             header: 'from end of',
             cell: (r) => (r.from_origin === 'estimated' ? `${r.from_day} (estimated)` : r.from_day),
           },
-          num('% then', (r) => formatPercent(r.translated_percent_before)),
-          num('% now', (r) => formatPercent(r.translated_percent_now)),
-          num('% change', (r) => formatChange(r.translated_percent_change)),
-          num('words change', (r) => formatChange(r.translated_words_change, 0)),
+          fig('translated_percent_then', (r) => formatPercent(r.translated_percent_before)),
+          fig('translated_percent_now', (r) => formatPercent(r.translated_percent_now)),
+          fig('translated_percent_change', (r) => formatChange(r.translated_percent_change)),
+          fig('translated_words_change', (r) => formatChange(r.translated_words_change, 0)),
         ],
         window.rows,
         '(nothing moved)',
@@ -163,10 +164,10 @@ function peopleSections(report: Report): string[] {
       formatColumns<Contributor>(
         [
           { header: 'author', cell: (r) => r.author_name },
-          num('credited changes', (r) => formatCount(r.changes)),
-          num('credited words', (r) => formatCount(r.words)),
+          fig('credited_changes', (r) => formatCount(r.credited_changes)),
+          fig('credited_words', (r) => formatCount(r.credited_words)),
           { header: 'languages', cell: (r) => r.languages.join(' ') },
-          { header: 'last active', cell: (r) => r.last_day },
+          { header: headingOf('last_day'), cell: (r) => r.last_day },
         ],
         report.contributors.rows,
         '(no content changes with an author)',
@@ -180,11 +181,11 @@ function peopleSections(report: Report): string[] {
           { header: 'project', cell: (r) => r.project_slug },
           { header: 'component', cell: (r) => r.component_slug },
           { header: 'language', cell: (r) => r.language_code },
-          num('strings left', (r) => formatCount(r.untranslated)),
-          num('words left', (r) => formatCount(r.untranslated_words)),
-          num('%', (r) => formatPercent(r.translated_percent)),
-          { header: 'idle since', cell: (r) => r.idle_since.slice(0, 10) },
-          num('days', (r) => formatCount(r.days_since_last_change)),
+          fig('untranslated', (r) => formatCount(r.untranslated)),
+          fig('untranslated_words', (r) => formatCount(r.untranslated_words)),
+          fig('translated_percent', (r) => formatPercent(r.translated_percent)),
+          { header: headingOf('idle_since'), cell: (r) => r.idle_since.slice(0, 10) },
+          fig('days_since_last_change', (r) => formatCount(r.days_since_last_change)),
           { header: 'last author', cell: (r) => r.last_author ?? '' },
         ],
         report.stalled.rows,

@@ -1,4 +1,5 @@
 import { describeCut } from './format.ts';
+import { headingOf } from './metrics.ts';
 import type { RankedList } from './model.ts';
 
 // Aligned text tables under section titles, for a terminal.
@@ -41,6 +42,11 @@ export function formatColumns<Row>(columns: Column<Row>[], rows: Row[], empty: s
 
 export function num<Row>(header: string, cell: (row: Row) => string): Column<Row> {
   return { header, align: 'right', cell };
+}
+
+/** A number column of one metric of the catalogue, under its heading. */
+export function fig<Row>(metric: string, cell: (row: Row) => string): Column<Row> {
+  return num(headingOf(metric), cell);
 }
 
 /** A titled section; with a cut list, a line saying so. */

@@ -171,6 +171,43 @@ describe('weblate.translation_pace', () => {
       },
     ]);
   });
+
+  it('words each threshold once: reached, a date, or why there is none, never a pace of 0', async () => {
+    // docs cs (3) gets an estimate of 20 words 60 days ago and 15 now: it loses 5 words.
+    await sql`update weblate.translation_statistics set translated_words = 15
+      where translation_id = 3`.execute(db);
+    await sql`insert into weblate.translation_progress_estimated (translation_id, day, total,
+        total_words, translated, translated_words, fuzzy, fuzzy_words, approved, approved_words,
+        anchored_at)
+      values (3, ${clock.day(60)}::date, 10, 100, 2, 20, 0, 0, 0, 0, ${clock.at(10)}::timestamptz)`.execute(
+      db,
+    );
+    const statuses = await sql<{ c: string; l: string; t: string; status: string }>`
+      select component_slug as c, language_code as l, threshold::text as t, status
+      from weblate.release_readiness(thresholds => array[20, 90])
+      order by component_slug, language_code, threshold`.execute(db);
+    const unknown = await sql<{ status: string }>`
+      select status from weblate.release_readiness(only_components => array['docs'],
+        thresholds => array[90])`.execute(db);
+    await sql`delete from weblate.translation_progress_estimated where translation_id = 3`.execute(
+      db,
+    );
+    await sql`update weblate.translation_statistics set translated_words = 10
+      where translation_id = 3`.execute(db);
+    expect(statuses.rows.map((r) => [r.c, r.l, r.t, r.status])).toEqual([
+      ['core', 'cs', '20', 'reached'],
+      ['core', 'cs', '90', clock.day(-18)], // 30 words needed at 50 in 30 days
+      ['core', 'de', '20', 'reached'],
+      ['core', 'de', '90', clock.day(-98)],
+      ['docs', 'cs', '20', 'losing ground: -5 words in 30 days'],
+      ['docs', 'cs', '90', 'losing ground: -5 words in 30 days'],
+    ]);
+    expect(unknown.rows).toEqual([{ status: 'losing ground: -5 words in 30 days' }]);
+    const none = await sql<{ status: string }>`
+      select status from weblate.release_readiness(only_components => array['docs'],
+        thresholds => array[90])`.execute(db);
+    expect(none.rows).toEqual([{ status: `pace unknown until ${clock.day(-20)}` }]);
+  });
 });
 
 describe('weblate.idle_translations', () => {

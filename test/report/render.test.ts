@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-  describePace,
-  describeThreshold,
-  readinessByLanguage,
-} from '../../src/report/answer-rows.ts';
+import { describePace, readinessByLanguage } from '../../src/report/answer-rows.ts';
 import { addDays, daysBetween, isIsoDay } from '../../src/report/days.ts';
 import { REPORT_STYLE } from '../../src/report/html-style.ts';
 import { LABEL_LEFT_OUT, type Report } from '../../src/report/model.ts';
@@ -150,7 +146,13 @@ function hostileReport(): Report {
     contributors: {
       matching: 2,
       rows: [
-        { author_name: EVIL, changes: 3, words: 4, languages: ['de'], last_day: '2026-11-21' },
+        {
+          author_name: EVIL,
+          credited_changes: 3,
+          credited_words: 4,
+          languages: ['de'],
+          last_day: '2026-11-21',
+        },
       ],
     },
     stalled: {
@@ -185,9 +187,9 @@ function hostileReport(): Report {
       estimated_translations: i === 0 ? 1 : 0,
     })),
     activity: [
-      { day: '2026-11-20', changes: 0, words: 0, authors: 0 },
-      { day: '2026-11-21', changes: 3, words: 4, authors: 1 },
-      { day: '2026-11-22', changes: 0, words: 0, authors: 0 },
+      { day: '2026-11-20', changes: 0, words_translated: 0, authors: 0 },
+      { day: '2026-11-21', changes: 3, words_translated: 4, authors: 1 },
+      { day: '2026-11-22', changes: 0, words_translated: 0, authors: 0 },
     ],
     period: 'week',
     new_work: [
@@ -223,8 +225,8 @@ function hostileReport(): Report {
           {
             project_slug: 'p',
             language_code: 'de',
-            strings: 7,
-            words: 21,
+            strings_waiting: 7,
+            words_waiting: 21,
             waiting_since: '2026-11-01T08:00:00.000000Z',
             oldest_days: 21,
             over_7_days: 4,
@@ -247,8 +249,8 @@ function hostileReport(): Report {
       },
     },
     translation_methods: [
-      { period_start: '2026-11-16', method: 'person', strings: 3, words: 4 },
-      { period_start: '2026-11-16', method: 'automatic', strings: 10, words: 25 },
+      { period_start: '2026-11-16', method: 'person', strings_saved: 3, words_saved: 4 },
+      { period_start: '2026-11-16', method: 'automatic', strings_saved: 10, words_saved: 25 },
     ],
     release_readiness: [80, 90, 95].map((threshold) => ({
       project_slug: 'p',
@@ -266,6 +268,7 @@ function hostileReport(): Report {
       words_translated_30d: 15,
       pace_origin: 'measured' as const,
       pace_known_from: null,
+      status: threshold === 80 ? 'reached' : threshold === 90 ? '2026-12-02' : '2026-12-12',
     })),
     quality: [
       {
@@ -279,7 +282,7 @@ function hostileReport(): Report {
     ],
     totals: {
       progress: { ...FIGURES },
-      activity: { changes: 3, words: 4, words_without_author: 0 },
+      activity: { changes: 3, words_translated: 4, words_translated_without_author: 0 },
     },
   };
 }
@@ -350,7 +353,7 @@ describe('renderHtml', () => {
     report.totals.progress = { ...FIGURES, translated: 12345, total: 1234567 };
     const html = renderHtml(report);
     expect(html).toContain('<b>12,345 / 1,234,567</b>');
-    expect(html).toContain('<b>50.0%</b><span>of strings translated</span>');
+    expect(html).toContain('<b>50.0%</b><span>translated %</span>');
     const movers = html.slice(html.indexOf('class="movers movers-7d"'));
     expect(movers.slice(0, movers.indexOf('</tr>', movers.indexOf('<tbody>')))).not.toMatch(
       /<td>(p|c|de)<\/td>/,
@@ -404,17 +407,17 @@ describe('renderHtml', () => {
         }
     }
     expect(Object.fromEntries(keys)).toEqual({
-      projects: 'translated strings',
-      languages: 'translated strings',
-      components: 'translated strings',
-      categories: 'translated strings',
+      projects: 'translated %',
+      languages: 'translated %',
+      components: 'translated %',
+      categories: 'translated %',
       labels: 'translated %',
       'movers movers-7d': '% change',
       stalled: 'strings left',
       'new-work': 'strings added',
       ranking: 'words translated',
-      'review-waiting': 'strings',
-      'review-approval': 'median',
+      'review-waiting': 'strings waiting',
+      'review-approval': 'median time',
       methods: 'by people',
       readiness: '80 %',
       quality: 'failing %',
@@ -482,7 +485,7 @@ describe('the sections of new work, contributors, review, method, readiness and 
     // Hours of an approval: under two days in hours, else in days; the median first.
     const review = html.slice(html.indexOf('<section id="review">'));
     expect(review).toMatch(
-      /<td class="n key">5\.3 h<\/td><td class="n">3<\/td><td class="n">30\.0 h<\/td><td class="n">2\.3 d<\/td>/,
+      /<td class="n key">5\.3 h<\/td><td class="n">3<\/td><td class="n">2<\/td><td class="n">30\.0 h<\/td><td class="n">2\.3 d<\/td>/,
     );
     const ranking = html.slice(html.indexOf('<section id="contributor-ranking">'));
     expect(ranking).toContain('(showing 1 of 3)');
@@ -496,7 +499,7 @@ describe('the sections of new work, contributors, review, method, readiness and 
       'New work: source strings added and removed per week',
       'Contributors ranked by words translated',
       'Review: strings waiting for approval',
-      'Review: hours from translation to approval',
+      'Review: time from translation to approval',
       'Translation method: words saved per week',
       'Release readiness',
       'Quality: strings with failing checks',
@@ -522,7 +525,7 @@ describe('the sections of new work, contributors, review, method, readiness and 
       'quality',
     ]);
     expect(csv).toContain(
-      '# release_readiness\r\nproject_slug,language_code,threshold,total_words,translated_words,translated_words_percent,is_reached,words_needed,words_per_day,projected_date,translations,pace_translations,words_translated_30d,pace_origin,pace_known_from\r\np,de,80,100,85,85,true,0,0.5,,2,2,15,measured,\r\n',
+      '# release_readiness\r\nproject_slug,language_code,threshold,total_words,translated_words,translated_words_percent,is_reached,words_needed,words_per_day,projected_date,translations,pace_translations,words_translated_30d,pace_origin,pace_known_from,status\r\np,de,80,100,85,85,true,0,0.5,,2,2,15,measured,,reached\r\n',
     );
     expect(csv).toContain(
       '\r\n1,"<script>alert(""x"")</script> & \'co\'","<script>alert(""x"")</script> & \'co\'",5,40,2,9,1,4,de fr\r\n',
@@ -689,26 +692,8 @@ describe('the pace of release readiness', () => {
     expect(describePace(line(base))).toBe('0.5');
   });
 
-  it('never shows a pace of 0 that is not known, nor "no progress" for words lost', () => {
-    const unknown = {
-      ...base,
-      words_per_day: null,
-      words_translated_30d: null,
-      projected_date: null,
-      pace_origin: null,
-      pace_translations: 0,
-      pace_known_from: '2027-01-05',
-    };
+  it('says a pace is unknown rather than 0', () => {
+    const unknown = { ...base, words_per_day: null, pace_origin: null, pace_translations: 0 };
     expect(describePace(line(unknown))).toBe('unknown');
-    expect(describeThreshold(unknown)).toBe('pace unknown until 2027-01-05');
-    const losing = {
-      ...base,
-      words_per_day: -0.4,
-      words_translated_30d: -12,
-      projected_date: null,
-    };
-    expect(describeThreshold(losing)).toBe('losing ground: -12 words in 30 days');
-    const still = { ...base, words_per_day: 0, words_translated_30d: 0, projected_date: null };
-    expect(describeThreshold(still)).toBe('no progress in 30 days');
   });
 });

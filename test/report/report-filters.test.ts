@@ -486,7 +486,7 @@ describe('report --label', () => {
     );
     expect(out).toContain('Progress by language');
     expect(out).not.toContain('Biggest movers');
-    expect(out).not.toContain('Top contributors');
+    expect(out).not.toContain('Contributors as Weblate credits them');
   });
 
   it('carries the label, the labels matched and the sections left out in the CSV report row', () => {

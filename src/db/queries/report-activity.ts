@@ -29,8 +29,8 @@ export interface MoverRow {
 
 export interface ContributorSectionRow {
   author_name: string;
-  changes: string;
-  words: string;
+  credited_changes: string;
+  credited_words: string;
   languages: string[];
   last_day: string;
   matching: string;
@@ -39,14 +39,14 @@ export interface ContributorSectionRow {
 export interface ActivityDayRow {
   day: string;
   changes: string;
-  words: string;
+  words_translated: string;
   authors: string;
 }
 
 export interface ActivityTotalRow {
   changes: string;
-  words: string;
-  words_without_author: string;
+  words_translated: string;
+  words_translated_without_author: string;
 }
 
 export interface ActivityDailyRow {
@@ -142,8 +142,8 @@ export async function listContributorSection(
   const args = answerArguments(filter, { window: filter });
   const result = await sql<ContributorSectionRow>`
     with people as (
-      select c.username as author_name, sum(c.content_changes)::bigint as changes,
-             sum(c.content_words)::bigint as words,
+      select c.username as author_name, sum(c.content_changes)::bigint as credited_changes,
+             sum(c.content_words)::bigint as credited_words,
              coalesce(jsonb_agg(c.language_code order by c.language_code)
                         filter (where c.language_code is not null and c.content_changes > 0),
                       '[]'::jsonb) as languages
@@ -157,7 +157,7 @@ export async function listContributorSection(
              as last_day,
            count(*) over () as matching
     from people p
-    order by p.changes desc, p.words desc, p.author_name
+    order by p.credited_changes desc, p.credited_words desc, p.author_name
     limit ${limit}`.execute(db);
   return result.rows;
 }
@@ -168,7 +168,8 @@ export async function listActivityDays(
   filter: ReportFilter,
 ): Promise<ActivityDayRow[]> {
   const result = await sql<ActivityDayRow>`
-    select a.day::text as day, sum(a.changes)::bigint as changes, sum(a.words)::bigint as words,
+    select a.day::text as day, sum(a.changes)::bigint as changes,
+           sum(a.words)::bigint as words_translated,
            count(distinct a.author_name) as authors
     from weblate.activity_daily a
     where true ${filterConditions(filter, ACTIVITY_COLUMNS)}
@@ -187,9 +188,9 @@ export async function readActivityTotal(
 ): Promise<ActivityTotalRow> {
   const result = await sql<ActivityTotalRow>`
     select coalesce(sum(a.changes), 0)::bigint as changes,
-           coalesce(sum(a.words), 0)::bigint as words,
+           coalesce(sum(a.words), 0)::bigint as words_translated,
            coalesce(sum(a.words) filter (where a.author_name is null), 0)::bigint
-             as words_without_author
+             as words_translated_without_author
     from weblate.activity_daily a
     where true ${filterConditions(filter, ACTIVITY_COLUMNS)}`.execute(db);
   return result.rows[0]!;

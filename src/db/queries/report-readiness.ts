@@ -26,6 +26,7 @@ export interface ReadinessRow {
   words_translated_30d: string | null;
   pace_origin: 'measured' | 'estimated' | null;
   pace_known_from: string | null;
+  status: string;
 }
 
 export interface FailingChecksRow {
@@ -47,7 +48,7 @@ export async function listReleaseReadiness(
     select r.project_slug, r.language_code, r.threshold, r.total_words, r.translated_words,
            r.translated_words_percent, r.is_reached, r.words_needed, r.words_per_day,
            r.projected_date::text as projected_date, r.translations, r.pace_translations,
-           r.words_translated_30d, r.pace_origin, r.pace_known_from::text as pace_known_from
+           r.words_translated_30d, r.pace_origin, r.pace_known_from::text as pace_known_from, r.status
     from weblate.release_readiness('project', array[${thresholds}]::numeric[],
       ${answerArguments(filter)}) r
     order by r.project_slug, r.language_code, r.threshold`.execute(db);

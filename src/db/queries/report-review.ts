@@ -10,8 +10,8 @@ import { type DayRange, iso, type ReportFilter } from './report-scope.ts';
 export interface ReviewWaitingRow {
   project_slug: string;
   language_code: string;
-  strings: string;
-  words: string;
+  strings_waiting: string;
+  words_waiting: string;
   waiting_since: string;
   oldest_days: number;
   over_7_days: string;
@@ -39,8 +39,8 @@ export async function listReviewWaiting(
   limit: number,
 ): Promise<ReviewWaitingRow[]> {
   const result = await sql<ReviewWaitingRow>`
-    select r.project_slug, r.language_code, count(*) as strings,
-           coalesce(sum(r.num_words), 0)::bigint as words,
+    select r.project_slug, r.language_code, count(*) as strings_waiting,
+           coalesce(sum(r.num_words), 0)::bigint as words_waiting,
            ${iso(sql`min(r.waiting_since)`)} as waiting_since,
            max(r.days_waiting) as oldest_days,
            count(*) filter (where r.days_waiting >= 7) as over_7_days,

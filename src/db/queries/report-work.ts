@@ -33,8 +33,8 @@ export interface ContributorRankRow {
 export interface TranslationMethodRow {
   period_start: string;
   method: string;
-  strings: string;
-  words: string;
+  strings_saved: string;
+  words_saved: string;
 }
 
 /**
@@ -105,7 +105,7 @@ export async function listTranslationMethods(
   const args = answerArguments(filter, { window: options.window });
   const result = await sql<TranslationMethodRow>`
     select m.period_start::text as period_start, m.method,
-           sum(m.strings)::bigint as strings, sum(m.words)::bigint as words
+           sum(m.strings)::bigint as strings_saved, sum(m.words)::bigint as words_saved
     from weblate.translation_methods(${options.period}, ${args}) m
     group by m.period_start, m.method
     order by m.period_start, m.method`.execute(db);

@@ -1,0 +1,798 @@
+// The metric catalogue's entries: every figure a surface shows, defined once (see metrics.ts).
+
+/** What a figure counts or measures. */
+export type Unit =
+  | 'strings'
+  | 'words'
+  | 'percent'
+  | 'changes'
+  | 'translations'
+  | 'components'
+  | 'projects'
+  | 'languages'
+  | 'people'
+  | 'rank'
+  | 'days'
+  | 'hours'
+  | 'words a day'
+  | 'date'
+  | 'timestamp'
+  | 'seconds'
+  | 'flag';
+
+/**
+ * What history a figure reads: the mirror's state now; the progress history (measured
+ * snapshots, and the estimate from the change log before the first, marked as such); the
+ * change log; measured snapshots only; or the mirror's own run records.
+ */
+export type History = 'now' | 'progress history' | 'measured history' | 'change log' | 'runs';
+
+export interface Metric {
+  /** Its one name: the key in JSON and CSV, and the column of the SQL object where it has one. */
+  name: string;
+  /** The column heading of the text and HTML tables (and Grafana's, where it shows the figure). */
+  heading: string;
+  /** What it is, in a sentence. */
+  definition: string;
+  unit: Unit;
+  /** What one value describes, e.g. `translation; summed per project, component, language`. */
+  grain: string;
+  history: History;
+  /** How estimated history is marked where the figure reads it. */
+  seam?: string;
+  /** The SQL object that computes it. */
+  source: string;
+  /** Other names the same figure goes by on some surface (`grafana: …`, `healthz: …`). */
+  aliases?: readonly string[];
+  /** Where a close figure differs, the difference, said once. */
+  note?: string;
+}
+
+/** What a row is about: identifiers and labels, not figures. */
+export interface Dimension {
+  name: string;
+  heading: string;
+  meaning: string;
+}
+
+export interface Metric {
+  /** Its one name: the key in JSON and CSV, and the column of the SQL object where it has one. */
+  name: string;
+  /** The column heading of the text and HTML tables (and Grafana's, where it shows the figure). */
+  heading: string;
+  /** What it is, in a sentence. */
+  definition: string;
+  unit: Unit;
+  /** What one value describes. */
+  grain: string;
+  history: History;
+  /** How estimated history is marked where the figure reads it. */
+  seam?: string;
+  /** The SQL object that computes it. */
+  source: string;
+  /** Other names the same figure goes by on some surface (`json: …`, `healthz: …`). */
+  aliases?: readonly string[];
+  /** Where a close figure differs: the difference, said once. */
+  note?: string;
+}
+
+/** What a row is about: identifiers and labels, not figures. */
+export interface Dimension {
+  name: string;
+  heading: string;
+  meaning: string;
+}
+
+const PROGRESS_GRAIN =
+  'a translation; summed per project, component, language, category (with those inside it) and label × language';
+const PROGRESS_SOURCE =
+  'weblate.progress_by_project, progress_by_component, progress_by_language, progress_by_category, progress_total (over translation_progress); progress_by_label for labels';
+const PERIOD_GRAIN = 'the window, per person (and per language)';
+
+/** A progress count: `what` of the strings of the translations in the group, now. */
+function count(name: string, heading: string, definition: string, unit: Unit = 'strings'): Metric {
+  return {
+    name,
+    heading,
+    definition,
+    unit,
+    grain: PROGRESS_GRAIN,
+    history: 'now',
+    source: PROGRESS_SOURCE,
+  };
+}
+
+const PROGRESS: readonly Metric[] = [
+  count(
+    'translations',
+    'translations',
+    'Live target-language translations in the group (source-language translations left out).',
+    'translations',
+  ),
+  count('total', 'strings', 'Strings of those translations, as Weblate counts a translation.'),
+  count('total_words', 'words', 'Source words of those strings.', 'words'),
+  count(
+    'translated',
+    'translated',
+    "Strings in a translated state (Weblate's translated, approved and read-only).",
+  ),
+  count('translated_words', 'translated words', 'Source words of the translated strings.', 'words'),
+  {
+    ...count(
+      'translated_percent',
+      'translated %',
+      'Translated strings of all strings, as Weblate computes it: from summed counts (never an average of percentages), truncated to one decimal, never 0.0 when something is done nor 100.0 when something is left; 100.0 for a group without strings.',
+      'percent',
+    ),
+    aliases: [
+      'json: movers rows translated_percent_now is the same figure read from the progress history today',
+    ],
+  },
+  count(
+    'translated_words_percent',
+    'words %',
+    'Translated words of all source words, computed as translated %.',
+    'percent',
+  ),
+  count(
+    'fuzzy',
+    'fuzzy',
+    "Strings needing editing (Weblate's needs editing, needs rewriting and needs checking).",
+  ),
+  count(
+    'approved',
+    'approved',
+    "Strings approved by a reviewer, from the translation's latest statistics snapshot.",
+  ),
+  count(
+    'approved_percent',
+    'approved %',
+    'Approved strings of all strings, as translated %.',
+    'percent',
+  ),
+  {
+    ...count('failing', 'failing', 'Strings with at least one failing check.'),
+    note: 'In the quality section, the same count at the end of each period, from measured snapshots only.',
+  },
+  {
+    ...count(
+      'failing_percent',
+      'failing %',
+      'Strings with failing checks of all strings, as translated %.',
+      'percent',
+    ),
+  },
+  count('untranslated', 'strings left', 'Strings not translated: strings minus translated.'),
+  count('untranslated_words', 'words left', 'Source words of the strings left.', 'words'),
+  {
+    ...count(
+      'last_change',
+      'last change',
+      "Weblate's time of the newest change of any kind in the group's translations.",
+      'timestamp',
+    ),
+  },
+  count(
+    'components',
+    'components',
+    'Live components in the group (with a translation in scope).',
+    'components',
+  ),
+  count('projects', 'projects', 'Projects with a live translation into the language.', 'projects'),
+];
+
+const HISTORY_SEAM =
+  "Days before a translation's first statistics snapshot are estimated from the change log; where a figure reads one, it says so (`origin`, `from_origin` or `pace_origin` = 'estimated', '(estimated)' in the tables, dotted lines in the charts).";
+const SPANS = 'weblate.translation_progress_spans';
+
+const HISTORY: readonly Metric[] = [
+  {
+    name: 'translated_percent_then',
+    heading: '% then',
+    definition:
+      'Translated % at the end of the day before the window began, or on the first day of the history after it where the history starts later.',
+    unit: 'percent',
+    grain: 'a translation (movers); a label × language (labels)',
+    history: 'progress history',
+    seam: `${HISTORY_SEAM} Label history is measured only: it starts when the mirror first recorded it.`,
+    source: `${SPANS} (movers); weblate.progress_by_label_daily (labels)`,
+    aliases: ['json: movers rows translated_percent_before'],
+  },
+  {
+    name: 'translated_percent_now',
+    heading: '% now',
+    definition:
+      'Translated % today in the progress history (the latest statistics snapshot): translated % as the history holds it.',
+    unit: 'percent',
+    grain: 'a translation',
+    history: 'progress history',
+    source: SPANS,
+  },
+  {
+    name: 'translated_percent_change',
+    heading: '% change',
+    definition: '% now minus % then, in percentage points.',
+    unit: 'percent',
+    grain: 'a translation (movers); a label × language (labels)',
+    history: 'progress history',
+    seam: HISTORY_SEAM,
+    source: `${SPANS} (movers); weblate.progress_by_label_daily (labels)`,
+  },
+  {
+    name: 'translated_words_before',
+    heading: 'translated words then',
+    definition: 'Translated words at the day movers compare with.',
+    unit: 'words',
+    grain: 'a translation',
+    history: 'progress history',
+    seam: HISTORY_SEAM,
+    source: SPANS,
+  },
+  {
+    name: 'translated_words_now',
+    heading: 'translated words now',
+    definition: 'Translated words today in the progress history.',
+    unit: 'words',
+    grain: 'a translation',
+    history: 'progress history',
+    source: SPANS,
+  },
+  {
+    name: 'translated_words_change',
+    heading: 'words change',
+    definition:
+      'Translated words now minus then: net words translated over the window (strings turned back into needing editing count against it).',
+    unit: 'words',
+    grain: 'a translation',
+    history: 'progress history',
+    seam: HISTORY_SEAM,
+    source: SPANS,
+    note: 'Over the last 30 days it is the pace of release readiness (words_translated_30d), translation by translation.',
+  },
+  {
+    name: 'estimated_translations',
+    heading: 'estimated translations',
+    definition:
+      'Translations of the group whose figures that day are estimated rather than measured.',
+    unit: 'translations',
+    grain: 'a language and day',
+    history: 'progress history',
+    seam: HISTORY_SEAM,
+    source: 'weblate.progress_by_language_daily',
+  },
+  {
+    name: 'idle_since',
+    heading: 'idle since',
+    definition:
+      "The later of the translation's last change (or its first mirrored change, or when the mirror first saw it) and the start of the last day its translated strings moved in the progress history.",
+    unit: 'timestamp',
+    grain: 'a translation with strings left',
+    history: 'progress history',
+    seam: HISTORY_SEAM,
+    source: 'weblate.idle_translations (stalled_translations)',
+  },
+  {
+    name: 'days_since_last_change',
+    heading: 'days idle',
+    definition: 'Whole days (24 hours each) from idle since to now.',
+    unit: 'days',
+    grain: 'a translation with strings left',
+    history: 'progress history',
+    source: 'weblate.idle_translations (stalled_translations)',
+  },
+];
+
+const PACE_SOURCE = 'weblate.translation_pace, summed by weblate.release_readiness';
+
+const READINESS: readonly Metric[] = [
+  {
+    name: 'words_translated_30d',
+    heading: 'net words, 30 days',
+    definition:
+      'Translated words today minus those at the end of the day 30 days ago, summed over the translations whose history reaches back that far: the net words translated over the last 30 days.',
+    unit: 'words',
+    grain: 'a project (or component) and language',
+    history: 'progress history',
+    seam: `${HISTORY_SEAM} Unknown (null, "pace unknown until <date>") where no translation's history reaches back 30 days; never 0 for want of history.`,
+    source: PACE_SOURCE,
+    aliases: ['completion_forecast and language_completion_forecast: words_translated_30d'],
+    note: 'Equals the words change of the 30-day movers, translation by translation. Not words translated: that counts every translating change, however often a string is saved, and nothing lost.',
+  },
+  {
+    name: 'words_per_day',
+    heading: 'net words a day',
+    definition: 'Net words, 30 days, divided by 30: the pace.',
+    unit: 'words a day',
+    grain: 'a project (or component) and language',
+    history: 'progress history',
+    seam: 'As net words, 30 days; the tables write `estimated` after it, and `(k of n translations)` where not every translation has a pace.',
+    source: PACE_SOURCE,
+  },
+  {
+    name: 'pace_translations',
+    heading: 'translations with a pace',
+    definition: 'Translations of the group whose history reaches back 30 days.',
+    unit: 'translations',
+    grain: 'a project (or component) and language',
+    history: 'progress history',
+    source: PACE_SOURCE,
+  },
+  {
+    name: 'pace_known_from',
+    heading: 'pace known from',
+    definition:
+      "Where the pace is unknown: the first day a translation's history will reach back 30 days.",
+    unit: 'date',
+    grain: 'a project (or component) and language',
+    history: 'progress history',
+    source: PACE_SOURCE,
+  },
+  {
+    name: 'words_needed',
+    heading: 'words needed',
+    definition:
+      'Translated words still missing to reach the threshold: ceil(threshold × words / 100) − translated words, at least 0.',
+    unit: 'words',
+    grain: 'a project and language, per threshold',
+    history: 'now',
+    source: 'weblate.release_readiness',
+  },
+  {
+    name: 'is_reached',
+    heading: 'reached',
+    definition: 'Whether the translated words reach the threshold.',
+    unit: 'flag',
+    grain: 'a project and language, per threshold',
+    history: 'now',
+    source: 'weblate.release_readiness',
+  },
+  {
+    name: 'projected_date',
+    heading: 'projected',
+    definition:
+      'The UTC day the threshold would be reached at the pace: today plus ceil(words needed / pace) days; none when reached, or when the pace is unknown, 0 or negative. The threshold columns of the tables show it, or `reached`, `pace unknown until <date>`, `no net progress in 30 days` or `losing ground`.',
+    unit: 'date',
+    grain: 'a project and language, per threshold',
+    history: 'progress history',
+    seam: HISTORY_SEAM,
+    source: 'weblate.release_readiness',
+    aliases: ['completion_forecast: projected_completion (words left instead of words needed)'],
+  },
+];
+
+const CHANGE_SEAM =
+  'Reads the change log, which the mirror keeps after Weblate deletes an object: deleted objects’ changes count, with the slugs they recorded.';
+const TRANSLATING =
+  'changes that saved a translation on its author’s behalf (2 translated, 5 added, 7 suggestion accepted, 9 uploaded)';
+
+function activity(
+  name: string,
+  heading: string,
+  definition: string,
+  rest: Pick<Metric, 'unit' | 'grain' | 'source'> & Partial<Metric>,
+): Metric {
+  return { name, heading, definition, history: 'change log', seam: CHANGE_SEAM, ...rest };
+}
+
+const ACTIVITY: readonly Metric[] = [
+  activity(
+    'changes',
+    'changes',
+    'Changes logged in the window: every action, with an author or without.',
+    {
+      unit: 'changes',
+      grain: 'a UTC day; the window',
+      source: 'weblate.activity_daily',
+    },
+  ),
+  activity(
+    'words_translated',
+    'words translated',
+    `Source words of the strings of ${TRANSLATING}, each change counting: a string saved twice counts twice.`,
+    {
+      unit: 'words',
+      grain: 'a UTC day; the window; per person (the change’s author)',
+      source: 'weblate.activity_daily; weblate.contributions per person',
+      note: 'Not translated words (strings in a translated state now), nor words saved (every change that put a new target in a string, machines and uploads included), nor net words, 30 days (the change in translated words). Per person it adds up, with the words translated without an author, to the window’s words translated.',
+    },
+  ),
+  activity(
+    'words_translated_without_author',
+    'words translated without an author',
+    'The words translated of changes that have no author (a deleted account, or a change Weblate made itself): credited to nobody.',
+    { unit: 'words', grain: 'the window', source: 'weblate.activity_daily' },
+  ),
+  activity('authors', 'authors', 'Distinct authors of the day’s changes.', {
+    unit: 'people',
+    grain: 'a UTC day',
+    source: 'weblate.activity_daily',
+  }),
+  activity(
+    'credited_changes',
+    'credited changes',
+    "Changes credited to the person as Weblate's credits report counts them: content changes (Weblate's ACTIONS_CONTENT) in a translation, by their author.",
+    {
+      unit: 'changes',
+      grain: PERIOD_GRAIN,
+      source: 'weblate.contributions (content_changes)',
+      note: "Equal to Weblate's credits (per person and language) and to its contributor statistics' count.",
+    },
+  ),
+  activity(
+    'credited_words',
+    'credited words',
+    'Source words of the strings of the credited changes.',
+    {
+      unit: 'words',
+      grain: PERIOD_GRAIN,
+      source: 'weblate.contributions (content_words)',
+      note: "Weblate's contributor statistics' source words. Not words translated: every content change counts (approvals, marks for editing, automatic translations), not only the translating ones.",
+    },
+  ),
+  activity(
+    'last_day',
+    'last active',
+    'The last UTC day in the window with any change by the person.',
+    {
+      unit: 'date',
+      grain: 'a person',
+      source: 'weblate.activity_daily',
+    },
+  ),
+  activity(
+    'people_credited',
+    'people credited',
+    'People with at least one credited change in the window.',
+    {
+      unit: 'people',
+      grain: 'the window',
+      source: 'weblate.contributions',
+      aliases: ['json and csv: contributors matching'],
+    },
+  ),
+  activity(
+    'rank',
+    'rank',
+    'Place by words translated, then strings translated (equal figures share a place: 1, 2, 2, 4).',
+    {
+      unit: 'rank',
+      grain: PERIOD_GRAIN,
+      source: 'weblate.contributions',
+    },
+  ),
+  activity('strings_translated', 'strings translated', `The person's ${TRANSLATING}.`, {
+    unit: 'changes',
+    grain: PERIOD_GRAIN,
+    source: 'weblate.contributions',
+  }),
+  activity('strings_approved', 'strings approved', 'Approvals (36) by the person, the reviewer.', {
+    unit: 'changes',
+    grain: PERIOD_GRAIN,
+    source: 'weblate.contributions',
+  }),
+  activity(
+    'words_approved',
+    'words approved',
+    'Source words of the approved strings, per approval.',
+    {
+      unit: 'words',
+      grain: PERIOD_GRAIN,
+      source: 'weblate.contributions',
+    },
+  ),
+  activity('strings_suggested', 'strings suggested', 'Suggestions (4) the person added.', {
+    unit: 'changes',
+    grain: PERIOD_GRAIN,
+    source: 'weblate.contributions',
+  }),
+  activity('comments', 'comments', 'Comments (3) the person added.', {
+    unit: 'changes',
+    grain: PERIOD_GRAIN,
+    source: 'weblate.contributions',
+  }),
+  ...(
+    [
+      [
+        'strings_added',
+        'strings added',
+        'Source strings added (13, 31, 71, 73, 89, 90), each string once per component.',
+        'strings',
+      ],
+      ['words_added', 'words added', 'Their source words.', 'words'],
+      [
+        'strings_removed',
+        'strings removed',
+        'Source strings removed (63), each once per component.',
+        'strings',
+      ],
+      [
+        'words_removed',
+        'words removed',
+        'Their source words (0 where the string was never mirrored).',
+        'words',
+      ],
+    ] as const
+  ).map(([name, heading, definition, unit]) =>
+    activity(name, heading, definition, {
+      unit,
+      grain: 'a period (week or month) of the window, over the projects in scope',
+      source: 'weblate.source_string_changes',
+    }),
+  ),
+  activity('approvals', 'approvals', 'Approvals (36) in the window.', {
+    unit: 'changes',
+    grain: 'a project and language',
+    source: 'weblate.time_to_approval',
+  }),
+  activity(
+    'measured',
+    'timed',
+    'Approvals whose string’s last target-saving change before them is in the mirrored change log: the approvals the times measure.',
+    { unit: 'changes', grain: 'a project and language', source: 'weblate.time_to_approval' },
+  ),
+  ...(
+    [
+      ['median_hours', 'median time', 'Median'],
+      ['average_hours', 'average time', 'Average'],
+      ['max_hours', 'longest time', 'Longest'],
+    ] as const
+  ).map(([name, heading, what]) =>
+    activity(
+      name,
+      heading,
+      `${what} time from a string’s last target-saving change to its approval, over the timed approvals; the tables write hours (h) up to two days, then days (d).`,
+      { unit: 'hours', grain: 'a project and language', source: 'weblate.time_to_approval' },
+    ),
+  ),
+  activity(
+    'strings_saved',
+    'strings saved',
+    'Changes that put a new target into a string, by how (people, automatic translation, upload, repository, propagation, search and replace).',
+    {
+      unit: 'changes',
+      grain: 'a period, per method',
+      source: 'weblate.translation_methods',
+    },
+  ),
+  activity('words_saved', 'words saved', 'Source words of those strings, per change.', {
+    unit: 'words',
+    grain: 'a period, per method (the tables show one column per method)',
+    source: 'weblate.translation_methods',
+    note: 'Wider than words translated: machines, uploads from the repository, propagation and search and replace count too.',
+  }),
+];
+
+const REVIEW: readonly Metric[] = [
+  {
+    name: 'strings_waiting',
+    heading: 'strings waiting',
+    definition:
+      'Live translated strings waiting for a reviewer’s approval, in projects that review translations.',
+    unit: 'strings',
+    grain: 'a project and language',
+    history: 'now',
+    source: 'weblate.strings_awaiting_review',
+  },
+  {
+    name: 'words_waiting',
+    heading: 'words waiting',
+    definition: 'Source words of the strings waiting.',
+    unit: 'words',
+    grain: 'a project and language',
+    history: 'now',
+    source: 'weblate.strings_awaiting_review',
+  },
+  {
+    name: 'over_7_days',
+    heading: 'waiting 7+ days',
+    definition: 'Strings waiting for 7 days or more since their last target-saving change.',
+    unit: 'strings',
+    grain: 'a project and language',
+    history: 'change log',
+    source: 'weblate.strings_awaiting_review',
+  },
+  {
+    name: 'oldest_days',
+    heading: 'oldest wait, days',
+    definition: 'Whole days the longest-waiting string has waited.',
+    unit: 'days',
+    grain: 'a project and language',
+    history: 'change log',
+    source: 'weblate.strings_awaiting_review',
+  },
+  {
+    name: 'waiting_since',
+    heading: 'waiting since',
+    definition: 'When the longest-waiting string was last saved.',
+    unit: 'timestamp',
+    grain: 'a project and language',
+    history: 'change log',
+    source: 'weblate.strings_awaiting_review',
+  },
+];
+
+const SCOPE_AND_SERVICE: readonly Metric[] = [
+  {
+    name: 'languages_in_scope',
+    heading: 'languages in scope',
+    definition: 'Languages with a live translation in scope (the rows of the languages table).',
+    unit: 'languages',
+    grain: 'the report',
+    history: 'now',
+    source: 'weblate.progress_by_language',
+  },
+  {
+    name: 'sync_age_seconds',
+    heading: 'since last success',
+    definition:
+      'Seconds since the newest successful sync (full, incremental or webhook-triggered) finished; statistics snapshots do not count.',
+    unit: 'seconds',
+    grain: 'the mirror',
+    history: 'runs',
+    source: 'weblate.sync_freshness (age_seconds)',
+    aliases: [
+      'healthz: ageSeconds',
+      'metrics: weblate_mirror_data_freshness_lag_seconds',
+      'sync_freshness: age_seconds',
+    ],
+  },
+  {
+    name: 'last_successful_sync',
+    heading: 'last successful sync',
+    definition:
+      'When the newest successful sync (full, incremental or webhook-triggered) finished.',
+    unit: 'timestamp',
+    grain: 'the mirror',
+    history: 'runs',
+    source: 'weblate.sync_freshness (last_success)',
+    aliases: ['healthz: lastSuccessfulSync', 'sync_freshness: last_success'],
+  },
+  {
+    name: 'run_duration',
+    heading: 'duration',
+    definition: 'How long a run of the mirror took: finished_at − started_at of weblate.sync_runs.',
+    unit: 'seconds',
+    grain: 'a run',
+    history: 'runs',
+    source: 'weblate.sync_runs',
+  },
+  ...(
+    [
+      ['people_translating', 'translating', 'with a translating change'],
+      ['people_approving', 'approving', 'with an approval'],
+      ['people_suggesting', 'suggesting or commenting', 'with a suggestion or a comment'],
+    ] as const
+  ).map(([name, heading, what]): Metric => ({
+    name,
+    heading,
+    definition: `People ${what} in the week.`,
+    unit: 'people',
+    grain: 'a week',
+    history: 'change log',
+    source: 'weblate.contributions',
+  })),
+];
+
+const LISTS: readonly Metric[] = [
+  {
+    name: 'matching',
+    heading: 'showing … of',
+    definition:
+      'Rows of a ranked list before --limit cut it (the tables say "showing n of matching"); for contributors, the people credited.',
+    unit: 'translations',
+    grain: 'a ranked list of the report',
+    history: 'now',
+    source: 'the query of the list (count(*) over ())',
+  },
+];
+
+const DIMENSIONS: readonly Dimension[] = [
+  {
+    name: 'generated_at',
+    heading: 'generated',
+    meaning: 'When the report was read (the database’s clock).',
+  },
+  {
+    name: 'instance',
+    heading: 'instance',
+    meaning: 'The API root of the Weblate instance the database mirrors (weblate.instances).',
+  },
+  {
+    name: 'period',
+    heading: 'period',
+    meaning: '`week` or `month`: the periods of the periodic sections.',
+  },
+  { name: 'name', heading: 'window', meaning: 'A movers window: `7d`, `30d` or `since`.' },
+  { name: 'from', heading: 'from', meaning: 'The first UTC day of a window.' },
+  { name: 'to', heading: 'to', meaning: 'The last UTC day of a window (today).' },
+  {
+    name: 'project_slug',
+    heading: 'project',
+    meaning: 'The project’s slug (the HTML page writes its name).',
+  },
+  { name: 'project_name', heading: 'name', meaning: 'The project’s name.' },
+  { name: 'component_slug', heading: 'component', meaning: 'The component’s slug.' },
+  { name: 'component_name', heading: 'name', meaning: 'The component’s name.' },
+  { name: 'language_code', heading: 'language', meaning: 'The language’s code.' },
+  { name: 'language_name', heading: 'name', meaning: 'The language’s name.' },
+  { name: 'category_id', heading: 'category id', meaning: 'The category’s id.' },
+  { name: 'category_slug', heading: 'category slug', meaning: 'The category’s slug.' },
+  { name: 'category_name', heading: 'name', meaning: 'The category’s name.' },
+  { name: 'parent_id', heading: 'parent', meaning: 'The id of the category holding it, if any.' },
+  {
+    name: 'path',
+    heading: 'category',
+    meaning: 'The category’s slugs from its root down, joined by /.',
+  },
+  { name: 'depth', heading: 'depth', meaning: 'How deep the category is nested (0 at the root).' },
+  { name: 'label_id', heading: 'label id', meaning: 'The label’s id.' },
+  { name: 'label_name', heading: 'label', meaning: 'The label’s name.' },
+  {
+    name: 'username',
+    heading: 'person',
+    meaning: 'The person’s username (the tables add the full name).',
+  },
+  {
+    name: 'full_name',
+    heading: 'full name',
+    meaning: 'The person’s full name, where the server shows it.',
+  },
+  { name: 'author_name', heading: 'author', meaning: 'The username of a change’s author.' },
+  {
+    name: 'last_author',
+    heading: 'last author',
+    meaning: 'Who made the translation’s last change.',
+  },
+  {
+    name: 'languages',
+    heading: 'languages',
+    meaning: 'The codes of the languages a person worked in.',
+  },
+  { name: 'day', heading: 'day', meaning: 'A UTC day.' },
+  {
+    name: 'period_start',
+    heading: 'week',
+    meaning: 'The first UTC day of a week (Monday) or month (the heading says which).',
+  },
+  {
+    name: 'method',
+    heading: 'method',
+    meaning: 'How a target was saved: person, automatic, upload, repository, propagated, replaced.',
+  },
+  {
+    name: 'threshold',
+    heading: 'threshold',
+    meaning: 'A readiness threshold in percent of words; the tables give one column per threshold.',
+  },
+  { name: 'from_day', heading: 'from end of', meaning: 'The day movers compare with.' },
+  {
+    name: 'from_origin',
+    heading: 'from origin',
+    meaning: '`measured` or `estimated`: what the day compared with is.',
+  },
+  {
+    name: 'origin',
+    heading: 'origin',
+    meaning: '`measured`, or `estimated` when any translation of the group is estimated that day.',
+  },
+  {
+    name: 'pace_origin',
+    heading: 'pace origin',
+    meaning: '`measured`, or `estimated` when the pace reads an estimated day; none when unknown.',
+  },
+  { name: 'history_from_day', heading: 'then', meaning: 'The day of “% then” for a label.' },
+  { name: 'baseline_day', heading: 'baseline', meaning: 'The day a movers window compares with.' },
+];
+
+export const METRIC_CATALOGUE: { metrics: readonly Metric[]; dimensions: readonly Dimension[] } = {
+  metrics: [
+    ...PROGRESS,
+    ...HISTORY,
+    ...READINESS,
+    ...ACTIVITY,
+    ...REVIEW,
+    ...SCOPE_AND_SERVICE,
+    ...LISTS,
+  ],
+  dimensions: DIMENSIONS,
+};
