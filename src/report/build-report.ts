@@ -78,7 +78,7 @@ async function buildMovers(
       baseline_day: baselineDay,
       ...ranked(rows, (row) => ({
         ...row,
-        translated_percent_before: toNumberOrNull(row.translated_percent_before),
+        translated_percent_then: toNumberOrNull(row.translated_percent_then),
         translated_percent_now: toNumberOrNull(row.translated_percent_now),
         translated_percent_change: toNumberOrNull(row.translated_percent_change),
       })),

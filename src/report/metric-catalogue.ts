@@ -55,34 +55,6 @@ export interface Dimension {
   meaning: string;
 }
 
-export interface Metric {
-  /** Its one name: the key in JSON and CSV, and the column of the SQL object where it has one. */
-  name: string;
-  /** The column heading of the text and HTML tables (and Grafana's, where it shows the figure). */
-  heading: string;
-  /** What it is, in a sentence. */
-  definition: string;
-  unit: Unit;
-  /** What one value describes. */
-  grain: string;
-  history: History;
-  /** How estimated history is marked where the figure reads it. */
-  seam?: string;
-  /** The SQL object that computes it. */
-  source: string;
-  /** Other names the same figure goes by on some surface (`json: …`, `healthz: …`). */
-  aliases?: readonly string[];
-  /** Where a close figure differs: the difference, said once. */
-  note?: string;
-}
-
-/** What a row is about: identifiers and labels, not figures. */
-export interface Dimension {
-  name: string;
-  heading: string;
-  meaning: string;
-}
-
 const PROGRESS_GRAIN =
   'a translation; summed per project, component, language, category (with those inside it) and label × language';
 const PROGRESS_SOURCE =
@@ -196,7 +168,6 @@ const HISTORY: readonly Metric[] = [
     history: 'progress history',
     seam: `${HISTORY_SEAM} Label history is measured only: it starts when the mirror first recorded it.`,
     source: `${SPANS} (movers); weblate.progress_by_label_daily (labels)`,
-    aliases: ['json: movers rows translated_percent_before'],
   },
   {
     name: 'translated_percent_now',
@@ -335,6 +306,17 @@ const READINESS: readonly Metric[] = [
     unit: 'words',
     grain: 'a project and language, per threshold',
     history: 'now',
+    source: 'weblate.release_readiness',
+  },
+  {
+    name: 'status',
+    heading: 'status',
+    definition:
+      'What the report and the dashboard write for a threshold: `reached`, the projected day, `pace unknown until <date>`, `no net progress in 30 days` or `losing ground: <net words> words in 30 days`; the tables show it under each threshold.',
+    unit: 'date',
+    grain: 'a project and language, per threshold',
+    history: 'progress history',
+    seam: HISTORY_SEAM,
     source: 'weblate.release_readiness',
   },
   {
@@ -498,7 +480,7 @@ const ACTIVITY: readonly Metric[] = [
         'Source strings added (13, 31, 71, 73, 89, 90), each string once per component.',
         'strings',
       ],
-      ['words_added', 'words added', 'Their source words.', 'words'],
+      ['words_added', 'words added', 'Source words of the source strings added.', 'words'],
       [
         'strings_removed',
         'strings removed',
@@ -508,7 +490,7 @@ const ACTIVITY: readonly Metric[] = [
       [
         'words_removed',
         'words removed',
-        'Their source words (0 where the string was never mirrored).',
+        'Source words of the source strings removed (0 where the string was never mirrored).',
         'words',
       ],
     ] as const
@@ -647,6 +629,21 @@ const SCOPE_AND_SERVICE: readonly Metric[] = [
     source: 'weblate.sync_freshness (last_success)',
     aliases: ['healthz: lastSuccessfulSync', 'sync_freshness: last_success'],
   },
+  ...(
+    [
+      ['records', 'records read', 'Records a run read of one resource'],
+      ['rows', 'rows written', 'Rows a run inserted or changed for one resource'],
+      ['retries', 'retries', 'Requests a run tried again for one resource'],
+    ] as const
+  ).map(([name, heading, what]): Metric => ({
+    name,
+    heading,
+    definition: `${what} (weblate.sync_runs summary, per resource).`,
+    unit: 'changes',
+    grain: 'a resource of a run',
+    history: 'runs',
+    source: "weblate.sync_runs (summary -> 'resources')",
+  })),
   {
     name: 'run_duration',
     heading: 'duration',
@@ -704,6 +701,27 @@ const DIMENSIONS: readonly Dimension[] = [
   },
   { name: 'name', heading: 'window', meaning: 'A movers window: `7d`, `30d` or `since`.' },
   { name: 'from', heading: 'from', meaning: 'The first UTC day of a window.' },
+  {
+    name: 'window_from',
+    heading: 'window from',
+    meaning: 'The first UTC day of the report’s window (CSV).',
+  },
+  {
+    name: 'window_to',
+    heading: 'window to',
+    meaning: 'The last UTC day of the report’s window (CSV).',
+  },
+  {
+    name: 'filters',
+    heading: 'filters',
+    meaning: 'The filters the report was read with (projects, language, since, category, label).',
+  },
+  {
+    name: 'matched_labels',
+    heading: 'matched labels',
+    meaning: 'The labels --label matched, `project/name` each.',
+  },
+  { name: 'left_out', heading: 'left out', meaning: 'The sections --label leaves out.' },
   { name: 'to', heading: 'to', meaning: 'The last UTC day of a window (today).' },
   {
     name: 'project_slug',
@@ -783,6 +801,17 @@ const DIMENSIONS: readonly Dimension[] = [
   { name: 'history_from_day', heading: 'then', meaning: 'The day of “% then” for a label.' },
   { name: 'baseline_day', heading: 'baseline', meaning: 'The day a movers window compares with.' },
 ];
+
+/**
+ * The Grafana panels that chart one figure as `value` series (their other panels name each
+ * figure by its heading): panel title → metric.
+ */
+export const GRAFANA_SERIES: Readonly<Record<string, string>> = {
+  'Translated % per language, day by day': 'translated_percent',
+  'Translated % per component, day by day': 'translated_percent',
+  'Words saved per week, by method': 'words_saved',
+  'Translated % per label, day by day': 'translated_percent',
+};
 
 export const METRIC_CATALOGUE: { metrics: readonly Metric[]; dimensions: readonly Dimension[] } = {
   metrics: [

@@ -102,7 +102,7 @@ export interface Mover {
   from_day: string;
   /** Whether the figures of `from_day` are measured or estimated (docs/history.md). */
   from_origin: 'measured' | 'estimated';
-  translated_percent_before: number | null;
+  translated_percent_then: number | null;
   translated_percent_now: number | null;
   translated_percent_change: number | null;
   translated_words_before: number | null;

@@ -128,7 +128,7 @@ const MOVER_COLUMNS = [
   'language_code',
   'from_day',
   'from_origin',
-  'translated_percent_before',
+  'translated_percent_then',
   'translated_percent_now',
   'translated_percent_change',
   'translated_words_before',

@@ -137,7 +137,7 @@ function renderPeople(report: Report, names: Names): string {
           cell: (r) =>
             eDates(r.from_origin === 'estimated' ? `${r.from_day} (estimated)` : r.from_day),
         },
-        fig('translated_percent_then', (r) => formatPercent(r.translated_percent_before)),
+        fig('translated_percent_then', (r) => formatPercent(r.translated_percent_then)),
         fig('translated_percent_now', (r) => formatPercent(r.translated_percent_now)),
         fig('translated_words_change', (r) => change(r.translated_words_change, 0)),
       ],

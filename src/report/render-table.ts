@@ -144,7 +144,7 @@ function moverSections(report: Report): string[] {
             header: 'from end of',
             cell: (r) => (r.from_origin === 'estimated' ? `${r.from_day} (estimated)` : r.from_day),
           },
-          fig('translated_percent_then', (r) => formatPercent(r.translated_percent_before)),
+          fig('translated_percent_then', (r) => formatPercent(r.translated_percent_then)),
           fig('translated_percent_now', (r) => formatPercent(r.translated_percent_now)),
           fig('translated_percent_change', (r) => formatChange(r.translated_percent_change)),
           fig('translated_words_change', (r) => formatChange(r.translated_words_change, 0)),

@@ -1,14 +1,11 @@
 /**
  * Hand-written SVG charts for the HTML report: no script, no external resource. Every
- * data point is an element carrying its values (`data-day`, `data-value`), with a <title>
- * a browser shows on hover, so the charts can be read by people, by screen readers and by
- * tests alike.
+ * data point is an element carrying its values (`data-day`, `data-value`) and a <title>,
+ * so people, screen readers and tests read the same figures.
  *
- * A chart is drawn to the width of its box, whatever that is: the <svg> has no viewBox, so
- * its units are CSS pixels and its text keeps its size (12 px) on a phone as on a wide
- * screen. Across, positions are percentages of the plot; up, pixels. The value labels sit
- * in the <svg>'s left padding (html-style.ts), outside the plot, and the lines are drawn
- * in a nested <svg> stretched to the plot's width, with strokes that do not stretch.
+ * A chart is drawn to its box's width: no viewBox, so text keeps its 12 px on a phone.
+ * Across, positions are percentages of the plot; up, pixels; value labels sit in the left
+ * padding, lines in a nested <svg> stretched to the plot with strokes that do not stretch.
  */
 
 /** Escapes text for HTML and XML content and attribute values. */

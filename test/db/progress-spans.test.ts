@@ -272,7 +272,7 @@ describe('migration 0014: daily progress over spans', () => {
           order by d.translation_id, d.day
         )
         select n.project_slug, n.component_slug, n.language_code, b.day::text as from_day,
-               b.origin as from_origin, b.translated_percent as translated_percent_before,
+               b.origin as from_origin, b.translated_percent as translated_percent_then,
                n.translated_percent as translated_percent_now,
                n.translated_percent - b.translated_percent as translated_percent_change,
                b.translated_words as translated_words_before,

@@ -133,7 +133,7 @@ function hostileReport(): Report {
             language_code: 'de',
             from_day: '2026-11-15',
             from_origin: 'estimated',
-            translated_percent_before: 40,
+            translated_percent_then: 40,
             translated_percent_now: 50,
             translated_percent_change: 10,
             translated_words_before: 8,

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { sql } from 'kysely';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
 import { firstEstimatedDay } from '../../src/db/queries/backfill.ts';
+import { readinessByLanguage } from '../../src/report/answer-rows.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { languageLines } from '../../src/report/language-lines.ts';
 import type { Report } from '../../src/report/model.ts';
@@ -17,6 +18,7 @@ import {
   startSimulator,
   trueDailyProgress,
 } from '../../src/simulator/index.ts';
+import { grafanaProblems, reportProblems } from '../helpers/agreement.ts';
 import { ARTIFACTS, launchChromium, shouldRunInChromium } from '../helpers/chromium.ts';
 import { useTestDatabases } from '../helpers/database.ts';
 import { expectReadableLayout, readReportLayout } from '../helpers/report-layout.ts';
@@ -124,6 +126,59 @@ describe('the demo-sized HTML report', () => {
     // Translations joining a language's sum one by one moved it by up to 36 points on the
     // first days of the estimate, on 3% of the days only: the bound on all days catches that.
     expect(worst[0]!.gap, JSON.stringify(worst)).toBeLessThanOrEqual(5);
+  });
+
+  describe("the demo's default report, as `report` prints it after the first sync", () => {
+    let whole: Report;
+    beforeAll(async () => {
+      whole = await buildReport(handle.db, {
+        projects: [],
+        language: null,
+        since: null,
+        limit: 100_000,
+      });
+    });
+
+    it('says the same of every figure on every surface and on the dashboard', async () => {
+      expect(reportProblems(whole)).toEqual([]);
+      expect(await grafanaProblems(handle.db, whole)).toEqual([]);
+    });
+
+    it('gives readiness the estimated pace of every language that moved, never a pace of 0', () => {
+      const moved = new Set(
+        whole.movers
+          .find((w) => w.name === '30d')!
+          .rows.filter((m) => (m.translated_words_change ?? 0) !== 0)
+          .map((m) => `${m.project_slug}/${m.language_code}`),
+      );
+      expect(moved.size).toBeGreaterThan(5);
+      const lines = readinessByLanguage(whole.release_readiness);
+      for (const line of lines) {
+        const key = `${line.project_slug}/${line.language_code}`;
+        // The mirror's history is one sync old: its 30 days are estimated from the change log.
+        expect(line.pace_origin, key).toBe('estimated');
+        expect(line.words_per_day, key).not.toBeNull();
+        if (moved.has(key)) expect(line.words_per_day, key).not.toBe(0);
+        for (const t of line.thresholds) expect(t.status, key).not.toMatch(/^pace unknown/);
+      }
+      expect(lines.filter((l) => (l.words_per_day ?? 0) > 0).length).toBeGreaterThan(5);
+    });
+
+    it("answers README's forecast query with dates", async () => {
+      const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+      const query =
+        /# How far along is each language, and when will it be done[^\n]*\n(?:#[^\n]*\n)*npx weblate-mirror query "([^"]+)"/.exec(
+          readme,
+        )?.[1];
+      expect(query).toBeDefined();
+      const { rows } = await sql
+        .raw<{ words_per_day: string | null; projected_completion: string | null }>(query!)
+        .execute(handle.db);
+      expect(rows.length).toBeGreaterThan(5);
+      for (const row of rows)
+        if (Number(row.words_per_day) > 0) expect(row.projected_completion).not.toBeNull();
+      expect(rows.filter((r) => r.projected_completion !== null).length).toBeGreaterThan(5);
+    });
   });
 
   describe.skipIf(!SHOULD_RUN_BROWSER)('in Chromium', () => {

@@ -161,7 +161,7 @@ describe('report --format json', () => {
       const expected = await viewRows(sql`
         select n.project_slug, n.component_slug, n.language_code, b.day::text as from_day,
                b.origin as from_origin,
-               b.translated_percent as translated_percent_before,
+               b.translated_percent as translated_percent_then,
                n.translated_percent as translated_percent_now,
                n.translated_percent - b.translated_percent as translated_percent_change,
                b.translated_words as translated_words_before,

@@ -31,7 +31,7 @@ import { syncOnce } from './sync.ts';
 export const EXAMPLE_QUERIES = [
   {
     title: 'How far along is each language?',
-    sql: `select language_code, translated, total as strings, translated_percent as percent
+    sql: `select language_code, translated, total, translated_percent
 from weblate.language_progress order by translated_percent desc, language_code`,
   },
   {
@@ -41,9 +41,9 @@ from weblate.activity_daily group by day order by day desc limit 7`,
   },
   {
     title: 'Who contributed most in the last year?',
-    sql: `select author_name, sum(changes_365d) as changes, sum(words_365d) as words,
-       (max(last_contribution) at time zone 'UTC')::date as last
-from weblate.contributors group by 1 order by words desc, changes desc, 1 limit 5`,
+    sql: `select author_name, sum(changes_365d) as changes, sum(words_365d) as words_translated,
+       (max(last_contribution) at time zone 'UTC')::date as last_day
+from weblate.contributors group by 1 order by words_translated desc, changes desc, 1 limit 5`,
   },
 ];
 

@@ -18,7 +18,7 @@ export interface MoverRow {
   language_code: string;
   from_day: string;
   from_origin: 'measured' | 'estimated';
-  translated_percent_before: string | null;
+  translated_percent_then: string | null;
   translated_percent_now: string | null;
   translated_percent_change: string | null;
   translated_words_before: number | null;
@@ -110,7 +110,7 @@ export async function listMovers(
     )
     select n.project_slug, n.component_slug, n.language_code, b.day::text as from_day,
            b.origin as from_origin,
-           b.translated_percent as translated_percent_before,
+           b.translated_percent as translated_percent_then,
            n.translated_percent as translated_percent_now,
            n.translated_percent - b.translated_percent as translated_percent_change,
            b.translated_words as translated_words_before,
