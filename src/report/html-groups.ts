@@ -1,13 +1,5 @@
 import { formatChange, formatCount, formatPercent, formatRange } from './format.ts';
-import {
-  e,
-  eDates,
-  fig,
-  key,
-  type Names,
-  progressColumns,
-  renderTable,
-} from './html-table.ts';
+import { e, eDates, fig, key, type Names, progressColumns, renderTable } from './html-table.ts';
 import { headingOf } from './metrics.ts';
 import type { CategoryProgress, LabelProgress, Report } from './model.ts';
 
