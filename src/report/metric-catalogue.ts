@@ -81,7 +81,10 @@ const PROGRESS: readonly Metric[] = [
     'Live target-language translations in the group (source-language translations left out).',
     'translations',
   ),
-  count('total', 'strings', 'Strings of those translations, as Weblate counts a translation.'),
+  {
+    ...count('total', 'strings', 'Strings of those translations, as Weblate counts a translation.'),
+    note: "A translation's figures, and a language's over a project's translations, equal Weblate's statistics of them. Weblate's statistics of a project, component or category also count their source-language translations (as does its row of a project's source language): each of its counts there is the report's plus theirs, and its percentages are taken over those sums, so they differ from the report's (test/real-weblate/report.test.ts checks both).",
+  },
   count('total_words', 'words', 'Source words of those strings.', 'words'),
   count(
     'translated',
@@ -99,6 +102,7 @@ const PROGRESS: readonly Metric[] = [
     aliases: [
       'json: movers rows translated_percent_now is the same figure read from the progress history today',
     ],
+    note: "Weblate's truncation, so equal to its translated_percent wherever the counts are equal (see total for where they are not). For a group without strings Weblate says 0.0 translated and 100.0 approved where it treats reviews as on (a project with reviews; its statistics of a language across projects always), as only approved strings are done there; the report says 100.0 and 0.0. The tier meets no such group.",
   },
   count(
     'translated_words_percent',
@@ -397,7 +401,7 @@ const ACTIVITY: readonly Metric[] = [
       unit: 'changes',
       grain: PERIOD_GRAIN,
       source: 'weblate.contributions (content_changes)',
-      note: "Equal to Weblate's credits (per person and language) and to its contributor statistics' count.",
+      note: "Equal to Weblate's credits per person and language over the same UTC days (its range includes both ends: it ends at the last microsecond of the window's last day). Equal to the count of Weblate's contributor statistics (the 2026 reports API, kind contributor_stats) when they count all changes (counting_mode all); their default, unique, counts a string once per person and kind (new, approved, edited), at most the credited changes. Weblate 5.14 has no API for contributor statistics. test/real-weblate/report.test.ts checks each.",
     },
   ),
   activity(
@@ -408,7 +412,7 @@ const ACTIVITY: readonly Metric[] = [
       unit: 'words',
       grain: PERIOD_GRAIN,
       source: 'weblate.contributions (content_words)',
-      note: "Weblate's contributor statistics' source words. Not words translated: every content change counts (approvals, marks for editing, automatic translations), not only the translating ones.",
+      note: "Equal to the source words of Weblate's contributor statistics counting all changes (test/real-weblate/report.test.ts), except where Weblate 2026 counts other words than the string's own (its num_words, which the mirror sums): a source string change (action 30) with the source that change set, once the string changed again; and a string translated from another translation (translation_parent) with its source, where num_words counts the parent's text. The tier meets neither. Not words translated: every content change counts (approvals, marks for editing, automatic translations), not only the translating ones.",
     },
   ),
   activity(

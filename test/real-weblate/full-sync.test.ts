@@ -9,9 +9,10 @@ import type { TierApi } from './harness/api.ts';
 import { compareWithWeblate, typedColumnMismatches } from './harness/compare.ts';
 import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
-import { TIER_RELEASE, tierIsAtLeast } from './harness/release.ts';
+import { TIER_RELEASE } from './harness/release.ts';
 import { SEED } from './harness/seed.ts';
 import { APP_ENTRIES, LONG_SOURCE } from './harness/seed-files.ts';
+import { readCredits } from './harness/weblate-reports.ts';
 
 const weblate = useWeblate('full-sync');
 const USERS = [...SEED.users];
@@ -227,29 +228,10 @@ describe(`a full sync of a real Weblate ${TIER_RELEASE}`, () => {
   });
 });
 
-/**
- * Weblate's credits of a project over all time, as [language name, username, changes] sorted:
- * `/api/projects/<p>/credits/` up to 5.x; since 2026 a `credits` report made through
- * `/api/projects/<p>/reports/` (generated at once: the tier runs Celery's tasks eagerly).
- */
+/** Weblate's credits of a project over all time, as [language name, username, changes] sorted. */
 async function weblateCredits(api: TierApi, project: string): Promise<[string, string, number][]> {
   const window = { start: '2000-01-01T00:00:00+00:00', end: '2100-01-01T00:00:00+00:00' };
-  let data: Array<Record<string, Array<{ username: string; change_count: number }>>>;
-  if (tierIsAtLeast('2026')) {
-    await api.post(`projects/${project}/reports/`, { kind: 'credits', ...window });
-    const reports = (
-      await api.get<{ results: Array<{ kind: string; url: string }> }>(
-        `projects/${project}/reports/`,
-      )
-    ).results.filter((r) => r.kind === 'credits');
-    expect(reports).toHaveLength(1);
-    data = (await api.get<{ data: typeof data }>(new URL(reports[0]!.url))).data;
-  } else {
-    data = await api.get<typeof data>(
-      `projects/${project}/credits/?${new URLSearchParams(window).toString()}`,
-    );
-  }
-  return data
+  return (await readCredits(api, project, window))
     .flatMap((entry) =>
       Object.entries(entry).flatMap(([language, authors]) =>
         authors.map((a): [string, string, number] => [language, a.username, a.change_count]),
