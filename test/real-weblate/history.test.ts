@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Database } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { acceptGermanSuggestions } from './harness/edits.ts';
 import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
 import { TIER_RELEASE } from './harness/release.ts';
 import { findUnit, STATE, unitsOf } from './harness/seed.ts';
-import { APP_ENTRIES, uploadAppFile } from './harness/seed-files.ts';
+import { uploadAppFile } from './harness/seed-files.ts';
 
 const weblate = useWeblate('history');
 
@@ -116,20 +117,7 @@ describe(`history estimated from the change log of a real Weblate ${TIER_RELEASE
       ]);
     });
     await phase('suggestions accepted', 4, async () => {
-      // Suggestions (an uploaded file's, method `suggest`) for the strings German lacks.
-      const de = await unitsOf(api, 'aurora/app/de');
-      const empty = new Set(de.filter((u) => u.state === STATE.empty).map((u) => u.source[0]));
-      const suggested = APP_ENTRIES.filter((e) => e.plural === undefined && empty.has(e.source));
-      expect(suggested.length).toBeGreaterThan(0);
-      await uploadAppFile(api, 'aurora/app/de', {
-        plural: 'nplurals=2; plural=(n != 1);',
-        targets: Object.fromEntries(suggested.map((e) => [e.source, `${e.source} (Vorschlag)`])),
-        method: 'suggest',
-      });
-      const [accepted] = await weblate.current.ops([
-        { op: 'accept_suggestions', args: { username: 'admin', translation: 'aurora/app/de' } },
-      ]);
-      expect(accepted).toBeGreaterThanOrEqual(suggested.length);
+      await acceptGermanSuggestions(weblate.current);
     });
     await phase('strings added and removed', 3, async () => {
       await api.post('translations/aurora/app/en/units/', { source: ['A string added later'] });

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import type { TierApi } from './harness/api.ts';
 import { compareWithWeblate } from './harness/compare.ts';
+import { approveAndMarkForEditing } from './harness/edits.ts';
 import { useWeblate } from './harness/instance.ts';
 import { expectEqualToFreshSync, requestsOf, syncWeblate } from './harness/mirror.ts';
 import { TIER_RELEASE } from './harness/release.ts';
@@ -110,16 +111,7 @@ describe(`incremental syncs of a real Weblate ${TIER_RELEASE}`, () => {
       target: ['Zuletzt synchronisiert {date}'],
       state: STATE.translated,
     });
-    const cs = await unitsOf(api, 'aurora/app/cs');
-    await api.patch(`units/${findUnit(cs, 'Cancel').id}/`, {
-      target: ['Zrušit'],
-      state: STATE.approved,
-    });
-    const ja = await unitsOf(api, 'aurora/app/ja');
-    await api.patch(`units/${findUnit(ja, 'Settings').id}/`, {
-      target: ['設定'],
-      state: STATE.fuzzy,
-    });
+    await approveAndMarkForEditing(api);
     await syncAndCompare();
   });
 

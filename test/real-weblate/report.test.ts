@@ -7,11 +7,12 @@ import type { Database } from '../../src/db/database.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/model.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { acceptGermanSuggestions, approveAndMarkForEditing } from './harness/edits.ts';
 import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
 import { TIER_RELEASE, tierIsAtLeast } from './harness/release.ts';
 import { findUnit, SEED, STATE, unitsOf } from './harness/seed.ts';
-import { APP_ENTRIES, uploadAppFile } from './harness/seed-files.ts';
+import { uploadAppFile } from './harness/seed-files.ts';
 import {
   readContributorStats,
   readCredits,
@@ -298,33 +299,11 @@ async function editThroughWeblate(): Promise<void> {
       target: [target],
       state: STATE.translated,
     });
-  const cs = await unitsOf(api, 'aurora/app/cs');
-  await api.patch(`units/${findUnit(cs, 'Cancel').id}/`, {
-    target: ['Zrušit'],
-    state: STATE.approved,
+  await approveAndMarkForEditing(api);
+  await acceptGermanSuggestions(weblate.current, {
+    author_email: 'bob@example.org',
+    author_name: 'Bob Bäcker',
   });
-  const ja = await unitsOf(api, 'aurora/app/ja');
-  await api.patch(`units/${findUnit(ja, 'Settings').id}/`, {
-    target: ['設定'],
-    state: STATE.fuzzy,
-  });
-  const empty = new Set(
-    (await unitsOf(api, 'aurora/app/de'))
-      .filter((u) => u.state === STATE.empty)
-      .map((u) => u.source[0]),
-  );
-  const suggested = APP_ENTRIES.filter((e) => e.plural === undefined && empty.has(e.source));
-  expect(suggested.length).toBeGreaterThan(0);
-  await uploadAppFile(api, 'aurora/app/de', {
-    plural: 'nplurals=2; plural=(n != 1);',
-    targets: Object.fromEntries(suggested.map((e) => [e.source, `${e.source} (Vorschlag)`])),
-    method: 'suggest',
-    fields: { author_email: 'bob@example.org', author_name: 'Bob Bäcker' },
-  });
-  const [accepted] = await weblate.current.ops([
-    { op: 'accept_suggestions', args: { username: 'admin', translation: 'aurora/app/de' } },
-  ]);
-  expect(accepted).toBeGreaterThanOrEqual(suggested.length);
   const sk = await unitsOf(api, 'aurora/app/sk');
   await weblate.current.as('bob').post(`units/${findUnit(sk, 'Save').id}/comments/`, {
     scope: 'translation',
