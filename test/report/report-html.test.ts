@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -213,6 +213,22 @@ describe.skipIf(!SHOULD_RUN)(`report --html in Chromium (needs ${CHROMIUM})`, ()
       expect(layout.charts).toHaveLength(2);
       expectReadableLayout(layout);
     });
+
+  it('catches a table widened past a phone, and a chart text shrunk (mutants of the page)', async () => {
+    const mutant = join(fixture.database.dataDir, 'out', 'mutant.html');
+    const widened = readFileSync(file, 'utf8').replace(
+      '</head>',
+      '<style>table.stalled { min-width: 900px; } .chart text { font-size: 9px !important; }</style></head>',
+    );
+    writeFileSync(mutant, widened);
+    const layout = await readReportLayout(browser, mutant, 390, {
+      folder: ARTIFACTS,
+      name: `report-${handle.kind}-mutant-390.png`,
+    });
+    expect(layout.tables.find((t) => t.name === 'stalled')!.hidden.length).toBeGreaterThan(0);
+    expect(layout.smallestText.size).toBeLessThan(11);
+    expect(() => expectReadableLayout(layout)).toThrow();
+  });
 
   function reportWindow(): { from: string; to: string } {
     // The page's text: dates come in spans that keep them on one line.
