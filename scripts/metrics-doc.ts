@@ -1,6 +1,6 @@
-import { DIMENSIONS, type Metric, METRICS } from '../src/report/metrics.ts';
+import { DIMENSIONS, type Metric, METRICS } from '../src/metrics/lookup.ts';
 
-// docs/metrics.md, written from the metric catalogue (src/report/metric-catalogue.ts):
+// docs/metrics.md, written from the metric catalogue (src/metrics/catalogue.ts):
 // test/report/metric-catalogue.test.ts checks that the file is what this gives.
 
 export const METRICS_DOC_COMMAND = 'npm run docs:metrics';
@@ -54,7 +54,7 @@ export function metricsDoc(): string {
   return [
     '# Metrics',
     '',
-    `<!-- Written by \`${METRICS_DOC_COMMAND}\` from src/report/metric-catalogue.ts; do not edit. -->`,
+    `<!-- Written by \`${METRICS_DOC_COMMAND}\` from src/metrics/catalogue.ts; do not edit. -->`,
     '',
     "Every figure that weblate-mirror shows (the report as tables, JSON, CSV and HTML, the Grafana dashboard, the example queries of README and docs/schema.md, the worker's `/healthz` and `/metrics`) is one of the metrics below. A metric's name is its key in JSON and CSV and, where it has one, the column of the SQL object that computes it; its heading is the column heading of the text and HTML tables. Two different figures never share a name or a heading. Where two are close, the entry says how they differ.",
     '',

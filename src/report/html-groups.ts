@@ -1,6 +1,6 @@
+import { headingOf } from '../metrics/lookup.ts';
 import { formatChange, formatCount, formatPercent, formatRange } from './format.ts';
 import { e, eDates, fig, key, type Names, progressColumns, renderTable } from './html-table.ts';
-import { headingOf } from './metrics.ts';
 import type { CategoryProgress, LabelProgress, Report } from './model.ts';
 
 // The page's sections of categories and labels; each appears only when the mirror has

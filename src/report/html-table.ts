@@ -1,5 +1,5 @@
+import { headingOf } from '../metrics/lookup.ts';
 import { describeCut, formatCount, formatPercent } from './format.ts';
-import { headingOf } from './metrics.ts';
 import type { Progress, Report } from './model.ts';
 import { escapeHtml } from './svg-chart.ts';
 

@@ -1,3 +1,4 @@
+import { headingOf } from '../metrics/lookup.ts';
 import {
   answerTitles,
   describePace,
@@ -11,7 +12,6 @@ import {
   thresholdOf,
 } from './answer-rows.ts';
 import { formatCount, formatPercent, personName } from './format.ts';
-import { headingOf } from './metrics.ts';
 import type {
   ApprovalTime,
   ContributorRank,

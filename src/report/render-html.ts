@@ -1,3 +1,4 @@
+import { headingOf } from '../metrics/lookup.ts';
 import { daysBetween } from './days.ts';
 import {
   describeLeftOut,
@@ -26,7 +27,6 @@ import {
   progressColumns,
   renderTable,
 } from './html-table.ts';
-import { headingOf } from './metrics.ts';
 import type {
   ComponentProgress,
   LanguageProgress,

@@ -1,3 +1,4 @@
+import { headingOf } from '../metrics/lookup.ts';
 import {
   describeActivity,
   describeLabelHistory,
@@ -11,7 +12,6 @@ import {
   isShown,
   moverTitle,
 } from './format.ts';
-import { headingOf } from './metrics.ts';
 import type {
   CategoryProgress,
   ComponentProgress,

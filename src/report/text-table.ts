@@ -1,5 +1,5 @@
+import { headingOf } from '../metrics/lookup.ts';
 import { describeCut } from './format.ts';
-import { headingOf } from './metrics.ts';
 import type { RankedList } from './model.ts';
 
 // Aligned text tables under section titles, for a terminal.

@@ -1,4 +1,4 @@
-// The metric catalogue's entries: every figure a surface shows, defined once (see metrics.ts).
+// The metric catalogue's entries: every figure a surface shows, defined once (see lookup.ts).
 
 /** What a figure counts or measures. */
 export type Unit =

@@ -1,10 +1,10 @@
-import { type Dimension, type Metric, METRIC_CATALOGUE } from './metric-catalogue.ts';
+import { type Dimension, type Metric, METRIC_CATALOGUE } from './catalogue.ts';
 
-export type { Dimension, History, Metric, Unit } from './metric-catalogue.ts';
+export type { Dimension, History, Metric, Unit } from './catalogue.ts';
 
 // The metric catalogue: every figure a surface shows (the report in its four formats, the
 // Grafana panels, the example queries, /healthz and /metrics) is one named metric, defined
-// once (metric-catalogue.ts). Its name is its key in JSON and CSV, its heading the column
+// once (catalogue.ts). Its name is its key in JSON and CSV, its heading the column
 // heading of the text and HTML tables; docs/metrics.md is written from it
 // (`npm run docs:metrics`), and test/report/metric-catalogue.test.ts walks the surfaces.
 
