@@ -1,10 +1,10 @@
 import { DIMENSIONS, type Metric, METRICS } from '../../src/metrics/lookup.ts';
 import {
   describePace,
+  METHOD_LABELS,
   methodsByPeriod,
   readinessByLanguage,
 } from '../../src/report/answer-rows.ts';
-import { METHOD_LABELS } from '../../src/report/answer-rows.ts';
 import type { Report } from '../../src/report/model.ts';
 import { renderCsv } from '../../src/report/render-csv.ts';
 import { renderHtml } from '../../src/report/render-html.ts';

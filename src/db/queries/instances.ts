@@ -61,12 +61,10 @@ export async function readInstanceState(db: Kysely<Database>): Promise<InstanceS
 
 /** The live mirrored projects' ids and slugs, by id (what refreshFingerprint records). */
 export async function listLiveProjectKeys(db: Kysely<Database>): Promise<ProjectKey[]> {
-  return db
-    .selectFrom('weblate.projects')
-    .select(['id', 'slug'])
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  const { rows } = await sql<{ keys: ProjectKey[] }>`select ${LIVE_PROJECT_KEYS} as keys`.execute(
+    db,
+  );
+  return rows[0]!.keys;
 }
 
 /**

@@ -151,12 +151,15 @@ export async function listContributorSection(
       where c.scope = 'language'
       group by c.username
       having sum(c.content_changes) > 0
+    ), last_days as (
+      select a.author_name, max(a.day)::text as last_day
+      from weblate.activity_daily a
+      where a.author_name is not null ${filterConditions(filter, ACTIVITY_COLUMNS)}
+      group by a.author_name
     )
-    select p.*, (select max(a.day)::text from weblate.activity_daily a
-                 where a.author_name = p.author_name ${filterConditions(filter, ACTIVITY_COLUMNS)})
-             as last_day,
-           count(*) over () as matching
+    select p.*, d.last_day, count(*) over () as matching
     from people p
+    left join last_days d using (author_name)
     order by p.credited_changes desc, p.credited_words desc, p.author_name
     limit ${limit}`.execute(db);
   return result.rows;
