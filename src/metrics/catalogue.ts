@@ -18,7 +18,11 @@ export type Unit =
   | 'date'
   | 'timestamp'
   | 'seconds'
-  | 'flag';
+  | 'flag'
+  | 'text'
+  | 'rows'
+  | 'records'
+  | 'requests';
 
 /**
  * What history a figure reads: the mirror's state now; the progress history (measured
@@ -317,7 +321,7 @@ const READINESS: readonly Metric[] = [
     heading: 'status',
     definition:
       'What the report and the dashboard write for a threshold: `reached`, the projected day, `pace unknown until <date>`, `no net progress in 30 days` or `losing ground: <net words> words in 30 days`; the tables show it under each threshold.',
-    unit: 'date',
+    unit: 'text',
     grain: 'a project and language, per threshold',
     history: 'progress history',
     seam: HISTORY_SEAM,
@@ -635,15 +639,15 @@ const SCOPE_AND_SERVICE: readonly Metric[] = [
   },
   ...(
     [
-      ['records', 'records read', 'Records a run read of one resource'],
-      ['rows', 'rows written', 'Rows a run inserted or changed for one resource'],
-      ['retries', 'retries', 'Requests a run tried again for one resource'],
+      ['records', 'records read', 'Records a run read of one resource', 'records'],
+      ['rows', 'rows written', 'Rows a run inserted or changed for one resource', 'rows'],
+      ['retries', 'retries', 'Requests a run tried again for one resource', 'requests'],
     ] as const
-  ).map(([name, heading, what]): Metric => ({
+  ).map(([name, heading, what, unit]): Metric => ({
     name,
     heading,
     definition: `${what} (weblate.sync_runs summary, per resource).`,
-    unit: 'changes',
+    unit,
     grain: 'a resource of a run',
     history: 'runs',
     source: "weblate.sync_runs (summary -> 'resources')",
@@ -680,7 +684,7 @@ const LISTS: readonly Metric[] = [
     heading: 'showing … of',
     definition:
       'Rows of a ranked list before --limit cut it (the tables say "showing n of matching"); for contributors, the people credited.',
-    unit: 'translations',
+    unit: 'rows',
     grain: 'a ranked list of the report',
     history: 'now',
     source: 'the query of the list (count(*) over ())',
