@@ -31,6 +31,8 @@ export interface Config {
   /** postgres:// URL, or null for the embedded database in `dataDir`. */
   databaseUrl: string | null;
   dataDir: string;
+  /** How long a run waits for a lost PostgreSQL database before it fails (DATABASE_RETRY_SECONDS). */
+  databaseRetryMs: number;
   /** Memory (RSS) at which a sync into the embedded database stops; see db/embedded-limits.ts. */
   memoryLimitMb: number;
   /** Project slugs in scope, or null for every project the token can see. */
@@ -159,6 +161,14 @@ export const CONFIG_TABLE = {
     readmeDefault: 'none',
     meaning:
       '`postgres://` URL of the warehouse. Without it, the embedded database is used. Its password is never printed: messages show the URL with `***` in its place, or only host:port/database.',
+  }),
+  DATABASE_RETRY_SECONDS: setting({
+    field: 'databaseRetryMs',
+    schema: secondsAsMs(0, 3_600).default(120_000),
+    help: 'how long a run waits for a lost PostgreSQL database to answer again before it fails (default 120)',
+    readmeDefault: '`120`',
+    meaning:
+      'How long a run (a sync, a webhook batch, `backfill`) waits for PostgreSQL to answer again after losing it (a restart, a failover), then resumes from its last committed page; past it, the run fails with the first cause. 0 fails at once. 0–3600.',
   }),
   WEBLATE_MIRROR_DATA_DIR: setting({
     field: 'dataDir',

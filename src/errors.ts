@@ -53,6 +53,19 @@ export class DatabaseFailureError extends ExplainedError {
   override name = 'DatabaseFailureError';
 }
 
+/**
+ * The mirror's PostgreSQL database went away under a command: a lost connection, a restart or
+ * failover in progress. Worth waiting for (db/outage.ts), unlike a refusal or a full disk.
+ */
+export class DatabaseLostError extends DatabaseFailureError {
+  override name = 'DatabaseLostError';
+}
+
+/** The mirror's PostgreSQL database refused or timed out a new connection: it may come back. */
+export class DatabaseUnreachableError extends UnreachableError {
+  override name = 'DatabaseUnreachableError';
+}
+
 /** A PostgreSQL database that does not exist (SQLSTATE 3D000). */
 export class MissingDatabaseError extends ExplainedError {
   override name = 'MissingDatabaseError';

@@ -3,6 +3,7 @@ import { createDb, type DbHandle, openMirror } from '../db/client.ts';
 import { explainDatabaseError } from '../db/connect-errors.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import type { Logger } from '../logger.ts';
+import { recordLateEnds } from '../sync/run-record.ts';
 
 /** Writes a line to stdout (summaries, tables); logs go to stderr through the logger. */
 export function print(text = ''): void {
@@ -40,6 +41,8 @@ export async function withDatabase<T>(
     // A database lost, shut down or full is said as such, naming it (not its credentials).
     throw explainDatabaseError(err, handle.location);
   } finally {
+    // A last attempt at the ends of runs the database was away for (run-record.ts).
+    await recordLateEnds(handle.db).catch(() => undefined);
     // A database already gone must not replace the error that said so.
     await handle
       .close()

@@ -21,6 +21,12 @@ export interface LockSession {
     name: string,
     options: { signal?: AbortSignal; pollMs?: number; onWait?: () => void },
   ): Promise<void>;
+  /**
+   * After the database went away: a session whose connection died lost its locks with it,
+   * so it takes a new connection and each lock again, waiting for any another process took
+   * meanwhile. A session whose connection survived keeps them, and this does nothing.
+   */
+  regain(options: { signal?: AbortSignal; pollMs?: number; onWait?: () => void }): Promise<void>;
 }
 
 /** Names held in this process, per database (by its Kysely instance). */
@@ -45,14 +51,47 @@ export async function withLockSession<T>(
   work: (session: LockSession) => Promise<T>,
 ): Promise<T> {
   if (handle.kind === 'pglite') return runSession(handle.db, null, work);
-  return handle.db.connection().execute((conn) => runSession(handle.db, conn, work));
+  return runSession(handle.db, await holdConnection(handle.db), work);
+}
+
+/** A connection of the pool, kept out of it until `release`. */
+interface HeldConnection {
+  conn: Kysely<Database>;
+  release(): Promise<void>;
+}
+
+function holdConnection(db: Kysely<Database>): Promise<HeldConnection> {
+  return new Promise((resolve, reject) => {
+    let letGo: () => void = () => undefined;
+    const released = new Promise<void>((done) => (letGo = done));
+    const settled = db.connection().execute(async (conn) => {
+      resolve({
+        conn,
+        release: async () => {
+          letGo();
+          await settled.catch(() => undefined);
+        },
+      });
+      await released;
+    });
+    // Only a connection that could not be opened rejects before `resolve`.
+    settled.catch(reject);
+  });
+}
+
+async function isAlive(conn: Kysely<Database>): Promise<boolean> {
+  return sql`select 1`.execute(conn).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function runSession<T>(
   db: Kysely<Database>,
-  conn: Kysely<Database> | null,
+  first: HeldConnection | null,
   work: (session: LockSession) => Promise<T>,
 ): Promise<T> {
+  let held = first;
   let registry = heldInProcess.get(db);
   if (registry === undefined) {
     registry = new Set();
@@ -65,7 +104,7 @@ async function runSession<T>(
     if (local.has(name)) return false;
     local.add(name);
     try {
-      if (conn !== null && !(await tryAdvisoryLock(conn, name))) {
+      if (held !== null && !(await tryAdvisoryLock(held.conn, name))) {
         local.delete(name);
         return false;
       }
@@ -76,14 +115,28 @@ async function runSession<T>(
     mine.push(name);
     return true;
   };
+  const waitFor = async (
+    take: () => Promise<boolean>,
+    options: { signal?: AbortSignal; pollMs?: number; onWait?: () => void },
+  ) => {
+    let waited = false;
+    while (!(await take())) {
+      if (!waited) options.onWait?.();
+      waited = true;
+      await sleep(options.pollMs ?? 1000, options.signal);
+    }
+  };
   const session: LockSession = {
     tryLock,
-    async waitLock(name, options) {
-      let waited = false;
-      while (!(await tryLock(name))) {
-        if (!waited) options.onWait?.();
-        waited = true;
-        await sleep(options.pollMs ?? 1000, options.signal);
+    waitLock: (name, options) => waitFor(() => tryLock(name), options),
+    async regain(options) {
+      if (held === null || (await isAlive(held.conn))) return;
+      const dead = held;
+      held = await holdConnection(db);
+      await dead.release();
+      for (const name of mine) {
+        const conn = held.conn;
+        await waitFor(() => tryAdvisoryLock(conn, name), options);
       }
     },
   };
@@ -92,9 +145,10 @@ async function runSession<T>(
   } finally {
     for (const name of mine.reverse()) {
       // A connection that broke has lost its locks with it; nothing more to release.
-      if (conn !== null) await advisoryUnlock(conn, name).catch(() => undefined);
+      if (held !== null) await advisoryUnlock(held.conn, name).catch(() => undefined);
       local.delete(name);
     }
+    await held?.release();
   }
 }
 

@@ -1,5 +1,7 @@
 import {
   DatabaseFailureError,
+  DatabaseLostError,
+  DatabaseUnreachableError,
   ExplainedError,
   MissingDatabaseError,
   toError,
@@ -23,7 +25,7 @@ export function explainConnectError(err: unknown, target: PostgresTarget): Error
   const location = `${target.server}/${target.database}`;
   const failure = connectFailureOf(err);
   if (failure !== null)
-    return new UnreachableError(
+    return new DatabaseUnreachableError(
       `cannot reach the database at ${location} (${failure}): is PostgreSQL running, and is DATABASE_URL right?`,
       { cause: err },
     );
@@ -65,14 +67,15 @@ export function explainDatabaseError(err: unknown, location: string): Error {
   const sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : null;
   const failure = connectFailureOf(err);
   const where = `the database at ${location}`;
-  if (failure !== null) return new UnreachableError(`lost ${where} (${failure})`, { cause: err });
+  if (failure !== null)
+    return new DatabaseUnreachableError(`lost ${where} (${failure})`, { cause: err });
   if (
     LOST_CONNECTION.some((m) => error.message.startsWith(m)) ||
     (typeof code === 'string' && SOCKET_CODES.has(code)) ||
     sqlState?.startsWith('08') === true ||
     sqlState?.startsWith('57P') === true
   )
-    return new DatabaseFailureError(`lost ${where}: ${firstLine(error.message)}`, { cause: err });
+    return new DatabaseLostError(`lost ${where}: ${firstLine(error.message)}`, { cause: err });
   if (sqlState === '53100' || /No space left on device/.test(error.message))
     return new DatabaseFailureError(`${where}: its disk is full (${firstLine(error.message)})`, {
       cause: err,

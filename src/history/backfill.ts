@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 
 import type { Database } from '../db/database.ts';
 import type { DiskRoom } from '../db/embedded-limits.ts';
+import { type OutagePolicy, rideThrough } from '../db/outage.ts';
 import { type BackfillResult, rebuildEstimates } from '../db/queries/backfill.ts';
 import type { Logger } from '../logger.ts';
 
@@ -13,16 +14,24 @@ export interface BackfillRun extends BackfillResult {
  * Rebuilds the estimated progress history (see db/queries/backfill.ts and docs/history.md)
  * and logs what it wrote. The caller holds the writer lock, as for any run that writes. On
  * the embedded database, `disk` is its room: the rebuild is one statement that no check
- * could stop halfway, so it starts only with the room a write keeps free.
+ * could stop halfway, so it starts only with the room a write keeps free. With `outage`, a
+ * lost PostgreSQL database is waited for (db/outage.ts).
  */
 export async function runBackfill(
   db: Kysely<Database>,
   log: Logger,
   disk: DiskRoom | null,
+  outage: OutagePolicy | null = null,
 ): Promise<BackfillRun> {
   disk?.check('backfill');
   const started = performance.now();
-  const result = await rebuildEstimates(db);
+  // One transaction: after a lost database it runs again whole.
+  const result = await rideThrough(db, outage, () => rebuildEstimates(db), {
+    onLost: (error) =>
+      log.info({ error: error.message }, 'lost the database; waiting for it to answer again'),
+    onBack: (away) =>
+      log.warn({ away }, `the database was away for ${away}; the estimate starts again`),
+  });
   const run = { ...result, durationMs: Math.round(performance.now() - started) };
   log.info(run, 'progress history estimated from the change log');
   if (result.clamped > 0) {

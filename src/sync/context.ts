@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { CopyCapability } from '../db/copy.ts';
 import type { Database } from '../db/database.ts';
 import type { EmbeddedLimits } from '../db/embedded-limits.ts';
+import type { OutagePolicy } from '../db/outage.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient } from '../weblate/client.ts';
 import type { IdHints } from '../weblate/id-hints.ts';
@@ -23,6 +24,8 @@ export interface SyncDeps {
   limits?: EmbeddedLimits | null;
   /** Where the mirror is (DbHandle.location, no credentials), for the database's errors. */
   databaseLocation?: string;
+  /** How a run rides through losing its database (db/outage.ts); it fails at once without one. */
+  outage?: OutagePolicy | null;
 }
 
 export interface SyncScope {
@@ -85,6 +88,8 @@ export interface SyncContext {
   copy: CopyCapability | null;
   /** Checked around every page committed: see db/embedded-limits.ts. */
   limits: EmbeddedLimits | null;
+  /** How the run rides through losing its database; null: such a loss fails it. */
+  outage: OutagePolicy | null;
 }
 
 /**

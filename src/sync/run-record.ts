@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 
 import { explainDatabaseError } from '../db/connect-errors.ts';
 import type { Database } from '../db/database.ts';
+import { isDatabaseLost, type OutageHooks, rideThrough } from '../db/outage.ts';
 import { recordLabelStatistics } from '../db/queries/statistics.ts';
 import { finishSyncRun, type RunOutcome, startSyncRun } from '../db/queries/sync-runs.ts';
 import {
@@ -13,6 +14,7 @@ import {
   toError,
   TransformError,
 } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import type { ReadingPlan, SyncContext, SyncDeps, SyncMode } from './context.ts';
 import { checkInstance, recordFirstInstance } from './instance.ts';
 import { emptyLookup } from './refs.ts';
@@ -72,7 +74,8 @@ export async function recordRun(
     weblateUrl: deps.client.apiRoot.href,
   });
   const log = deps.log.child({ runId, mode: run.mode, kind: run.kind });
-  const controller = new AbortController();
+  // One controller per attempt: a failed one aborted its own (TaskGroup).
+  let controller = new AbortController();
   const onAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const tally = new SyncTally();
@@ -94,6 +97,7 @@ export async function recordRun(
     overlapCommits: deps.overlapCommits ?? false,
     copy: deps.copy ?? null,
     limits: deps.limits ?? null,
+    outage: deps.outage ?? null,
   };
   log.info(
     { weblate: deps.client.apiRoot.href, projects: deps.scope.projects ?? 'all' },
@@ -105,7 +109,15 @@ export async function recordRun(
   let isRecorded = true;
   try {
     ({ apiRoot: instance, isRecorded } = await checkInstance(ctx));
-    await body(ctx, controller);
+    await rideThrough(
+      deps.db,
+      ctx.outage,
+      () => {
+        if (controller.signal.aborted) controller = new AbortController();
+        return body({ ...ctx, signal: controller.signal }, controller);
+      },
+      outageHooks(ctx, options.signal),
+    );
   } catch (err) {
     error = explainDatabaseError(err, location);
     status = 'failed';
@@ -123,6 +135,21 @@ export async function recordRun(
   // this run's summary too.
   for (const warning of deps.client.warnings.slice(clientWarnings)) tally.warn(warning);
   return finish(ctx, { kind: run.kind, instance, started, status, error, location });
+}
+
+/** What a run says while it waits for its database, and once it is back. */
+function outageHooks(ctx: SyncContext, signal: AbortSignal | undefined): OutageHooks {
+  return {
+    signal,
+    onLost: (error) =>
+      ctx.log.info({ error: error.message }, 'lost the database; waiting for it to answer again'),
+    onBack: (away) =>
+      ctx.warn(
+        'database back',
+        `the database was away for ${away}; the run went on from its last committed page`,
+        { away },
+      ),
+  };
 }
 
 /**
@@ -166,7 +193,12 @@ async function finish(
   };
   let recordError: Error | null = null;
   try {
-    await finishSyncRun(ctx.db, ctx.runId, ending);
+    await rideThrough(ctx.db, ctx.outage, () => finishSyncRun(ctx.db, ctx.runId, ending), {
+      onLost: (lost) =>
+        ctx.log.info({ error: lost.message }, 'lost the database; waiting to record its end'),
+      onBack: (away) =>
+        ctx.log.warn({ away }, 'the database was away as the run ended; its end is recorded'),
+    });
   } catch (err) {
     // The first cause stays the run's error. The next run of this process records this
     // end as it was (recordLateEnds); another process's run closes the row as abandoned.
@@ -176,6 +208,7 @@ async function finish(
       status: 'failed',
       error: `${error?.message ?? 'succeeded'}; its end recorded late: ${recordError.message}`,
     });
+    retryLateEnds(ctx.db, ctx.log);
   }
   const ended = { runId: ctx.runId, kind: outcome.kind, instance: outcome.instance };
   const counts = {
@@ -210,10 +243,39 @@ function lateEnds(db: Kysely<Database>): Map<number, RunOutcome> {
   return ends;
 }
 
+/** Databases whose late ends a timer of retryLateEnds is after. */
+const retrying = new WeakSet<Kysely<Database>>();
+
+const LONGEST_RETRY_MS = 30_000;
+
+/**
+ * Records late ends as soon as the database answers again, not only when this process's
+ * next run begins: a worker may wait an hour for it. The timer holds no process open; a
+ * command records what is left as it exits (recordLateEnds in cli/runtime.ts).
+ */
+function retryLateEnds(db: Kysely<Database>, log: Logger, wait = 1_000): void {
+  if (retrying.has(db)) return;
+  retrying.add(db);
+  setTimeout(() => {
+    recordLateEnds(db).then(
+      (runs) => {
+        retrying.delete(db);
+        if (runs.length > 0) log.warn({ runs }, 'ends of runs recorded once the database answered');
+        if (lateEnds(db).size > 0) retryLateEnds(db, log);
+      },
+      (err: unknown) => {
+        retrying.delete(db);
+        // A database closed for good (the command ended) is not waited for.
+        if (isDatabaseLost(err)) retryLateEnds(db, log, Math.min(wait * 2, LONGEST_RETRY_MS));
+      },
+    );
+  }, wait).unref();
+}
+
 /**
  * Records the ends of this process's runs that could not be recorded when they ended, as
- * they were. For a caller that holds the writer lock (withWriter), before it closes what
- * other processes left running. Returns the runs recorded.
+ * they were: only rows of this process's own runs are written, so no lock is needed.
+ * Returns the runs recorded.
  */
 export async function recordLateEnds(db: Kysely<Database>): Promise<number[]> {
   const recorded: number[] = [];

@@ -104,7 +104,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
  */
 async function backfillAfterFirstSync(deps: SyncDeps): Promise<void> {
   try {
-    await runBackfill(deps.db, deps.log, deps.limits?.disk ?? null);
+    await runBackfill(deps.db, deps.log, deps.limits?.disk ?? null, deps.outage ?? null);
   } catch (err) {
     logFailure(
       deps.log,

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { LockSession } from '../db/advisory-lock.ts';
 import type { DbHandle } from '../db/client.ts';
+import type { OutagePolicy } from '../db/outage.ts';
 import { closeAbandonedRuns } from '../db/queries/sync-runs.ts';
 import type { Logger } from '../logger.ts';
 import type { WeblateClient, WeblateClientOptions } from '../weblate/client.ts';
@@ -34,6 +35,8 @@ export interface WriterRun {
   scope: SyncScope;
   /** Called once the lock is held; the client is closed when the run settles. */
   client: () => WeblateClient;
+  /** How long the run waits for its PostgreSQL database when it loses it; unset: it fails. */
+  databaseRetryMs?: number;
 }
 
 /** The run a configuration describes: WEBLATE_URL's client, WEBLATE_PROJECTS and WEBLATE_USERS. */
@@ -46,6 +49,7 @@ export function configuredRun(
     log,
     scope: { projects: config.projects, users: config.users },
     client: () => createClient(config, log, extra),
+    databaseRetryMs: config.databaseRetryMs,
   };
 }
 
@@ -87,8 +91,27 @@ export async function withWriter<T>(
       copy: handle.copy,
       limits: handle.limits,
       databaseLocation: handle.location,
+      outage: outagePolicy(session, handle, run.databaseRetryMs, options),
     });
   } finally {
     await client.close();
   }
+}
+
+/**
+ * How a run holding `session`'s locks rides through losing PostgreSQL: it waits up to
+ * `windowMs`, then takes its locks back. The embedded database lives in the process: none.
+ */
+export function outagePolicy(
+  session: LockSession,
+  handle: Pick<DbHandle, 'kind' | 'location'>,
+  windowMs: number | undefined,
+  options: Pick<WriterOptions, 'pollMs' | 'onWait'>,
+): OutagePolicy | null {
+  if (handle.kind !== 'postgres' || windowMs === undefined) return null;
+  return {
+    location: handle.location,
+    windowMs,
+    regain: (signal) => session.regain({ signal, pollMs: options.pollMs, onWait: options.onWait }),
+  };
 }

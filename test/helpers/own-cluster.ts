@@ -20,6 +20,9 @@ export interface OwnCluster {
   createDatabase(name: string): Promise<void>;
   /** `pg_ctl restart -m <mode>`: fast ends every session, immediate as a crash does. */
   restart(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Stops it as a crash does (`-m immediate`), until `start`. */
+  crash(): Promise<void>;
+  start(): Promise<void>;
   stop(): Promise<void>;
   /** Stops it and removes its folder. */
   destroy(): Promise<void>;
@@ -81,6 +84,12 @@ export async function startOwnCluster(): Promise<OwnCluster> {
     },
     async restart(mode = 'fast') {
       await ctl('restart', ['-m', mode]);
+    },
+    async crash() {
+      await ctl('stop', ['-m', 'immediate']);
+    },
+    async start() {
+      await ctl('start');
     },
     stop,
     async destroy() {

@@ -75,43 +75,105 @@ function expectNoCrash(stderr: string): void {
   }
 }
 
-describe('PostgreSQL restarted', () => {
-  for (const mode of ['fast', 'immediate'] as const) {
-    it(`during a full sync (${mode}): the run ends cleanly, the next completes the mirror`, async () => {
-      const database = `mirror_${mode}`;
-      await cluster.createDatabase(database);
-      // While the units are walked: the restart runs beside the sync.
-      let restarting: Promise<void> = Promise.resolve();
-      const trigger = sim.at({ match: /^\/api\/units\//, nth: 3 }, () => {
-        restarting = cluster.restart(mode);
-      });
-      const first = await runCli(['sync', '--full'], env(database), 180_000);
-      trigger.cancel();
-      expect(trigger.fired).toBe(true);
-      await restarting;
-      expectNoCrash(first.stderr);
-      if (first.code !== 0) {
-        expect(first.code, first.stderr).toBe(1);
-        // One line, the first cause, naming the database and not its user.
-        const said = first.stdout.split('\n').filter((l) => l.startsWith('error: '));
-        expect(said, first.stdout).toHaveLength(1);
-        expect(said[0]).toMatch(
-          new RegExp(`database at 127\\.0\\.0\\.1:${cluster.port}/${database}\\b`),
-        );
-        expect(first.stdout).not.toContain('postgres@');
-      }
+/** The error lines a command said, wherever it said them. */
+function errorLines(result: { stdout: string; stderr: string }): string[] {
+  return `${result.stdout}\n${result.stderr}`.split('\n').filter((l) => l.startsWith('error: '));
+}
 
-      const second = await runCli(['sync'], env(database), 180_000);
-      expectNoCrash(second.stderr);
-      expect(second.code, second.stderr).toBe(0);
-      const handle = await createDb({ databaseUrl: cluster.url(database), dataDir: '' });
-      handles.push(handle);
-      const runs = await runsOf(handle);
-      expect(runs.map((r) => r.status)).not.toContain('running');
-      expect(runs.at(-1)?.status).toBe('succeeded');
-      await sameAsUnedited(handle.db);
+/** The one run of a command that rode through an outage: succeeded, and said for how long. */
+async function expectRodeThrough(
+  result: { code: number | null; stdout: string; stderr: string },
+  database: string,
+): Promise<void> {
+  expectNoCrash(result.stderr);
+  expect(result.code, `${result.stdout}\n${result.stderr.slice(-3000)}`).toBe(0);
+  const said = `${result.stdout}\n${result.stderr}`;
+  expect(said).toMatch(/the database was away for \d+\.\d s; the run went on/);
+  const handle = await createDb({ databaseUrl: cluster.url(database), dataDir: '' });
+  handles.push(handle);
+  // One run, ended where it was: no failed run before a successful one.
+  expect((await runsOf(handle)).map((r) => r.status)).toEqual(['succeeded']);
+  await sameAsUnedited(handle.db);
+}
+
+/** Runs `sync --full` into a new database of the own cluster, `outage` starting at the 3rd unit page. */
+async function syncThrough(
+  database: string,
+  outage: () => Promise<void>,
+  settings: Record<string, string> = {},
+) {
+  await cluster.createDatabase(database);
+  // While the units are walked: the outage runs beside the sync.
+  let during: Promise<void> = Promise.resolve();
+  const trigger = sim.at({ match: /^\/api\/units\//, nth: 3 }, () => {
+    during = outage();
+  });
+  const result = await runCli(['sync', '--full'], { ...env(database), ...settings }, 240_000);
+  trigger.cancel();
+  expect(trigger.fired).toBe(true);
+  await during;
+  return result;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('PostgreSQL restarted under a sync', () => {
+  for (const mode of ['fast', 'immediate'] as const) {
+    it(`restarted (${mode}): the run waits, goes on and succeeds`, async () => {
+      const database = `mirror_${mode}`;
+      const result = await syncThrough(database, () => cluster.restart(mode));
+      await expectRodeThrough(result, database);
     }, 300_000);
   }
+
+  for (const seconds of [2, 30]) {
+    it(`crashed, started again ${seconds} s later: the run waits, goes on and succeeds`, async () => {
+      const database = `mirror_crash_${seconds}`;
+      const result = await syncThrough(database, async () => {
+        await cluster.crash();
+        await sleep(seconds * 1000);
+        await cluster.start();
+      });
+      await expectRodeThrough(result, database);
+    }, 300_000);
+  }
+
+  it('away past DATABASE_RETRY_SECONDS: the run fails with the first cause, its row closed', async () => {
+    const database = 'mirror_long_outage';
+    let sync: ReturnType<typeof startCli> | null = null;
+    let down: Promise<void> = Promise.resolve();
+    await cluster.createDatabase(database);
+    const trigger = sim.at({ match: /^\/api\/units\//, nth: 3 }, () => {
+      down = cluster.crash();
+    });
+    sync = startCli(['sync', '--full'], { ...env(database), DATABASE_RETRY_SECONDS: '5' }, 240_000);
+    // The database comes back only once the run gave up on it and waits to record its end.
+    await sync.waitForStderr(/waiting to record its end/, 120_000);
+    await down;
+    await cluster.start();
+    const result = await sync.done;
+    trigger.cancel();
+    expectNoCrash(result.stderr);
+    expect(result.code, result.stderr.slice(-3000)).toBe(1);
+    const said = errorLines(result);
+    expect(said, `${result.stdout}\n${result.stderr}`).toHaveLength(1);
+    const location = `127\\.0\\.0\\.1:${cluster.port}/${database}`;
+    expect(said[0]).toMatch(new RegExp(`database at ${location}\\b`));
+    expect(said[0]).toContain('did not answer again within DATABASE_RETRY_SECONDS=5');
+    expect(`${result.stdout}${result.stderr}`).not.toContain('postgres@');
+    const handle = await createDb({ databaseUrl: cluster.url(database), dataDir: '' });
+    handles.push(handle);
+    const runs = await runsOf(handle);
+    expect(runs.map((r) => r.status)).toEqual(['failed']);
+    expect(runs[0]!.error).toContain('did not answer again within DATABASE_RETRY_SECONDS=5');
+
+    // The next run completes the mirror from what the first committed.
+    const second = await runCli(['sync'], env(database), 180_000);
+    expectNoCrash(second.stderr);
+    expect(second.code, second.stderr).toBe(0);
+    expect((await runsOf(handle)).map((r) => r.status)).toEqual(['failed', 'succeeded']);
+    await sameAsUnedited(handle.db);
+  }, 300_000);
 });
 
 interface Health {

@@ -109,6 +109,60 @@ describe('job locks', () => {
     },
   );
 
+  it.runIf(DATABASE_KIND === 'postgres')(
+    'a session whose connection died takes its locks back, after another process let go of them',
+    async () => {
+      const other = await database.open();
+      const holderOf = async (name: string) => {
+        const { rows } = await sql<{ pid: number }>`
+          select pid from pg_locks
+          where locktype = 'advisory' and classid = ${LOCK_NAMESPACE}::int4::oid
+            and objid = ${lockKey(name)}::int4::oid and objsubid = 2 and granted
+            and database = (select oid from pg_database where datname = current_database())`.execute(
+          other.db,
+        );
+        return rows[0]?.pid ?? null;
+      };
+      try {
+        await withLockSession(handle, async (session) => {
+          expect(await session.tryLock('mirror-writer')).toBe(true);
+          // A connection that survived keeps its locks: regain leaves them where they are.
+          const first = await holderOf('mirror-writer');
+          await session.regain({ pollMs: 20 });
+          expect(await holderOf('mirror-writer')).toBe(first);
+
+          // The server ends the session (a restart): the lock is free, and another takes it.
+          await sql`select pg_terminate_backend(${first}::int)`.execute(other.db);
+          const taken = gate();
+          const letGo = gate();
+          const another = withLockSession(other, async (s) => {
+            for (let i = 0; i < 100 && !(await s.tryLock('mirror-writer')); i++)
+              await new Promise((resolve) => setTimeout(resolve, 50));
+            taken.release();
+            await letGo.wait;
+          });
+          await taken.wait;
+          let waits = 0;
+          const regained = session.regain({ pollMs: 20, onWait: () => waits++ });
+          // It waits for the other holder, however long that takes here.
+          for (let i = 0; i < 600 && waits === 0; i++)
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          expect(waits).toBe(1);
+          letGo.release();
+          await another;
+          await regained;
+          const now = await holderOf('mirror-writer');
+          expect(now).not.toBeNull();
+          expect(now).not.toBe(first);
+        });
+        // The session ended: its new connection let go of the lock.
+        expect(await holderOf('mirror-writer')).toBeNull();
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
   it('derives distinct keys from names, stable across processes', () => {
     expect(lockKey('job:sync')).toBe(lockKey('job:sync'));
     const keys = new Set(

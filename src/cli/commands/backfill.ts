@@ -2,7 +2,7 @@ import { loadConfig } from '../../config.ts';
 import { withLockSession } from '../../db/advisory-lock.ts';
 import { describeBackfill, runBackfill } from '../../history/backfill.ts';
 import { createLogger } from '../../logger.ts';
-import { WRITER_LOCK } from '../../sync/write-session.ts';
+import { outagePolicy, WRITER_LOCK } from '../../sync/write-session.ts';
 import {
   type Command,
   DATABASE_FLAGS,
@@ -22,15 +22,17 @@ export const backfillCommand: Command = {
   usage: 'backfill [options]',
   options: DATABASE_OPTIONS,
   optionHelp: DATABASE_HELP,
+  environment: ['DATABASE_RETRY_SECONDS'],
   async run(values) {
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
     return withDatabase(config, log, { mode: 'migrate' }, (handle) =>
       withLockSession(handle, async (session) => {
-        await session.waitLock(WRITER_LOCK, {
-          onWait: () => log.info('waiting for a worker job that writes the mirror'),
-        });
-        print(describeBackfill(await runBackfill(handle.db, log, handle.limits?.disk ?? null)));
+        const onWait = () => log.info('waiting for a worker job that writes the mirror');
+        await session.waitLock(WRITER_LOCK, { onWait });
+        const outage = outagePolicy(session, handle, config.databaseRetryMs, { onWait });
+        const run = await runBackfill(handle.db, log, handle.limits?.disk ?? null, outage);
+        print(describeBackfill(run));
         return 0;
       }),
     );
