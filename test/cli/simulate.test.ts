@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseServerFlags } from '../../src/cli/commands/simulate.ts';
+import { parseInstanceFlags, parseServerFlags } from '../../src/cli/commands/simulate.ts';
 import { UsageError } from '../../src/errors.ts';
 import { churnTicker } from '../../src/simulator/churn.ts';
 import { scaledCosts, WEBLATE_5_14_COSTS } from '../../src/simulator/cost.ts';
@@ -52,6 +52,20 @@ describe('simulate flags', () => {
       rateLimit: { limit: 10, windowSeconds: 1, headers: false },
     });
     expect(parseServerFlags({})).toEqual({});
+  });
+
+  it.each([
+    ['2026-12-06T10:00:00Z', '2026-12-06T09:00:00.000Z'],
+    ['2026-12-06T00:20:00Z', '2026-12-06T00:00:00.000Z'],
+    ['2026-12-06T01:00:00Z', '2026-12-06T00:00:00.000Z'],
+  ])("serves the demo's instance: at %s, a history ending at %s", (now, end) => {
+    const instance = parseInstanceFlags({ seed: '4', units: '60' }, Date.parse(now));
+    expect(instance).toEqual({
+      seed: 4,
+      units: 60,
+      historyEndsAt: Date.parse(end),
+      categoriesAndLabels: true,
+    });
   });
 
   it("reads the cost model's scale", () => {

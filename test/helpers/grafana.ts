@@ -25,7 +25,15 @@ export const DEPLOY = new URL('../../deploy/', import.meta.url);
 
 export const dashboard = JSON.parse(
   readFileSync(new URL('grafana/dashboards/weblate-mirror.json', DEPLOY), 'utf8'),
-) as { uid: string; panels: GrafanaPanel[] };
+) as { uid: string; time: { from: string; to: string }; panels: GrafanaPanel[] };
+
+/** The dashboard's default time range (`now-90d` to `now`), for expandMacros. */
+export function defaultRange(now = Date.now()): { from: string; to: string } {
+  const days = /^now-(\d+)d$/.exec(dashboard.time.from)?.[1];
+  if (days === undefined || dashboard.time.to !== 'now')
+    throw new Error(`a default range this helper does not read: ${JSON.stringify(dashboard.time)}`);
+  return { from: new Date(now - Number(days) * 86_400_000).toISOString(), to: 'now()' };
+}
 
 /**
  * Grafana's time macro, expanded as Grafana does for a range: by default one reaching back

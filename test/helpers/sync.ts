@@ -50,24 +50,35 @@ export function subscribedUsers(sim: RunningSimulator): string[] {
   return sim.instance.users.filter((u) => u.subscriptions.length > 0).map((u) => u.username);
 }
 
+type SyncTestOptions = SyncOptions & {
+  client?: Partial<WeblateClientOptions>;
+  projects?: string[] | null;
+  log?: Logger;
+};
+
 /** One sync of the simulator into the database, with users that have subscriptions. */
-export async function syncSimulator(
+export function syncSimulator(
   sim: RunningSimulator,
   handle: DbHandle,
-  options: SyncOptions & {
-    client?: Partial<WeblateClientOptions>;
-    projects?: string[] | null;
-    log?: Logger;
-  } = {},
+  options: SyncTestOptions = {},
+): Promise<SyncResult> {
+  return syncServed(sim.url, subscribedUsers(sim), handle, options);
+}
+
+/** One sync of the instance served at `url` (a simulator in another process, say). */
+export async function syncServed(
+  url: string,
+  users: string[],
+  handle: DbHandle,
+  options: SyncTestOptions = {},
 ): Promise<SyncResult> {
   const log = options.log ?? captureLogger('info').log;
-  const users = subscribedUsers(sim);
   return syncAsWriter(
     handle,
     {
       log,
       scope: { projects: options.projects ?? null, users },
-      client: () => createTestClient(sim.url, { concurrency: 4, log, ...options.client }),
+      client: () => createTestClient(url, { concurrency: 4, log, ...options.client }),
     },
     options,
   );

@@ -20,7 +20,7 @@ import {
 import { type DemoServer, startDemoServer } from '../demo-server.ts';
 import { print, withDatabase } from '../runtime.ts';
 import { printRows } from './query.ts';
-import { parseSizeFlags, SIZE_HELP, SIZE_OPTIONS } from './simulate.ts';
+import { parseInstanceFlags, SIZE_HELP, SIZE_OPTIONS } from './simulate.ts';
 import { syncOnce } from './sync.ts';
 
 /**
@@ -58,7 +58,7 @@ export const demoCommand: Command = {
   optionHelp: [...DATABASE_HELP, ...SIZE_HELP],
   environment: ['WEBLATE_MIRROR_MEMORY_LIMIT_MB'],
   async run(values) {
-    const size = parseSizeFlags(values);
+    const instance = parseInstanceFlags(values);
     const base = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: base.logLevel === 'info' ? 'warn' : base.logLevel });
     const dataDir =
@@ -68,14 +68,8 @@ export const demoCommand: Command = {
       DATABASE_URL: typeof values['database-url'] === 'string' ? values['database-url'] : '',
       WEBLATE_MIRROR_DATA_DIR: dataDir,
     };
-    // A history that ends an hour ago, so the report's recent activity has something to show;
-    // categories and labels, so that its sections of them have something too.
     const simulator = await startOnEarlierPort(
-      {
-        ...size,
-        historyEndsAt: Date.now() - 3_600_000,
-        categoriesAndLabels: true,
-      },
+      instance,
       await earlierDemoPort(loadConfig({ overrides: database }), log),
     );
     try {

@@ -41,7 +41,7 @@ export const SIZE_HELP = [
 ];
 
 /** Reads --seed and the size flags; each must be a whole number. */
-export function parseSizeFlags(values: OptionValues): Partial<SimulatorSize> & { seed?: number } {
+function parseSizeFlags(values: OptionValues): Partial<SimulatorSize> & { seed?: number } {
   const out: Partial<SimulatorSize> & { seed?: number } = {};
   for (const flag of [...SIZE_FLAGS, 'seed'] as const) {
     const raw = values[flag];
@@ -55,6 +55,22 @@ export function parseSizeFlags(values: OptionValues): Partial<SimulatorSize> & {
     out[flag] = value;
   }
   return out;
+}
+
+type InstanceOptions = Partial<SimulatorSize> &
+  Pick<SimulatorOptions, 'seed' | 'historyEndsAt' | 'categoriesAndLabels'>;
+
+/**
+ * The demo's instance, which `simulate` serves too: the size flags, a history that ends today
+ * (an hour ago, or at midnight UTC if that is later) for the recent days of the report and the
+ * dashboards, and categories and labels for their sections of them.
+ */
+export function parseInstanceFlags(values: OptionValues, now = Date.now()): InstanceOptions {
+  return {
+    ...parseSizeFlags(values),
+    historyEndsAt: Math.max(now - 3_600_000, now - (now % 86_400_000)),
+    categoriesAndLabels: true,
+  };
 }
 
 /** A positive (or, with `allowZero`, non-negative) number from a flag, or a usage error. */
@@ -159,9 +175,10 @@ export function parseWebhookFlags(values: OptionValues): Pick<SimulatorOptions, 
 
 export const simulateCommand: Command = {
   name: 'simulate',
-  description: 'Serve a simulated, Weblate-compatible instance on 127.0.0.1.',
+  description: "Serve the demo's simulated, Weblate-compatible instance on 127.0.0.1.",
   summary:
-    'Serve a generated, Weblate-compatible instance on 127.0.0.1 for trying the mirror without a Weblate.\n' +
+    "Serve the demo's generated, Weblate-compatible instance (its history ending today, with categories and\n" +
+    'labels) on 127.0.0.1, for trying the mirror and its dashboards without a Weblate.\n' +
     'Prints its base URL and runs until interrupted (Ctrl-C). It can misbehave on purpose (faults, a rate\n' +
     'budget, latency) and change while it runs (--churn), to watch the mirror cope.',
   usage: 'simulate [options]',
@@ -210,7 +227,7 @@ export const simulateCommand: Command = {
       throw new UsageError(`--churn must be a whole number, got "${String(values.churn)}"`);
     const everySeconds = numberFlag(values, 'churn-seconds') ?? 60;
     const simulator = await startSimulator({
-      ...parseSizeFlags(values),
+      ...parseInstanceFlags(values),
       ...parseServerFlags(values),
       ...parseWebhookFlags(values),
       port,
