@@ -176,6 +176,52 @@ describe('PostgreSQL restarted under a sync', () => {
   }, 300_000);
 });
 
+describe('PostgreSQL restarted under backfill', () => {
+  it('the estimate starts again once the database answers, and succeeds', async () => {
+    const database = 'mirror_backfill';
+    await cluster.createDatabase(database);
+    expect((await runCli(['sync'], env(database), 180_000)).code).toBe(0);
+    const handle = await createDb({ databaseUrl: cluster.url(database), dataDir: '' });
+    handles.push(handle);
+    const estimated = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`
+            select count(*) as n from weblate.translation_progress_estimated`.execute(handle.db)
+        ).rows[0]!.n,
+      );
+    const before = await estimated();
+    expect(before).toBeGreaterThan(0);
+    // Another session holds the table, so the restart meets backfill's statement mid-way.
+    const blocker = await handle.db.connection().execute(async (conn) => {
+      await sql`begin`.execute(conn);
+      await sql`lock table weblate.translation_progress_estimated in access exclusive mode`.execute(
+        conn,
+      );
+      const backfill = startCli(['backfill'], env(database), 180_000);
+      await waitFor(
+        async () =>
+          (
+            await sql<{ n: number }>`
+              select count(*)::int as n from pg_stat_activity
+              where datname = ${database} and application_name = 'weblate-mirror'
+                and wait_event_type = 'Lock'`.execute(handle.db)
+          ).rows[0]!.n > 0 || undefined,
+        'backfill to wait for the table',
+        60_000,
+      );
+      await cluster.restart('fast');
+      return backfill;
+    });
+    const result = await blocker.done;
+    expectNoCrash(result.stderr);
+    expect(result.code, result.stderr.slice(-3000)).toBe(0);
+    expect(result.stderr).toMatch(/the database was away for \d+\.\d s; the estimate starts again/);
+    expect(result.stdout).toMatch(/^estimated \d+ translation-days/m);
+    expect(await estimated()).toBe(before);
+  }, 300_000);
+});
+
 interface Health {
   status: string;
   database: string;
@@ -225,7 +271,10 @@ async function startWorker(database: string, settings: Record<string, string>) {
      * connection, left no run `running`, said which database a failed run lost, and the
      * mirror equals a fresh full sync.
      */
-    async stopAndCheck(sameAsClean: (db: DbHandle['db']) => Promise<void>): Promise<void> {
+    async stopAndCheck(
+      sameAsClean: (db: DbHandle['db']) => Promise<void>,
+      expected: { failed: number } = { failed: 0 },
+    ): Promise<void> {
       expect(worker.child.exitCode).toBeNull();
       const handle = await createDb({ databaseUrl: cluster.url(database), dataDir: '' });
       handles.push(handle);
@@ -241,10 +290,10 @@ async function startWorker(database: string, settings: Record<string, string>) {
       expect(ended.code, ended.stderr.slice(-2000)).toBe(0);
       expectNoCrash(ended.stderr);
       const runs = await runsOf(handle);
-      expect(runs.map((r) => r.status)).not.toContain('running');
-      // A run the restart cut short says so, naming the database.
-      for (const run of runs.filter((r) => r.status === 'failed'))
-        expect(run.error).toMatch(/database|ended without recording its end/);
+      // Every run rode through the restarts, but for those an outage outlasted; only the stop
+      // may interrupt one.
+      expect(runs.filter((r) => r.status === 'failed')).toHaveLength(expected.failed);
+      for (const run of runs) expect(['succeeded', 'interrupted', 'failed']).toContain(run.status);
       await sameAsClean(handle.db);
     },
     async kill(): Promise<void> {
@@ -284,7 +333,52 @@ describe('PostgreSQL restarted under the worker', () => {
       const idle = Date.now();
       await cluster.restart('immediate');
       await worker.recovered(idle);
+
+      // A crash during a run, the server back 2 s later.
+      const crashed = Date.now();
+      const crash = sim.at({ match: /^\/api\/changes\//, nth: 1 }, () => {
+        restarting = (async () => {
+          await cluster.crash();
+          await sleep(2_000);
+          await cluster.start();
+        })();
+      });
+      await afterTrigger(crash, () => restarting);
+      await worker.recovered(crashed);
+      await worker.worker.waitForStderr(/the database was away for \d+\.\d s; the run went on/);
       await worker.stopAndCheck(sameAsUnedited);
+    } finally {
+      await worker.kill();
+    }
+  }, 300_000);
+
+  it('away past the window: the run fails with the first cause, its row closed once it is back', async () => {
+    const database = 'mirror_worker_outage';
+    await cluster.createDatabase(database);
+    const worker = await startWorker(database, { DATABASE_RETRY_SECONDS: '2' });
+    try {
+      await worker.recovered(0);
+      let down: Promise<void> = Promise.resolve();
+      const trigger = sim.at({ match: /^\/api\/changes\//, nth: 1 }, () => {
+        down = cluster.crash();
+      });
+      // Both waits end with the server down: the run fails, and its end cannot be recorded.
+      await worker.worker.waitForStderr(/"status":"failed".*"msg":"job finished"/, 120_000);
+      await afterTrigger(trigger, () => down);
+      const back = Date.now();
+      await cluster.start();
+      await worker.recovered(back);
+      const handle = await createDb({ databaseUrl: cluster.url(database), dataDir: '' });
+      handles.push(handle);
+      const failed = (await runsOf(handle)).filter((r) => r.status === 'failed');
+      expect(failed).toHaveLength(1);
+      // Closed by this worker with its own first cause, not as abandoned by a later run.
+      expect(failed[0]!.error).toMatch(
+        new RegExp(`^lost the database at 127\\.0\\.0\\.1:${cluster.port}/${database}\\b`),
+      );
+      expect(failed[0]!.error).toContain('did not answer again within DATABASE_RETRY_SECONDS=2');
+      expect(failed[0]!.error).not.toContain('ended without recording its end');
+      await worker.stopAndCheck(sameAsUnedited, { failed: 1 });
     } finally {
       await worker.kill();
     }
