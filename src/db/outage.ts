@@ -1,6 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 
-import { DatabaseLostError, DatabaseUnreachableError, toError } from '../errors.ts';
+import {
+  DatabaseLostError,
+  DatabaseUnreachableError,
+  ExplainedError,
+  HttpError,
+  ResponseError,
+  toError,
+} from '../errors.ts';
 import { sleep } from '../lib/sleep.ts';
 import { explainDatabaseError } from './connect-errors.ts';
 import type { Database } from './database.ts';
@@ -8,13 +15,23 @@ import type { Database } from './database.ts';
 // A PostgreSQL database that goes away under a run (a restart, a crash, a failover) is
 // waited for, like a Weblate that does not answer (docs/reliability.md#database-outages).
 
-/** Whether `err`, or an error it wraps, says the database went away rather than refused. */
+/**
+ * Whether `err`, or an error it wraps, says the database went away rather than refused. A
+ * connection PostgreSQL refused is explained where it is opened (DatabaseUnreachableError);
+ * an error that explains a Weblate answer or another fault ends the search, whatever it wraps.
+ */
 export function isDatabaseLost(err: unknown): boolean {
   let current: unknown = err;
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
-    const explained = explainDatabaseError(current, '');
-    if (explained instanceof DatabaseLostError || explained instanceof DatabaseUnreachableError)
+    if (current instanceof DatabaseLostError || current instanceof DatabaseUnreachableError)
       return true;
+    if (
+      current instanceof ExplainedError ||
+      current instanceof HttpError ||
+      current instanceof ResponseError
+    )
+      return false;
+    if (explainDatabaseError(current, '') instanceof DatabaseLostError) return true;
     current = current.cause;
   }
   return false;
@@ -96,12 +113,30 @@ export async function rideThrough<T>(
       const back =
         outages <= MOST_OUTAGES &&
         policy.windowMs > 0 &&
-        (await awaitDatabase(db, lost + policy.windowMs, hooks.signal));
+        (await regainWithin(db, policy, lost + policy.windowMs, hooks.signal));
       if (!back) throw unanswered(error, policy.windowMs, outages);
-      await policy.regain(hooks.signal);
       hooks.onBack?.(awayFor(lost));
     }
   }
+}
+
+/** Waits for the database and takes the locks back; false once `deadline` passes first. */
+async function regainWithin(
+  db: Kysely<Database>,
+  policy: OutagePolicy,
+  deadline: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  while (await awaitDatabase(db, deadline, signal)) {
+    try {
+      await policy.regain(signal);
+      return true;
+    } catch (err) {
+      // Gone again between the probe and the locks: wait on.
+      if (!isDatabaseLost(err)) throw err;
+    }
+  }
+  return false;
 }
 
 /** The first cause, and why the run no longer waits for the database. */

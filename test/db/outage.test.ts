@@ -4,9 +4,18 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { explainConnectError } from '../../src/db/connect-errors.ts';
+import { guardedPool } from '../../src/db/copy.ts';
 import type { Database } from '../../src/db/database.ts';
 import { isDatabaseLost, type OutagePolicy, rideThrough } from '../../src/db/outage.ts';
-import { DatabaseLostError, HttpError, SyncError, UnreachableError } from '../../src/errors.ts';
+import {
+  DatabaseLostError,
+  DatabaseUnreachableError,
+  HttpError,
+  ResponseError,
+  SyncError,
+  UnreachableError,
+} from '../../src/errors.ts';
 import { freePort } from '../helpers/ports.ts';
 
 // Which failures a run waits out, and how: the decisions behind riding through a database
@@ -24,7 +33,13 @@ describe('isDatabaseLost', () => {
     ['starting up', pgError('the database system is starting up', '57P03'), true],
     ['connection failure class', pgError('connection failure', '08006'), true],
     ['socket gone under a query', pgError('Connection terminated unexpectedly'), true],
-    ['refused', pgError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'), true],
+    [
+      'refused, as the pool explains it',
+      new DatabaseUnreachableError('cannot reach the database at 127.0.0.1:5432/mirror'),
+      true,
+    ],
+    // PostgreSQL's refusals are explained where they happen: a bare one is someone else's.
+    ['refused, unexplained', pgError('connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED'), false],
     ['reset', pgError('read ECONNRESET', 'ECONNRESET'), true],
     [
       'wrapped by a sync error',
@@ -35,7 +50,21 @@ describe('isDatabaseLost', () => {
     ['unique violation', pgError('duplicate key', '23505'), false],
     ['login refused', pgError('password authentication failed', '28P01'), false],
     ['query canceled', pgError('canceling statement due to statement timeout', '57014'), false],
-    ['Weblate unreachable', new UnreachableError('cannot reach Weblate at x'), false],
+    [
+      'Weblate unreachable',
+      new UnreachableError('cannot reach Weblate at x', {
+        cause: pgError('connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED'),
+      }),
+      false,
+    ],
+    [
+      'a Weblate page cut short',
+      new ResponseError('units: GET … failed after 3 attempts: other side closed', {
+        retryable: false,
+        cause: pgError('read ECONNRESET', 'ECONNRESET'),
+      }),
+      false,
+    ],
     [
       'Weblate overloaded',
       new HttpError('503', { status: 503, url: 'u', code: null, detail: null }),
@@ -55,10 +84,13 @@ describe('rideThrough', () => {
 
   beforeAll(async () => {
     answering = new Kysely<Database>({ dialect: new PGliteDialect(new PGlite()) });
-    // A port nobody listens on: every probe is refused.
-    const pool = new pg.Pool({ host: '127.0.0.1', port: await freePort(), user: 'x' });
+    // A port nobody listens on: every probe is refused, explained as the handle's pool does.
+    const port = await freePort();
+    const pool = new pg.Pool({ host: '127.0.0.1', port, user: 'x' });
     pool.on('error', () => undefined);
-    absent = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const target = { server: `127.0.0.1:${port}`, database: 'mirror' };
+    const guarded = guardedPool(pool, (err) => explainConnectError(err, target));
+    absent = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }) });
   });
   afterAll(async () => {
     await answering.destroy();
@@ -96,6 +128,17 @@ describe('rideThrough', () => {
     expect(p.regained).toBe(2);
     expect(back).toHaveLength(2);
     for (const away of back) expect(away).toMatch(/^\d+\.\d s$/);
+  });
+
+  it('a database gone again before the locks are back is waited for again', async () => {
+    let regains = 0;
+    const flaky: OutagePolicy = {
+      location: 'x',
+      windowMs: 60_000,
+      regain: () => (++regains === 1 ? Promise.reject(lost()) : Promise.resolve()),
+    };
+    await expect(rideThrough(answering, flaky, failing([lost()]))).resolves.toBe(2);
+    expect(regains).toBe(2);
   });
 
   it('throws at once without a policy, for another failure, or once stopped', async () => {
