@@ -40,6 +40,8 @@ export async function globalHelp(): Promise<string> {
     '',
     "Run `weblate-mirror <command> --help` for a command's options. Configuration comes from environment",
     'variables (and a .env file); see the README.',
+    'Results go to stdout; errors, warnings and logs to stderr. sync and status take --json, and',
+    'report --format json: one JSON object for programs (README, "Output for programs").',
     'Exit codes: 0 success, 1 a failure (a failed sync, no mirror to read), 2 bad usage or configuration.',
   ].join('\n');
 }

@@ -93,8 +93,8 @@ describe('PostgreSQL restarted', () => {
       if (first.code !== 0) {
         expect(first.code, first.stderr).toBe(1);
         // One line, the first cause, naming the database and not its user.
-        const said = first.stdout.split('\n').filter((l) => l.startsWith('error: '));
-        expect(said, first.stdout).toHaveLength(1);
+        const said = first.stderr.split('\n').filter((l) => l.startsWith('error: '));
+        expect(said, first.stderr).toHaveLength(1);
         expect(said[0]).toMatch(
           new RegExp(`database at 127\\.0\\.0\\.1:${cluster.port}/${database}\\b`),
         );
