@@ -11,6 +11,7 @@ import { TINY_INSTANCE } from '../helpers/simulator-mirror.ts';
 
 const COMMANDS = [
   'sync',
+  'check',
   'worker',
   'run',
   'migrate',
