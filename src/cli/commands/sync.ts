@@ -26,6 +26,7 @@ import {
 import { withInterruption } from '../interruption.ts';
 import { ProgressLine } from '../progress.ts';
 import { print, printError, printJson, withDatabase } from '../runtime.ts';
+import { dryRunOnce } from './dry-run.ts';
 
 export const syncCommand: Command = {
   name: 'sync',
@@ -43,10 +44,12 @@ export const syncCommand: Command = {
     ...WEBLATE_OPTIONS,
     full: { type: 'boolean' },
     json: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
   },
   optionHelp: [
     '--full                 read every list completely and mark what vanished upstream as deleted',
     '--json                 print the run as one JSON object on stdout (README, "Output for programs")',
+    '--dry-run              read the discovery lists and print what the sync would read (resources, estimated requests and records), writing nothing to the database',
     ...WEBLATE_HELP,
     ...DATABASE_HELP,
   ],
@@ -59,6 +62,8 @@ export const syncCommand: Command = {
     const log = createLogger({ level: config.logLevel });
     const full = values.full === true;
     const json = values.json === true;
+    if (values['dry-run'] === true)
+      return withInterruption(log, (signal) => dryRunOnce(config, log, { signal, full, json }));
     const result = await withInterruption(log, (signal) =>
       syncOnce(config, log, { signal, full, json }),
     );
