@@ -96,7 +96,7 @@ export class MemoryLimitError extends SyncError {
 }
 
 /** What a command was about to write into the embedded database (see DiskRoomError). */
-export type DiskWork = 'sync' | 'backfill' | 'migrate' | 'move';
+export type DiskWork = 'sync' | 'backfill' | 'migrate' | 'move' | 'check';
 
 /**
  * A write into the embedded database stopped, or never started, while its disk still had
@@ -123,6 +123,9 @@ export class DiskRoomError extends ExplainedError {
           `has ${room} the move needs (a copy of the database beside its old folder, which is ` +
           'kept, and the room a write keeps free). The database is as it was; free some space and ' +
           'run the command again.',
+        check:
+          `the disk of the embedded database at ${folder} has ${room} a sync keeps free: free some ` +
+          'space before the next sync.',
       }[work],
     );
   }

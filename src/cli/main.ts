@@ -14,6 +14,7 @@ import { type Command, commandHelp, parseCommandArgs } from './args.ts';
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   sync: async () => (await import('./commands/sync.ts')).syncCommand,
+  check: async () => (await import('./commands/check.ts')).checkCommand,
   backfill: async () => (await import('./commands/backfill.ts')).backfillCommand,
   worker: async () => (await import('./commands/worker.ts')).workerCommand,
   run: async () => (await import('./commands/run-job.ts')).runJobCommand,
@@ -40,6 +41,8 @@ export async function globalHelp(): Promise<string> {
     '',
     "Run `weblate-mirror <command> --help` for a command's options. Configuration comes from environment",
     'variables (and a .env file); see the README.',
+    'Results go to stdout; errors, warnings and logs to stderr. sync, status and check take --json, and',
+    'report --format json: one JSON object for programs (README, "Output for programs").',
     'Exit codes: 0 success, 1 a failure (a failed sync, no mirror to read), 2 bad usage or configuration.',
   ].join('\n');
 }

@@ -2,12 +2,26 @@ import type { Config } from '../config.ts';
 import { createDb, type DbHandle, openMirror } from '../db/client.ts';
 import { explainDatabaseError } from '../db/connect-errors.ts';
 import { migrateToLatest } from '../db/migrator.ts';
+import { redactUrlsInText } from '../lib/redact.ts';
 import type { Logger } from '../logger.ts';
 import { recordLateEnds } from '../sync/run-record.ts';
 
-/** Writes a line to stdout (summaries, tables); logs go to stderr through the logger. */
+/** Writes a line of the command's result to stdout (summaries, tables, reports, rows). */
 export function print(text = ''): void {
   if (!process.stdout.destroyed) process.stdout.write(`${text}\n`);
+}
+
+/**
+ * Writes a line for people to stderr: an error or a warning, which stays out of the result on
+ * stdout (a program reading it, `sync >/dev/null` in cron). Logs go to stderr too.
+ */
+export function printError(text: string): void {
+  if (!process.stderr.destroyed) process.stderr.write(`${redactUrlsInText(text)}\n`);
+}
+
+/** Writes one JSON document (lib/json-document.ts) on one line of stdout, and nothing else. */
+export function printJson(document: object): void {
+  print(JSON.stringify(document));
 }
 
 /**

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { type Dirent, mkdirSync, readdirSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
 
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -122,8 +122,48 @@ export async function openMirror(options: DbOptions): Promise<DbHandle> {
   }
 }
 
+/** Where the database of `options` is, as DbHandle.location says it, without opening it. */
+export function locationOf(options: Pick<DbOptions, 'databaseUrl' | 'dataDir'>): string {
+  if (options.databaseUrl === null) return options.dataDir;
+  const { server, database } = postgresTarget(options.databaseUrl);
+  return `${server}/${database}`;
+}
+
+/**
+ * Where a folder holds no mirror: what to do, and the mirrors in the folders below it (the
+ * demo's is <default folder>/demo) with the flag that reads them.
+ */
 function noEmbeddedMirror(dataDir: string): string {
-  return `no mirror in ${dataDir}: run \`weblate-mirror sync\` first, or check --data-dir (WEBLATE_MIRROR_DATA_DIR)`;
+  const below = mirrorsBelow(dataDir).map((dir) => `--data-dir ${shownPath(dir)}`);
+  if (below.length === 0)
+    return `no mirror in ${dataDir}: run \`weblate-mirror sync\` first, or check --data-dir (WEBLATE_MIRROR_DATA_DIR)`;
+  const found =
+    below.length === 1 ? `one below it: ${below[0]}` : `some below it: ${below.join(', ')}`;
+  return `no mirror in ${dataDir}, but ${found}; read it with that flag (or WEBLATE_MIRROR_DATA_DIR), or run \`weblate-mirror sync\` to make one here`;
+}
+
+/** Folders up to two levels below `dataDir` that hold an embedded mirror, at most ten. */
+function mirrorsBelow(dataDir: string, depth = 2): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dataDir, { withFileTypes: true });
+  } catch {
+    return []; // no folder there, or not one we may read
+  }
+  const found: string[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory() || entry.name === 'pgdata') continue;
+    const dir = join(dataDir, entry.name);
+    if (hasCluster(dir)) found.push(dir);
+    else if (depth > 1) found.push(...mirrorsBelow(dir, depth - 1));
+  }
+  return found.slice(0, 10);
+}
+
+/** A path as a user would type it here: relative to the working folder when inside it. */
+function shownPath(path: string): string {
+  const inside = relative(process.cwd(), path);
+  return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? path : inside;
 }
 
 function hasCluster(dataDir: string): boolean {
@@ -171,7 +211,7 @@ function openPostgres(databaseUrl: string, options: OpenOptions): DbHandle {
   return {
     db,
     kind: 'postgres',
-    location: `${target.server}/${target.database}`,
+    location: locationOf({ databaseUrl, dataDir: '' }),
     copy: copyCapability(guarded),
     limits: null,
     async readOnlyStatement(text) {

@@ -7,7 +7,7 @@ import {
   toError,
   UnreachableError,
 } from '../errors.ts';
-import { connectFailureOf } from '../lib/network-errors.ts';
+import { connectFailureOf, explainTlsFailure, tlsFailureOf } from '../lib/network-errors.ts';
 
 /** Where a PostgreSQL database is, without credentials. */
 export interface PostgresTarget {
@@ -23,6 +23,12 @@ export interface PostgresTarget {
  */
 export function explainConnectError(err: unknown, target: PostgresTarget): Error {
   const location = `${target.server}/${target.database}`;
+  const tls = tlsFailureOf(err);
+  if (tls !== null)
+    return new UnreachableError(
+      explainTlsFailure(tls, `the database at ${location}`, 'DATABASE_URL (sslrootcert, sslmode)'),
+      { cause: err },
+    );
   const failure = connectFailureOf(err);
   if (failure !== null)
     return new DatabaseUnreachableError(

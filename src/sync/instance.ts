@@ -130,6 +130,18 @@ export async function checkInstance(ctx: CheckContext): Promise<CheckedInstance>
   }
 }
 
+/**
+ * What a run against `apiRoot` would do about its instance, for the commands that only look
+ * (check, sync --dry-run): null when it may go on, else the line the run would fail with.
+ */
+export async function instanceRefusal(
+  db: Kysely<Database>,
+  apiRoot: string,
+): Promise<string | null> {
+  const check = decideInstance(await readInstanceState(db), apiRootOf(apiRoot));
+  return check.kind === 'refused' ? mismatchMessage(check.recorded, apiRootOf(apiRoot)) : null;
+}
+
 /** Records the instance a first sync mirrored, once it wrote something (see CheckedInstance). */
 export async function recordFirstInstance(ctx: CheckContext, apiRoot: string): Promise<void> {
   await recordInstance(ctx.db, apiRoot);

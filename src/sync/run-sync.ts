@@ -213,9 +213,9 @@ const HINTS_BEFORE_A_JUMP = 1_000;
 
 /**
  * The complete discovery lists: languages, projects, components, the projects' categories
- * and labels, translations.
+ * and labels, translations (also what `sync --dry-run` reads, into a scratch database).
  */
-async function discoverByLists(ctx: SyncContext) {
+export async function discoverByLists(ctx: SyncContext) {
   const languageUrls = await syncLanguages(ctx);
   const projects = await syncProjects(ctx);
   const components = await syncComponents(ctx, projects);

@@ -1,3 +1,4 @@
+import { jsonDocument } from '../lib/json-document.ts';
 import { peakRssMb } from '../lib/peak-rss.ts';
 import type { RequestStats } from '../weblate/request-stats.ts';
 import { RESOURCES, type SyncTally } from './tally.ts';
@@ -112,4 +113,47 @@ export function formatTable(header: string[], rows: string[][]): string {
       .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
       .join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** What a run's document (syncDocument) needs of it: RunResult's fields, and the mode. */
+interface DocumentedRun {
+  runId: number;
+  kind: string;
+  mode: string;
+  instance: string | null;
+  status: string;
+  error: Error | null;
+  summary: SyncSummary;
+}
+
+/**
+ * A run as `sync --json` prints it (README, "Output for programs"): its own field names, so
+ * that the summary kept in weblate.sync_runs can change without breaking a script.
+ */
+export function syncDocument(run: DocumentedRun, database: string) {
+  const { summary } = run;
+  return jsonDocument('sync', {
+    run_id: run.runId,
+    kind: run.kind,
+    mode: run.mode,
+    status: run.status,
+    instance: run.instance,
+    database,
+    error: run.error?.message ?? null,
+    requests: summary.requests,
+    records: summary.resources.reduce((n, r) => n + r.records, 0),
+    rows_written: summary.rowsWritten,
+    rejected: summary.rejected,
+    duration_ms: summary.durationMs,
+    warnings: summary.warnings,
+    resources: summary.resources.map((r) => ({
+      resource: r.resource,
+      records: r.records,
+      rejected: r.rejected,
+      rows_written: r.rows,
+      requests: r.requests,
+      retries: r.retries,
+      duration_ms: r.durationMs,
+    })),
+  });
 }

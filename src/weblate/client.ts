@@ -10,7 +10,7 @@ import {
   UnreachableError,
 } from '../errors.ts';
 import { JsonSyntaxError, parseJsonLossless } from '../lib/json.ts';
-import { connectFailureOf } from '../lib/network-errors.ts';
+import { connectFailureOf, explainTlsFailure, tlsFailureOf } from '../lib/network-errors.ts';
 import { sleep } from '../lib/sleep.ts';
 import type { Logger } from '../logger.ts';
 import { parseErrorBody } from './errors.ts';
@@ -70,6 +70,16 @@ export interface JsonResponse {
   text: string;
   /** Time from the answered request's start to its whole body (rate-limit waits excluded). */
   elapsedMs: number;
+  /** The server's rate budget as this answer's X-RateLimit-* headers gave it; null: none sent. */
+  rateLimit: RateLimitHeaders | null;
+}
+
+export interface RateLimitHeaders {
+  /** X-RateLimit-Limit: requests per window (null when only the other two came). */
+  limit: number | null;
+  remaining: number;
+  /** X-RateLimit-Reset: seconds until one request of the window frees up (Weblate's meaning). */
+  resetSeconds: number;
 }
 
 /** The largest page_size Weblate accepts on any list (its LargePagination, weblate/api/pagination.py). */
@@ -299,7 +309,10 @@ export class WeblateClient {
     this.#noteServerClock(responseHeaders, started);
     this.#applyRateLimitHeaders(status, responseHeaders, ticket);
     if (status >= 200 && status < 300)
-      return this.#parseBody(url, text, responseHeaders, elapsedMs);
+      return {
+        ...this.#parseBody(url, text, responseHeaders, elapsedMs),
+        rateLimit: rateLimitOf(responseHeaders),
+      };
     throw this.#statusError(url, status, text, responseHeaders);
   }
 
@@ -308,7 +321,7 @@ export class WeblateClient {
     text: string,
     headers: Record<string, unknown>,
     elapsedMs: number,
-  ): JsonResponse {
+  ): Omit<JsonResponse, 'rateLimit'> {
     try {
       const { value, resultTexts } = parseJsonLossless(text);
       return { url: url.href, value, resultTexts, text, elapsedMs };
@@ -379,10 +392,9 @@ export class WeblateClient {
     const retryAfter = parseSeconds(headers['retry-after']);
     if ((status === 429 || status === 503) && retryAfter !== null)
       this.gate.pauseUntil(now + retryAfter * 1000);
-    const remaining = parseSeconds(headers['x-ratelimit-remaining']);
-    const reset = parseSeconds(headers['x-ratelimit-reset']);
-    if (remaining !== null && reset !== null)
-      this.gate.noteBudget(status === 429 ? 0 : remaining, reset, ticket);
+    const budget = rateLimitOf(headers);
+    if (budget !== null)
+      this.gate.noteBudget(status === 429 ? 0 : budget.remaining, budget.resetSeconds, ticket);
     // A success without a budget: the server stopped counting this token (Weblate 2026's
     // per-user override of None), and a budget noted before no longer holds.
     else if (status >= 200 && status < 300) this.gate.forgetBudget();
@@ -403,6 +415,12 @@ export class WeblateClient {
     attempt: number,
   ): Error {
     const cause = toError(err);
+    const tls = tlsFailureOf(cause);
+    if (tls !== null)
+      return new UnreachableError(
+        explainTlsFailure(tls, `Weblate at ${this.#options.baseUrl.href}`, 'WEBLATE_URL'),
+        { cause },
+      );
     const unreachable = connectFailureOf(cause);
     if (unreachable !== null) {
       return new UnreachableError(
@@ -426,6 +444,19 @@ function headerText(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
   return null;
+}
+
+/** The X-RateLimit-* headers of an answer, or null when it lacks Remaining or Reset. */
+function rateLimitOf(headers: Record<string, unknown>): RateLimitHeaders | null {
+  const remaining = parseSeconds(headers['x-ratelimit-remaining']);
+  const reset = parseSeconds(headers['x-ratelimit-reset']);
+  if (remaining === null || reset === null) return null;
+  const limit = Number(headerText(headers['x-ratelimit-limit']) ?? '');
+  return {
+    limit: Number.isFinite(limit) && limit > 0 ? limit : null,
+    remaining,
+    resetSeconds: reset,
+  };
 }
 
 function parseSeconds(value: unknown): number | null {

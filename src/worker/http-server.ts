@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { Registry } from 'prom-client';
 
+import { ExplainedError } from '../errors.ts';
 import { logFailure, type Logger } from '../logger.ts';
 import type { HealthReport } from './health.ts';
 
@@ -47,9 +48,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const fail = (err: Error) => reject(explainListenError(err, options.host, options.port));
+    server.once('error', fail);
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve();
     });
   });
@@ -64,6 +66,25 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         server.closeAllConnections();
       }),
   };
+}
+
+/** Why the server could not listen, naming the settings that choose where (one line). */
+export function explainListenError(err: Error, host: string, port: number): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const settings = 'WORKER_HTTP_PORT (--http-port)';
+  const why =
+    code === 'EADDRINUSE'
+      ? `port ${port} is in use by another process: stop it, or choose another port with ${settings}`
+      : code === 'EACCES'
+        ? `this user may not listen on port ${port} (ports below 1024 need privileges): choose another with ${settings}`
+        : code === 'EADDRNOTAVAIL'
+          ? `${host} is not an address of this machine: check WORKER_HTTP_HOST (--http-host)`
+          : null;
+  if (why === null) return err;
+  return new ExplainedError(`cannot serve /healthz and /metrics on ${address}: ${why}`, {
+    cause: err,
+  });
 }
 
 async function handle(

@@ -11,6 +11,7 @@ import { TINY_INSTANCE } from '../helpers/simulator-mirror.ts';
 
 const COMMANDS = [
   'sync',
+  'check',
   'worker',
   'run',
   'migrate',
@@ -131,7 +132,7 @@ describe('weblate-mirror CLI', () => {
     }).finally(() => empty.drop());
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/: failed/);
-    expect(result.stdout).toMatch(
+    expect(result.stderr).toMatch(
       /^error: cannot reach Weblate at http:\/\/127\.0\.0\.1:\d+\/ \(connection refused\): is it running, and is WEBLATE_URL right\?\n$/m,
     );
   });
@@ -164,7 +165,7 @@ describe('weblate-mirror CLI', () => {
       );
       expect(interrupted.signalled).toBe(true);
       expect(interrupted.code).toBe(1);
-      expect(interrupted.stdout).toContain('error: interrupted by SIGINT');
+      expect(interrupted.stderr).toContain('error: interrupted by SIGINT');
       const status = await runCliInProcess(['status'], databaseEnv(other));
       expect(status.stdout).toMatch(/^1\s+full\s+interrupted\s.*interrupted by SIGINT/m);
       const again = await runCliInProcess(['sync'], { ...env, LOG_LEVEL: 'warn' });

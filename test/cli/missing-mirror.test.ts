@@ -9,7 +9,7 @@ import { queryCommand } from '../../src/cli/commands/query.ts';
 import { reportCommand } from '../../src/cli/commands/report.ts';
 import { statusCommand } from '../../src/cli/commands/status.ts';
 import { NoMirrorError } from '../../src/errors.ts';
-import { databaseFlags, runCommand } from '../helpers/commands.ts';
+import { databaseFlags, runCliInProcess, runCommand } from '../helpers/commands.ts';
 import { TEST_DATABASE_URL, useTestDatabases } from '../helpers/database.ts';
 import { databaseUrlOf, FOLDER_ROOT, NAMES } from '../helpers/database-template.ts';
 
@@ -71,6 +71,43 @@ describe('status, report and query without a mirror, on the embedded database', 
       expect(schema).toEqual([{ s: null }]);
     },
   );
+});
+
+describe('status, report and query from a folder whose default mirror folder holds none', () => {
+  it("list the mirrors below it, such as the demo's, with the flag that reads them", async () => {
+    const cwd = mkdtempSync(join(FOLDER_ROOT, NAMES.folderPrefix(process.pid)));
+    try {
+      // Where the demo puts its mirror: ./.weblate-mirror/demo.
+      const made = await runCliInProcess(['migrate'], {
+        DATABASE_URL: '',
+        WEBLATE_MIRROR_DATA_DIR: join(cwd, '.weblate-mirror', 'demo'),
+        LOG_LEVEL: 'silent',
+      });
+      expect(made.code, made.stderr).toBe(0);
+      const env = { DATABASE_URL: '', LOG_LEVEL: 'silent' };
+      const hint =
+        `weblate-mirror: no mirror in ${join(cwd, '.weblate-mirror')}, but one below it: ` +
+        '--data-dir .weblate-mirror/demo; read it with that flag (or WEBLATE_MIRROR_DATA_DIR), ' +
+        'or run `weblate-mirror sync` to make one here\n';
+      for (const [command, positionals] of READERS) {
+        const result = await runCliInProcess([command.name, ...positionals], env, { cwd });
+        expect([command.name, result.code, result.stdout, result.stderr]).toEqual([
+          command.name,
+          1,
+          '',
+          hint,
+        ]);
+      }
+      // The flag it names reads that mirror.
+      const status = await runCliInProcess(['status', '--data-dir', '.weblate-mirror/demo'], env, {
+        cwd,
+      });
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toContain(`database: ${join(cwd, '.weblate-mirror', 'demo')}`);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
 });
 
 describe.runIf(TEST_DATABASE_URL !== null)(

@@ -37,18 +37,24 @@ function run(
   };
 }
 
-function printed(result: RunResult): string[] {
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
+/** What printResult wrote: its stdout lines, then its stderr lines. */
+function printed(result: RunResult): { stdout: string[]; stderr: string[] } {
+  const out = { stdout: '', stderr: '' };
+  const spies = (['stdout', 'stderr'] as const).map((name) =>
+    vi.spyOn(process[name], 'write').mockImplementation((chunk: string | Uint8Array) => {
+      out[name] += String(chunk);
+      return true;
+    }),
+  );
   try {
     printResult(result, '/data/mirror');
   } finally {
-    spy.mockRestore();
+    for (const spy of spies) spy.mockRestore();
   }
-  return out.split('\n').slice(0, -1);
+  return {
+    stdout: out.stdout.split('\n').slice(0, -1),
+    stderr: out.stderr.split('\n').slice(0, -1),
+  };
 }
 
 const HEADER = 'full sync run 7 of https://weblate.example/api/ into /data/mirror';
@@ -58,22 +64,35 @@ const NOTE = [
 ];
 
 describe('the outcome of a run', () => {
-  it('of a failed run that read nothing is the header and the error, last', () => {
+  it('of a failed run that read nothing is the header, and the error on stderr', () => {
     const error = new Error(
       'cannot reach Weblate at https://weblate.example/ (connection refused)',
     );
-    expect(printed(run({}, error))).toEqual([`${HEADER}: failed`, '', `error: ${error.message}`]);
+    expect(printed(run({}, error))).toEqual({
+      stdout: [`${HEADER}: failed`],
+      stderr: [`error: ${error.message}`],
+    });
   });
 
-  it('of a failed run that wrote something has its table, what stays, and the error last', () => {
-    const lines = printed(run({ languages: { records: 3, rows: 3 } }, new Error('boom')));
-    expect(lines[0]).toBe(`${HEADER}: failed`);
-    expect(lines).toContainEqual(expect.stringMatching(/^languages +3 +0 +3 +1 +10 ms$/));
-    expect(lines.slice(-2)).toEqual([
+  it('of a failed run that wrote something has its table, then on stderr what stays and the error', () => {
+    const { stdout, stderr } = printed(
+      run({ languages: { records: 3, rows: 3 } }, new Error('boom')),
+    );
+    expect(stdout[0]).toBe(`${HEADER}: failed`);
+    expect(stdout).toContainEqual(expect.stringMatching(/^languages +3 +0 +3 +1 +10 ms$/));
+    expect(stderr).toEqual([
       'What was committed before the failure stays; the next run picks it up again.',
       'error: boom',
     ]);
-    expect(lines).not.toContain(NOTE[0]);
+    expect(stdout).not.toContain(NOTE[0]);
+  });
+
+  it('puts warnings on stderr, the table on stdout', () => {
+    const warned = run({ units: { records: 5, rows: 5 } });
+    warned.summary.warnings = ['the server writes http:// links'];
+    const { stdout, stderr } = printed(warned);
+    expect(stderr).toEqual(['warning: the server writes http:// links']);
+    expect(stdout).toContainEqual(expect.stringMatching(/^units +5 +0 +5 /));
   });
 
   it('says why records read exceed rows written, only when some resource did', () => {
@@ -82,18 +101,18 @@ describe('the outcome of a run', () => {
         changes: { records: 10_006, rows: 10_000 },
         units: { records: 5, rows: 4, rejected: 1 },
       }),
-    );
+    ).stdout;
     expect(overlapping).toContainEqual(expect.stringMatching(/^changes +10006 +0 +10000 /));
     expect(overlapping.slice(-2)).toEqual(NOTE);
-    const exact = printed(run({ units: { records: 5, rows: 4, rejected: 1 } }));
+    const exact = printed(run({ units: { records: 5, rows: 4, rejected: 1 } })).stdout;
     expect(exact).toContainEqual(expect.stringMatching(/^units +5 +1 +4 /));
     expect(exact).not.toContain(NOTE[0]);
   });
 
   it('of a run that read nothing is one line under the header, without a table', () => {
-    expect(printed(run({}))).toEqual([
-      `${HEADER}: succeeded`,
-      `nothing new upstream (${RESOURCES.length} requests)`,
-    ]);
+    expect(printed(run({}))).toEqual({
+      stdout: [`${HEADER}: succeeded`, `nothing new upstream (${RESOURCES.length} requests)`],
+      stderr: [],
+    });
   });
 });

@@ -20,13 +20,16 @@ describe('a server that cannot be reached', () => {
       database.databaseUrl === null
         ? database.dataDir
         : new URL(database.databaseUrl).host + new URL(database.databaseUrl).pathname;
-    expect(result.stdout.split('\n')).toEqual([
-      `full sync run 1 of http://127.0.0.1:1/api/ into ${location}: failed`,
-      '',
+    // The result on stdout; the error, for people, on stderr after the logs.
+    expect(result.stdout).toBe(
+      `full sync run 1 of http://127.0.0.1:1/api/ into ${location}: failed\n`,
+    );
+    expect(result.stderr.split('\n').filter((l) => !l.startsWith('{'))).toEqual([
       'error: cannot reach Weblate at http://127.0.0.1:1/ (connection refused, 3 attempts): ' +
         'is it running, and is WEBLATE_URL right?',
       '',
     ]);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(/^error: /);
     // Three attempts, and one warning for them.
     expect(parseLogLines(result.stderr).map((l) => [l.level, l.msg])).toEqual([
       [30, 'sync started'],

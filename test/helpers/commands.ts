@@ -14,6 +14,8 @@ export interface CommandResult {
   /** What it threw (main would report it), or null. */
   error: Error | null;
   stdout: string;
+  /** The lines it wrote for people (errors, warnings), not the logger's. */
+  stderr: string;
 }
 
 /** What a write to stdout or stderr (or to fd 1 or 2) carried, as text. */
@@ -24,25 +26,28 @@ const asText = (chunk: string | NodeJS.ArrayBufferView) =>
 
 /**
  * Runs a command in this process, as main would after parsing `flags`, and keeps what it
- * printed on stdout. Cheaper than a child process where the behaviour does not need one.
+ * printed on stdout and stderr. Cheaper than a child process where the behaviour does not
+ * need one.
  */
 export async function runCommand(
   command: Command,
   flags: OptionValues,
   positionals: string[] = [],
 ): Promise<CommandResult> {
-  let stdout = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += asText(chunk);
-    return true;
-  });
+  const out = { stdout: '', stderr: '' };
+  const spies = (['stdout', 'stderr'] as const).map((name) =>
+    vi.spyOn(process[name], 'write').mockImplementation((chunk: string | Uint8Array) => {
+      out[name] += asText(chunk);
+      return true;
+    }),
+  );
   try {
     const code = await command.run({ 'log-level': 'silent', ...flags }, positionals);
-    return { code, error: null, stdout };
+    return { code, error: null, ...out };
   } catch (err) {
-    return { code: null, error: err as Error, stdout };
+    return { code: null, error: err as Error, ...out };
   } finally {
-    spy.mockRestore();
+    for (const spy of spies) spy.mockRestore();
   }
 }
 
@@ -60,14 +65,15 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
 /**
  * Runs the CLI in this process as runCli runs it in a child: `argv` through main, with exactly
- * `env`'s settings, in a folder without a .env file, keeping what it writes to stdout and
- * stderr (the logger's lines too, which it writes to fd 2 directly). For commands whose
+ * `env`'s settings, in a folder without a .env file (or in `cwd`), keeping what it writes to
+ * stdout and stderr (the logger's lines too, which it writes to fd 2 directly). For commands whose
  * process is not under test, one at a time: it saves a process start, about 0.8 s of CPU on
  * the embedded database.
  */
 export async function runCliInProcess(
   argv: string[],
   env: Record<string, string>,
+  { cwd: folder = FIXTURES }: { cwd?: string } = {},
 ): Promise<CliResult> {
   const result: CliResult = { code: null, stdout: '', stderr: '', signalled: false, signal: null };
   const keep = (fd: number, chunk: string | NodeJS.ArrayBufferView) => {
@@ -101,7 +107,7 @@ export async function runCliInProcess(
   try {
     for (const name of CONFIG_VARIABLE_NAMES) delete process.env[name];
     Object.assign(process.env, env);
-    process.chdir(FIXTURES);
+    process.chdir(folder);
     result.code = await main(argv);
   } finally {
     process.chdir(cwd);

@@ -12,8 +12,13 @@ export interface Certificate {
   cert: string;
 }
 
-/** A self-signed certificate for 127.0.0.1, made now with the openssl command line. */
-export async function createLoopbackCertificate(): Promise<Certificate> {
+/**
+ * A self-signed certificate for 127.0.0.1 (or for the names of `subjectAltName`), made now
+ * with the openssl command line.
+ */
+export async function createLoopbackCertificate(
+  subjectAltName = 'IP:127.0.0.1',
+): Promise<Certificate> {
   const dir = await mkdtemp(join(tmpdir(), 'weblate-mirror-tls-'));
   try {
     const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
@@ -34,7 +39,7 @@ export async function createLoopbackCertificate(): Promise<Certificate> {
       '-subj',
       '/CN=127.0.0.1',
       '-addext',
-      'subjectAltName=IP:127.0.0.1',
+      `subjectAltName=${subjectAltName}`,
     ]);
     return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
   } finally {

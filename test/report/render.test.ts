@@ -551,8 +551,10 @@ describe('renderCsv and renderJson', () => {
     );
   });
 
-  it('prints the model as one JSON object', () => {
-    expect(JSON.parse(renderJson(hostileReport()))).toEqual(hostileReport());
+  it('prints the model as one JSON object, its format first', () => {
+    const printed = JSON.parse(renderJson(hostileReport())) as Record<string, unknown>;
+    expect(Object.keys(printed)[0]).toBe('format');
+    expect(printed).toEqual({ format: 'weblate-mirror.report/1', ...hostileReport() });
   });
 });
 

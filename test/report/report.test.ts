@@ -543,7 +543,12 @@ describe('the instance the report names', () => {
   it('is the database record, in JSON, the CSV report row and the table header', () => {
     const instance = `${fixture.sim.url}api/`;
     expect(report.instance).toBe(instance);
-    expect(Object.keys(report).slice(0, 3)).toEqual(['generated_at', 'instance', 'filters']);
+    expect(Object.keys(report).slice(0, 4)).toEqual([
+      'format',
+      'generated_at',
+      'instance',
+      'filters',
+    ]);
     expect(parseCsvSections(runs.csv!.stdout).get('report')?.[0]).toMatchObject({ instance });
     expect(runs.table!.stdout.split('\n')[0]).toMatch(
       new RegExp(`^Weblate mirror report of ${instance.replace(/[.]/g, '\\.')}, \\d{4}-`),

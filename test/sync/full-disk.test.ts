@@ -89,7 +89,7 @@ describe.runIf(DATABASE_KIND === 'pglite')('a full disk under the embedded datab
     await fillLeaving(DISK_RESERVE_BYTES + 6 * 1024 * 1024);
     const full = await runCli(['sync'], env, 300_000);
     expect(full.code, full.stdout + full.stderr).toBe(1);
-    const said = full.stdout.split('\n').filter((l) => l.startsWith('error: '));
+    const said = full.stderr.split('\n').filter((l) => l.startsWith('error: '));
     expect(said).toEqual([
       expect.stringMatching(
         new RegExp(

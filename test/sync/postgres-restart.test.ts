@@ -75,9 +75,10 @@ function expectNoCrash(stderr: string): void {
   }
 }
 
-/** The error lines a command said, wherever it said them. */
+/** The error lines a command said: on stderr, never among its results. */
 function errorLines(result: { stdout: string; stderr: string }): string[] {
-  return `${result.stdout}\n${result.stderr}`.split('\n').filter((l) => l.startsWith('error: '));
+  expect(result.stdout).not.toMatch(/^error: /m);
+  return result.stderr.split('\n').filter((l) => l.startsWith('error: '));
 }
 
 /** The one run of a command that rode through an outage: succeeded, and said for how long. */

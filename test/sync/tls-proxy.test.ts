@@ -1,10 +1,16 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
 import { countRows } from '../../src/db/queries/status.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { databaseEnv, runCli } from '../helpers/cli.ts';
 import { createTestClient, readList } from '../helpers/client.ts';
+import { runCliInProcess } from '../helpers/commands.ts';
 import { createTestDatabase, handleOf, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { expectServedRequests, syncSimulator } from '../helpers/sync.ts';
@@ -118,12 +124,52 @@ describe('an https instance whose proxy makes Weblate write http:// links', () =
     }
   });
 
-  it('does not trust the proxy without its certificate', async () => {
+  it('does not trust the proxy without its certificate, and names NODE_EXTRA_CA_CERTS', async () => {
     const { db } = handle;
     const result = await syncSimulator(sim, handleOf(db), {
       client: { baseUrl: new URL(proxy.url), maxAttempts: 1 },
     });
     expect(result.status).toBe('failed');
-    expect(result.error?.message).toMatch(/self[- ]signed certificate/i);
+    expect(result.error?.message).toBe(
+      `cannot trust Weblate at ${proxy.url}: its certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT); ` +
+        "if you trust it, give the mirror its authority's certificate (PEM) with " +
+        'NODE_EXTRA_CA_CERTS=/path/to/ca.pem, or check WEBLATE_URL',
+    );
+  });
+
+  it('trusts it with NODE_EXTRA_CA_CERTS, as the hint says', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wm-ca-'));
+    try {
+      const ca = join(dir, 'ca.pem');
+      await writeFile(ca, certificate.cert);
+      const env = { ...databaseEnv(database), WEBLATE_URL: proxy.url, LOG_LEVEL: 'silent' };
+      const untrusted = await runCliInProcess(['check'], env);
+      expect(untrusted.stdout).toMatch(
+        /^failed +weblate: cannot trust Weblate at .*NODE_EXTRA_CA_CERTS/m,
+      );
+      // NODE_EXTRA_CA_CERTS is read as Node starts: a process of its own.
+      const trusted = await runCli(['check'], { ...env, NODE_EXTRA_CA_CERTS: ca });
+      expect(trusted.stdout).toMatch(/^ok +weblate: /m);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names the host names of a certificate for another host', async () => {
+    const other = await createLoopbackCertificate('DNS:weblate.example');
+    const elsewhere = await startTlsProxy(sim.url, other);
+    const fresh = await createTestDatabase();
+    try {
+      const result = await syncSimulator(sim, handleOf((await fresh.migrated()).db), {
+        client: { baseUrl: new URL(elsewhere.url), ca: other.cert, maxAttempts: 1 },
+      });
+      expect(result.error?.message).toBe(
+        `cannot trust Weblate at ${elsewhere.url}: its certificate is for DNS:weblate.example, not this host ` +
+          "(ERR_TLS_CERT_ALTNAME_INVALID); use a host name the certificate holds in WEBLATE_URL, or fix the server's certificate",
+      );
+    } finally {
+      await elsewhere.close();
+      await fresh.drop();
+    }
   });
 });

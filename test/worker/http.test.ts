@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -10,7 +11,9 @@ import { type RunningSimulator, startSimulator } from '../../src/simulator/index
 import { checkHealth } from '../../src/worker/health.ts';
 import { startHttpServer } from '../../src/worker/http-server.ts';
 import { createMetrics } from '../../src/worker/metrics.ts';
+import { databaseEnv } from '../helpers/cli.ts';
 import { createTestClient } from '../helpers/client.ts';
+import { runCliInProcess } from '../helpers/commands.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { captureLogger } from '../helpers/logs.ts';
 import { syncSimulator } from '../helpers/sync.ts';
@@ -234,5 +237,43 @@ describe('/metrics', () => {
     expect(process.memoryUsage().heapUsed - atCollection).toBeGreaterThan(3 * 2 ** 20);
     expect(Math.abs((await read()) - atCollection)).toBeLessThan(2 ** 20);
     expect(held).toHaveLength(4000);
+  });
+});
+
+describe('a port that is taken', () => {
+  it('is named with WORKER_HTTP_PORT and the address, by the server and by `worker`', async () => {
+    const taken = createNetServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const line =
+      `cannot serve /healthz and /metrics on 127.0.0.1:${port}: port ${port} is in use by ` +
+      'another process: stop it, or choose another port with WORKER_HTTP_PORT (--http-port)';
+    try {
+      const metrics = createMetrics({ jobs: ['sync'], lastSyncAt: () => Promise.resolve(null) });
+      await expect(
+        startHttpServer({
+          host: '127.0.0.1',
+          port,
+          health: () => checkHealth(handle.db, { maxAgeSeconds: 60 }),
+          registry: metrics.registry,
+          log: captureLogger('warn').log,
+        }),
+      ).rejects.toThrow(line);
+      // A database of its own: this file's handle holds the embedded one open.
+      const own = await createTestDatabase();
+      const worker = await runCliInProcess(['worker', '--http-port', String(port)], {
+        ...databaseEnv(own),
+        WEBLATE_URL: sim.url,
+        LOG_LEVEL: 'silent',
+      });
+      await own.drop();
+      expect([worker.code, worker.stdout, worker.stderr]).toEqual([
+        1,
+        '',
+        `weblate-mirror: ${line}\n`,
+      ]);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });

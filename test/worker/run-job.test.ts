@@ -107,7 +107,7 @@ describe('weblate-mirror run <job>', () => {
       expect(trigger.fired).toBe(true);
       expect(result.code, result.stdout + result.stderr).toBe(0);
       expect(result.stdout).toMatch(/^full sync run 1 of .*: interrupted$/m);
-      expect(result.stdout).toContain('error: interrupted by SIGTERM');
+      expect(result.stderr).toContain('error: interrupted by SIGTERM');
       expect(await statusOf(db)).toMatch(/^1\s+full\s+interrupted\s.*interrupted by SIGTERM/m);
     } finally {
       await big.close();

@@ -11,7 +11,7 @@ import {
   DATABASE_OPTIONS,
   flagOverrides,
 } from '../args.ts';
-import { print, withDatabase } from '../runtime.ts';
+import { print, printError, withDatabase } from '../runtime.ts';
 
 export const moveInstanceCommand: Command = {
   name: 'move-instance',
@@ -50,7 +50,9 @@ export const moveInstanceCommand: Command = {
             const { line, code } = describeMove(
               await moveInstance(deps, { force: values.force === true }),
             );
-            print(line);
+            // A refusal is an error, for people: stderr, like every error line.
+            if (code === 0) print(line);
+            else printError(line);
             return code;
           },
         ),

@@ -60,7 +60,7 @@ export const reportCommand: Command = {
     limit: { type: 'string' },
   },
   optionHelp: [
-    '--format <format>      table (default), json (one object) or csv (one table per section)',
+    '--format <format>      table (default), json (one object: README, "Output for programs") or csv (one table per section)',
     '--html <file>          write the report as an HTML page with charts (prints the tables too with --format)',
     '--project <slug>       only these projects; repeat it or separate slugs with commas',
     '--language <code>      only this language',

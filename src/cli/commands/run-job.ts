@@ -14,7 +14,7 @@ import {
   WEBLATE_OPTIONS,
 } from '../args.ts';
 import { withInterruption } from '../interruption.ts';
-import { print, withDatabase } from '../runtime.ts';
+import { print, printError, withDatabase } from '../runtime.ts';
 import { exitCodeOf, printResult } from './sync.ts';
 
 export const runJobCommand: Command = {
@@ -57,7 +57,7 @@ export const runJobCommand: Command = {
             return 0;
           }
           if (report.result === null) {
-            print(`${job.name}: could not run: ${report.error.message}`);
+            printError(`error: ${job.name} could not run: ${report.error.message}`);
             return 1;
           }
           printResult(report.result, handle.location);

@@ -6,7 +6,12 @@ import type { Logger } from '../../logger.ts';
 import { createLogger } from '../../logger.ts';
 import type { RunResult } from '../../sync/run-record.ts';
 import { runSync, type SyncResult } from '../../sync/run-sync.ts';
-import { formatSummary, hasReadAnything, readBeyondWrittenNote } from '../../sync/summary.ts';
+import {
+  formatSummary,
+  hasReadAnything,
+  readBeyondWrittenNote,
+  syncDocument,
+} from '../../sync/summary.ts';
 import { configuredRun, withWriter } from '../../sync/write-session.ts';
 import {
   type Command,
@@ -20,7 +25,8 @@ import {
 } from '../args.ts';
 import { withInterruption } from '../interruption.ts';
 import { ProgressLine } from '../progress.ts';
-import { print, withDatabase } from '../runtime.ts';
+import { print, printError, printJson, withDatabase } from '../runtime.ts';
+import { dryRunOnce } from './dry-run.ts';
 
 export const syncCommand: Command = {
   name: 'sync',
@@ -28,12 +34,22 @@ export const syncCommand: Command = {
   summary:
     'Mirror everything in scope from Weblate into the database (migrates first when needed), then print what\n' +
     'was read and written per resource. The first sync reads everything; later ones read what changed.\n' +
+    'The result goes to stdout; warnings and the error of a failed run to stderr, with the logs.\n' +
     'Exit code 0 when the sync succeeded (records that could not be stored are kept in\n' +
-    'weblate.rejected_records and counted), 1 when it failed or was interrupted (SIGINT/SIGTERM).',
+    'weblate.rejected_records and counted), 1 when it failed or was interrupted (SIGINT/SIGTERM),\n' +
+    '2 when a setting does not fit (a WEBLATE_URL of another instance than the database mirrors).',
   usage: 'sync [options]',
-  options: { ...DATABASE_OPTIONS, ...WEBLATE_OPTIONS, full: { type: 'boolean' } },
+  options: {
+    ...DATABASE_OPTIONS,
+    ...WEBLATE_OPTIONS,
+    full: { type: 'boolean' },
+    json: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+  },
   optionHelp: [
     '--full                 read every list completely and mark what vanished upstream as deleted',
+    '--json                 print the run as one JSON object on stdout (README, "Output for programs")',
+    '--dry-run              read the discovery lists and print what the sync would read (resources, estimated requests and records), writing nothing to the database',
     ...WEBLATE_HELP,
     ...DATABASE_HELP,
   ],
@@ -45,21 +61,30 @@ export const syncCommand: Command = {
     });
     const log = createLogger({ level: config.logLevel });
     const full = values.full === true;
-    const result = await withInterruption(log, (signal) => syncOnce(config, log, { signal, full }));
+    const json = values.json === true;
+    if (values['dry-run'] === true)
+      return withInterruption(log, (signal) => dryRunOnce(config, log, { signal, full, json }));
+    const result = await withInterruption(log, (signal) =>
+      syncOnce(config, log, { signal, full, json }),
+    );
     return exitCodeOf(result);
   },
 };
 
-/** Migrates, runs one sync with a progress line on a terminal, and prints its summary. */
+/**
+ * Migrates, runs one sync with a progress line on a terminal, and prints its summary (with
+ * `json`, its document).
+ */
 export async function syncOnce(
   config: Config,
   log: Logger,
-  options: { signal?: AbortSignal; full?: boolean } = {},
+  options: { signal?: AbortSignal; full?: boolean; json?: boolean } = {},
 ): Promise<SyncResult> {
   return withDatabase(config, log, { mode: 'migrate' }, async (handle) => {
-    const progress = ProgressLine.isSupported(process.stdout)
-      ? new ProgressLine(process.stdout)
-      : null;
+    const progress =
+      options.json !== true && ProgressLine.isSupported(process.stdout)
+        ? new ProgressLine(process.stdout)
+        : null;
     try {
       // A sync by hand never interleaves its writes with a worker's run: it waits for it.
       const result = await withLockSession(handle, (session) =>
@@ -82,7 +107,10 @@ export async function syncOnce(
         ),
       );
       progress?.stop();
-      printResult(result, handle.location);
+      if (options.json === true) {
+        printJson(syncDocument(result, handle.location));
+        printProblems(result);
+      } else printResult(result, handle.location);
       return result;
     } finally {
       progress?.stop();
@@ -100,8 +128,8 @@ export function exitCodeOf(result: RunResult): number {
 }
 
 /**
- * The outcome of a run on stdout: its table when it read anything, and, for a run that
- * failed, the error as the last line. The instance named is the database's record.
+ * The outcome of a run: on stdout its header and its table when it read anything; on stderr
+ * its warnings and, for a run that failed, the error as the last line.
  */
 export function printResult(result: RunResult, database: string): void {
   const what = result.kind === 'statistics' ? 'statistics snapshot' : `${result.kind} sync`;
@@ -121,15 +149,20 @@ export function printResult(result: RunResult, database: string): void {
   } else if (result.error === null) {
     print(`nothing new upstream (${summary.requests} request${summary.requests === 1 ? '' : 's'})`);
   }
-  for (const warning of summary.warnings.slice(0, 10)) print(`warning: ${warning}`);
+  printProblems(result);
+}
+
+/** A run's warnings and error, for people, on stderr (with or without --json). */
+function printProblems(result: RunResult): void {
+  const { summary } = result;
+  for (const warning of summary.warnings.slice(0, 10)) printError(`warning: ${warning}`);
   if (summary.warnings.length > 10)
-    print(`(${summary.warnings.length - 10} more warnings in weblate.sync_runs.summary)`);
+    printError(`(${summary.warnings.length - 10} more warnings in weblate.sync_runs.summary)`);
   if (result.error !== null) {
-    print();
     if (summary.rowsWritten > 0)
-      print(
+      printError(
         `What was committed before the ${result.status === 'interrupted' ? 'interruption' : 'failure'} stays; the next run picks it up again.`,
       );
-    print(`error: ${result.error.message}`);
+    printError(`error: ${result.error.message}`);
   }
 }

@@ -81,3 +81,28 @@ export async function listLiveTranslations(
     order by t.id`.execute(db);
   return result.rows;
 }
+
+/** What the live translations in a database hold: what `sync --dry-run` estimates from. */
+export interface TranslationTotals {
+  translations: number;
+  /** The sum of their `total`: the units Weblate counts in them. */
+  units: number;
+  /** Components with a live translation: one statistics list each. */
+  components: number;
+  /** Languages with a live translation: one statistics object each. */
+  languages: number;
+}
+
+export async function sumLiveTranslations(db: Kysely<Database>): Promise<TranslationTotals> {
+  const result = await sql<{ [K in keyof TranslationTotals]: string }>`
+    select count(*) as translations, coalesce(sum(total), 0) as units,
+           count(distinct component_id) as components, count(distinct language_code) as languages
+    from weblate.translations where deleted_at is null`.execute(db);
+  const row = result.rows[0]!;
+  return {
+    translations: Number(row.translations),
+    units: Number(row.units),
+    components: Number(row.components),
+    languages: Number(row.languages),
+  };
+}
