@@ -693,6 +693,12 @@ const LISTS: readonly Metric[] = [
 
 const DIMENSIONS: readonly Dimension[] = [
   {
+    name: 'format',
+    heading: 'format',
+    meaning:
+      'The JSON document’s shape and its version, `weblate-mirror.report/1`: a new version when a key changes meaning or goes.',
+  },
+  {
     name: 'generated_at',
     heading: 'generated',
     meaning: 'When the report was read (the database’s clock).',
