@@ -1,15 +1,17 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+import { sql } from 'kysely';
+
 import type { Config } from '../config.ts';
-import { type DbHandle, locationOf, openMirror } from '../db/client.ts';
+import { createDb, type DbHandle, locationOf, openMirror } from '../db/client.ts';
 import { explainDatabaseError } from '../db/connect-errors.ts';
 import { DISK_RESERVE_BYTES, DiskRoom, freeBytes } from '../db/embedded-limits.ts';
 import { pendingMigrations } from '../db/migrator.ts';
 import { probeWrite } from '../db/probe.ts';
 import { readInstance } from '../db/queries/instances.ts';
 import { MIGRATION_NAMES } from '../db/schema-migrations.ts';
-import { toError } from '../errors.ts';
+import { MissingDatabaseError, NoMirrorError, toError } from '../errors.ts';
 import { apiRootOf } from '../lib/instance-url.ts';
 import { jsonDocument } from '../lib/json-document.ts';
 import type { Logger } from '../logger.ts';
@@ -95,6 +97,8 @@ async function checkDatabase(config: Config, instance: string): Promise<CheckRes
     // embedded database is said at once rather than waited for.
     handle = await openMirror({ ...config, lockWaitMs: 1000, onNotice: () => undefined });
   } catch (err) {
+    if (err instanceof NoMirrorError && !(err.cause instanceof MissingDatabaseError))
+      return [...(await beforeFirstSync(config, instance, location)), ...disk];
     const skipped = (name: CheckName): CheckResult => ({
       name,
       status: 'skipped',
@@ -129,6 +133,58 @@ async function checkDatabase(config: Config, instance: string): Promise<CheckRes
   }
 }
 
+/**
+ * Where the first sync would create the mirror (an embedded folder not made yet, a PostgreSQL
+ * database without the weblate schema): what holds is whether it may.
+ */
+async function beforeFirstSync(
+  config: Config,
+  instance: string,
+  location: string,
+): Promise<CheckResult[]> {
+  const writable = await mayCreateMirror(config, location);
+  return [
+    ok('database', `no mirror in ${location} yet: the first sync creates it`),
+    ok('migrations', `none applied yet: the first sync applies all ${MIGRATION_NAMES.length}`),
+    writable,
+    ok('instance', `none recorded yet: the first sync that writes records ${instance}`),
+  ];
+}
+
+async function mayCreateMirror(config: Config, location: string): Promise<CheckResult> {
+  if (config.databaseUrl === null) {
+    const folder = nearestFolder(config.dataDir);
+    try {
+      accessSync(folder, constants.W_OK);
+      return ok('writable', `${folder} may be written`);
+    } catch {
+      return failed('writable', `${folder} may not be written: choose another --data-dir`);
+    }
+  }
+  const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const { rows } = await sql<{ may: boolean }>`
+      select has_database_privilege(current_database(), 'create') as may`.execute(handle.db);
+    return rows[0]?.may === true
+      ? ok('writable', 'the user of DATABASE_URL may create the weblate schema')
+      : failed(
+          'writable',
+          `the user of DATABASE_URL may not create the weblate schema in ${location}: grant it CREATE on the database, or run the first sync as its owner`,
+        );
+  } catch (err) {
+    return failed('writable', explainDatabaseError(err, location).message);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The folder itself, or the nearest folder above it that exists. */
+function nearestFolder(path: string): string {
+  let folder = path;
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  return folder;
+}
+
 async function checkMigrations(handle: DbHandle): Promise<CheckResult> {
   try {
     const pending = await pendingMigrations(handle);
@@ -159,8 +215,7 @@ async function checkWritable(handle: DbHandle): Promise<CheckResult> {
 
 /** Room on the embedded database's disk (its folder, or the nearest folder above it). */
 function checkDisk(dataDir: string): CheckResult {
-  let folder = dataDir;
-  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  const folder = nearestFolder(dataDir);
   try {
     new DiskRoom(folder).check('check');
   } catch (err) {

@@ -184,7 +184,7 @@ describe('check', () => {
     }
   });
 
-  it('names the migrations a database lacks, and says where there is no mirror at all', async () => {
+  it('names the migrations a database lacks, and passes where the first sync would create the mirror', async () => {
     const older = await databases.create({ empty: true });
     const handle = await older.open();
     await migrateTo(handle.db, MIGRATION_NAMES.at(-2)!);
@@ -200,12 +200,43 @@ describe('check', () => {
     expect(result.byName.get('instance')![0]).toBe('skipped');
     const empty = await databases.create({ empty: true });
     const none = await check({ ...databaseEnv(empty), ...env });
+    expect(none.code, none.stdout).toBe(0);
     expect(none.byName.get('database')).toEqual([
-      'failed',
+      'ok',
       'database',
-      expect.stringMatching(/^no mirror in .*: .*run `weblate-mirror sync` first/) as string,
+      expect.stringMatching(/^no mirror in .* yet: the first sync creates it$/) as string,
     ]);
+    expect(none.byName.get('migrations')![2]).toBe(
+      `none applied yet: the first sync applies all ${MIGRATION_NAMES.length}`,
+    );
+    expect(none.byName.get('writable')![0]).toBe('ok');
+    expect(none.byName.get('instance')![2]).toMatch(/^none recorded yet/);
   });
+
+  it.runIf(TEST_DATABASE_URL !== null)(
+    'says when the user of DATABASE_URL may not create the mirror in an empty database',
+    async () => {
+      const empty = await databases.create({ empty: true });
+      const role = `wm_check_guest_${process.pid}`;
+      await adminQuery(TEST_DATABASE_URL!, `drop role if exists ${role}`);
+      await adminQuery(TEST_DATABASE_URL!, `create role ${role} login`);
+      try {
+        const url = new URL(empty.databaseUrl!);
+        url.username = role;
+        const result = await check({ DATABASE_URL: url.href, WEBLATE_URL: sim.url });
+        expect(result.code).toBe(1);
+        expect(result.byName.get('writable')).toEqual([
+          'failed',
+          'writable',
+          expect.stringMatching(
+            /^the user of DATABASE_URL may not create the weblate schema in .*: grant it CREATE on the database/,
+          ) as string,
+        ]);
+      } finally {
+        await adminQuery(TEST_DATABASE_URL!, `drop role ${role}`);
+      }
+    },
+  );
 
   it.runIf(TEST_DATABASE_URL !== null)(
     'names the tables a user of DATABASE_URL may not write',
