@@ -1,4 +1,5 @@
 import { isStartedByPackageManager } from '../config.ts';
+import { isProcessRunning } from '../lib/process-running.ts';
 import type { Logger } from '../logger.ts';
 
 export interface InterruptionOptions {
@@ -81,21 +82,12 @@ export async function withInterruption<T>(
 function watchParent(onGone: () => void): () => void {
   if (PARENT_PID <= 1) return () => undefined;
   const timer = setInterval(() => {
-    if (isRunning(PARENT_PID)) return;
+    if (isProcessRunning(PARENT_PID)) return;
     clearInterval(timer);
     onGone();
   }, PARENT_POLL_MS);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
