@@ -4,12 +4,15 @@
 //
 // Each stage is an empty folder standing for the image's root, in a temporary folder outside
 // the checkout (Node looks for packages in every parent folder, so a stage inside the checkout
-// would use the checkout's node_modules unnoticed). Replayed: FROM (a node:<major> base image
-// is this machine's Node, which must be that major; or an earlier stage), WORKDIR, COPY (from
-// the build context minus .dockerignore, or --from=<stage>), RUN (in a clean environment: PATH,
-// HOME inside the stage, and the stage's ENV) and ENV. ENTRYPOINT and CMD are taken as the
-// command to run. Not replayed: USER (everything runs as the current user), whatever else the
-// base image holds, and every other instruction, which stops the replay with an error.
+// would use the checkout's node_modules unnoticed). Replayed: ARG before the first FROM (its
+// default, substituted in FROM), FROM (a node:<major> base image is a Node binary of that major
+// first on PATH: this machine's, or one scripts/node-binary.sh installs; or an earlier stage),
+// WORKDIR, COPY (from the build context minus .dockerignore, or --from=<stage>), RUN (in a clean
+// environment: PATH, HOME inside the stage, and the stage's ENV) and ENV. ENTRYPOINT and CMD are
+// taken as the command to run; LABEL and HEALTHCHECK are checked (the OCI labels, the health
+// check run in the image once the sync is done). Not replayed: USER (everything runs as the
+// current user), whatever else the base image holds, and every other instruction, which stops
+// the replay with an error.
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
   cpSync,
@@ -29,8 +32,12 @@ interface Stage {
   root: string;
   cwd: string;
   env: Record<string, string>;
+  /** The folder of the stage's Node binary, first on its PATH. */
+  nodeBin: string;
   entrypoint: string[];
   cmd: string[];
+  labels: Record<string, string>;
+  healthcheck: string[] | null;
 }
 
 const context = fileURLToPath(new URL('..', import.meta.url));
@@ -183,19 +190,81 @@ async function run(command: string[], cwd: string, env: Record<string, string>):
   return stdout;
 }
 
+/** How this machine reaches the npm registry (a proxy, its CA), which a RUN needs as well. */
+const NETWORK_VARIABLES = [
+  'NODE_EXTRA_CA_CERTS',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'NO_PROXY',
+  'no_proxy',
+];
+
 function stageEnv(stage: Stage, extra: Record<string, string> = {}): Record<string, string> {
   const home = join(stage.root, 'root');
   mkdirSync(home, { recursive: true });
-  return { PATH: process.env.PATH ?? '', HOME: home, ...stage.env, ...extra };
+  const network = Object.fromEntries(
+    NETWORK_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
+  );
+  const path = `${stage.nodeBin}:${process.env.PATH ?? ''}`;
+  return { ...network, PATH: path, HOME: home, ...stage.env, ...extra };
 }
 
-function setEnv(stage: Stage, args: string): void {
-  for (const [, key = '', value = ''] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) {
-    stage.env[key] = value.replace(/^"|"$/g, '');
+/** The `key=value` pairs of ENV, LABEL and ARG (a value quoted or a single word). */
+function pairs(args: string): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const [, key = '', value = ''] of args.matchAll(/([\w.-]+)=("[^"]*"|\S+)/g)) {
+    found[key] = value.replace(/^"|"$/g, '');
+  }
+  return found;
+}
+
+/** `${NAME}` and `$NAME` replaced by the values of the ARGs before the first FROM. */
+function substitute(text: string, args: Record<string, string>): string {
+  return text.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, braced?: string, bare?: string) => {
+    const name = braced ?? bare ?? '';
+    if (!(name in args)) throw new Error(`${text}: ${name} is no ARG with a default`);
+    return args[name]!;
+  });
+}
+
+/** The folder of a Node binary of `major`: this process's own, or scripts/node-binary.sh's. */
+async function nodeBinOf(major: string): Promise<string> {
+  if (major === process.versions.node.split('.')[0]) return dirname(process.execPath);
+  const script = join(context, 'scripts/node-binary.sh');
+  return (await run(['bash', script, major], context, { PATH: process.env.PATH ?? '' })).trim();
+}
+
+/** HEALTHCHECK's CMD (its options are Docker's alone); NONE leaves none. */
+function healthcheckOf(args: string): string[] | null {
+  const cmd = /(?:^|\s)CMD\s+(.*)$/.exec(args)?.[1];
+  if (cmd === undefined) {
+    if (args.trim() === 'NONE') return null;
+    throw new Error(`HEALTHCHECK ${args}: not replayed`);
+  }
+  return commandOf(cmd);
+}
+
+/** What every image of weblate-mirror says of itself, as the OCI annotations name it. */
+function checkLabels(image: Stage): void {
+  const manifest = JSON.parse(readFileSync(join(context, 'package.json'), 'utf8')) as {
+    version: string;
+    license: string;
+  };
+  const expected: Record<string, string | RegExp> = {
+    'org.opencontainers.image.title': 'weblate-mirror',
+    'org.opencontainers.image.description': /\S/,
+    'org.opencontainers.image.version': manifest.version,
+    'org.opencontainers.image.licenses': manifest.license,
+    'org.opencontainers.image.source': /^https:\/\//,
+  };
+  for (const [key, value] of Object.entries(expected)) {
+    const label = image.labels[key];
+    if (label === undefined || !(typeof value === 'string' ? label === value : value.test(label)))
+      throw new Error(`LABEL ${key}=${String(label)}: expected ${String(value)}`);
   }
 }
 
-function newStage(args: string, stages: Stage[]): Stage {
+async function newStage(args: string, stages: Stage[]): Promise<Stage> {
   const [image = '', as, alias] = args.split(/\s+/);
   const name = as?.toUpperCase() === 'AS' ? alias : undefined;
   const root = join(work, `stage-${stages.length}`);
@@ -206,28 +275,37 @@ function newStage(args: string, stages: Stage[]): Stage {
     return { ...base, name, root, cwd, env: { ...base.env } };
   }
   const major = /^node:(\d+)\b/.exec(image)?.[1];
-  if (major !== process.versions.node.split('.')[0]) {
-    throw new Error(`FROM ${image}: not replayed on Node ${process.versions.node}`);
-  }
+  if (major === undefined) throw new Error(`FROM ${image}: not replayed (only node:<major>)`);
+  const nodeBin = await nodeBinOf(major);
+  const version = await run([join(nodeBin, 'node'), '--version'], context, {});
+  say(`  Node ${version.trim()} from ${nodeBin}`);
   mkdirSync(root);
   return {
     name,
     root,
     cwd: root,
     env: {},
+    nodeBin,
     entrypoint: [],
     cmd: [],
+    labels: {},
+    healthcheck: null,
   };
 }
 
 /** Builds every stage; returns the last. */
 async function replay(): Promise<Stage> {
   const stages: Stage[] = [];
+  const globalArgs: Record<string, string> = {};
   let stage: Stage | undefined;
   for (const { keyword, args } of readInstructions(join(context, 'Dockerfile'))) {
     say(`${keyword} ${args}`);
+    if (keyword === 'ARG' && !stage) {
+      Object.assign(globalArgs, pairs(args));
+      continue;
+    }
     if (keyword === 'FROM') {
-      stage = newStage(args, stages);
+      stage = await newStage(substitute(args, globalArgs), stages);
       stages.push(stage);
       continue;
     }
@@ -237,7 +315,9 @@ async function replay(): Promise<Stage> {
       mkdirSync(stage.cwd, { recursive: true });
     } else if (keyword === 'COPY') copy(stage, args, stages);
     else if (keyword === 'RUN') await run(commandOf(args), stage.cwd, stageEnv(stage));
-    else if (keyword === 'ENV') setEnv(stage, args);
+    else if (keyword === 'ENV') Object.assign(stage.env, pairs(args));
+    else if (keyword === 'LABEL') Object.assign(stage.labels, pairs(args));
+    else if (keyword === 'HEALTHCHECK') stage.healthcheck = healthcheckOf(args);
     else if (keyword === 'ENTRYPOINT') stage.entrypoint = commandOf(args);
     else if (keyword === 'CMD') stage.cmd = commandOf(args);
     else if (keyword === 'USER') say('  not replayed: everything runs as the current user');
@@ -279,6 +359,8 @@ async function main(): Promise<void> {
   const image = await replay();
   say(`built in ${Math.round((Date.now() - started) / 1000)} s`);
   checkShipped(image);
+  checkLabels(image);
+  if (image.healthcheck === null) throw new Error('the image has no HEALTHCHECK');
   const url = await startSimulator(image);
   // The embedded database goes where the image keeps it by default, ./.weblate-mirror.
   const env = stageEnv(image, { WEBLATE_URL: url });
@@ -288,6 +370,10 @@ async function main(): Promise<void> {
   const rows = await run([...image.entrypoint, 'query', '--json', sql], image.cwd, env);
   const units = (JSON.parse(rows.trim().split('\n')[0] ?? '{}') as { units?: number }).units ?? 0;
   if (!(Number(units) > 0)) throw new Error(`no units mirrored: ${rows}`);
+  // Here process 1 is no worker, as in a container of the default `sync`: the check passes.
+  // test/deploy/image.test.ts runs it beside a worker that is process 1.
+  say(`HEALTHCHECK ${image.healthcheck.join(' ')}`);
+  await run(image.healthcheck, image.cwd, env);
   say(`ok: ${String(units)} units mirrored; ${Math.round((Date.now() - started) / 1000)} s in all`);
 }
 

@@ -46,6 +46,14 @@ export interface LoadConfigOptions {
   envFile?: string | false;
 }
 
+/**
+ * Whether a package manager's script runner started this process (`npm start`, `npx`, and
+ * yarn's and pnpm's alike): they set npm_lifecycle_event for what they run.
+ */
+export function isStartedByPackageManager(env: NodeJS.ProcessEnv = process.env): boolean {
+  return (env.npm_lifecycle_event ?? '') !== '';
+}
+
 /** WEBLATE_URL's schema depends on WEBLATE_ALLOW_HTTP, so that one is read (and reported) first. */
 const READ_ORDER: ConfigVariable[] = [
   'WEBLATE_ALLOW_HTTP',

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { isProcessRunning } from '../lib/process-running.ts';
 import { sleep } from '../lib/sleep.ts';
 
 export interface DirectoryLock {
@@ -19,7 +20,7 @@ export async function acquireDirectoryLock(dir: string, waitMs: number): Promise
     const lock = tryCreate(path);
     if (lock) return lock;
     const owner = readOwner(path);
-    if (owner === null ? isAbandoned(path) : !isRunning(owner)) {
+    if (owner === null ? isAbandoned(path) : !isProcessRunning(owner)) {
       rmSync(path, { force: true });
       continue;
     }
@@ -76,14 +77,5 @@ function isAbandoned(path: string): boolean {
     return Date.now() - statSync(path).mtimeMs > 10_000;
   } catch {
     return false;
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

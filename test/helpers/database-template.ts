@@ -17,6 +17,7 @@ import pg from 'pg';
 
 import { createDb } from '../../src/db/client.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
+import { isProcessRunning } from '../../src/lib/process-running.ts';
 
 /**
  * The migrated database every test file starts from, built once per test run by the global
@@ -154,7 +155,8 @@ export async function sweepLeftovers(adminUrl: string | null): Promise<void> {
   for (const root of new Set([FOLDER_ROOT, tmpdir()])) {
     for (const name of readdirSync(root)) {
       const pid = NAMES.folderPid(name);
-      if (pid !== null && !isAlive(pid)) rmSync(join(root, name), { recursive: true, force: true });
+      if (pid !== null && !isProcessRunning(pid))
+        rmSync(join(root, name), { recursive: true, force: true });
     }
   }
   if (adminUrl === null) return;
@@ -166,21 +168,11 @@ export async function sweepLeftovers(adminUrl: string | null): Promise<void> {
     );
     for (const { datname } of rows) {
       const pid = NAMES.databasePid(datname);
-      if (pid === null || isAlive(pid)) continue;
+      if (pid === null || isProcessRunning(pid)) continue;
       // Without force: a process of the dead run that still uses it (an orphaned child) keeps it.
       await client.query(`drop database if exists ${datname}`).catch(() => undefined);
     }
   } finally {
     await client.end();
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, as another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

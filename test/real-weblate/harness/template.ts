@@ -14,6 +14,7 @@ import { join } from 'node:path';
 
 import pg from 'pg';
 
+import { isProcessRunning } from '../../../src/lib/process-running.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { TierApi } from './api.ts';
 import { SCOPED_SUBSCRIPTIONS, seedWeblate } from './seed.ts';
@@ -165,7 +166,7 @@ async function lock(path: string): Promise<() => void> {
 function isAbandoned(path: string): boolean {
   try {
     if (Date.now() - statSync(path).mtimeMs > 20 * 60_000) return true;
-    return !isAlive(Number(readFileSync(path, 'utf8')));
+    return !isProcessRunning(Number(readFileSync(path, 'utf8')));
   } catch {
     return true;
   }
@@ -223,7 +224,7 @@ async function dropStaleTemplates(root: string, key: string): Promise<void> {
       const isStale =
         template !== undefined
           ? template !== key && (folder === undefined ? owner === root : folder < dayAgo)
-          : pid !== undefined && !isAlive(Number(pid));
+          : pid !== undefined && !isProcessRunning(Number(pid));
       if (isStale) await client.query(`drop database if exists ${datname} with (force)`);
     }
   } finally {
@@ -233,14 +234,5 @@ async function dropStaleTemplates(root: string, key: string): Promise<void> {
     if (other !== key && mtime < dayAgo) {
       rmSync(join(root, `tier-template-${other}`), { recursive: true, force: true });
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
