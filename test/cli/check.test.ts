@@ -11,7 +11,7 @@ import { DISK_RESERVE_BYTES } from '../../src/db/embedded-limits.ts';
 import { migrateTo, MIGRATION_NAMES, NEWEST_MIGRATION } from '../../src/db/schema-migrations.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { databaseEnv } from '../helpers/cli.ts';
-import { runCliInProcess } from '../helpers/commands.ts';
+import { runCliInProcess, syncedInProcess } from '../helpers/commands.ts';
 import {
   DATABASE_KIND,
   TEST_DATABASE_URL,
@@ -36,13 +36,7 @@ beforeAll(async () => {
     rateLimit: { limit: 500, windowSeconds: 3600, headers: true },
   });
   synced = await databases.create();
-  const sync = await runCliInProcess(['sync'], {
-    ...databaseEnv(synced),
-    WEBLATE_URL: sim.url,
-    WEBLATE_TOKEN: TOKEN,
-    LOG_LEVEL: 'warn',
-  });
-  expect(sync.code, sync.stderr).toBe(0);
+  await syncedInProcess(synced, sim.url, { WEBLATE_TOKEN: TOKEN });
 });
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { BIN, databaseEnv } from '../helpers/cli.ts';
-import { runCliInProcess } from '../helpers/commands.ts';
+import { syncedInProcess } from '../helpers/commands.ts';
 import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 import { freePort } from '../helpers/ports.ts';
 import {
@@ -78,12 +78,7 @@ beforeAll(async () => {
   sim = await startSimulator(TINY_INSTANCE);
   database = await databases.create();
   // A recorded successful sync: /healthz answers 200 from the worker's start.
-  const synced = await runCliInProcess(['sync'], {
-    ...databaseEnv(database),
-    WEBLATE_URL: sim.url,
-    LOG_LEVEL: 'warn',
-  });
-  expect(synced.code, synced.stderr).toBe(0);
+  await syncedInProcess(database, sim.url);
 });
 
 afterEach(() => {

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { databaseEnv } from '../helpers/cli.ts';
-import { runCliInProcess } from '../helpers/commands.ts';
+import { syncedInProcess } from '../helpers/commands.ts';
 import { type TestDatabase, useTestDatabases } from '../helpers/database.ts';
 import { freePort } from '../helpers/ports.ts';
 import {
@@ -53,12 +53,7 @@ describe("the image's health check", () => {
   beforeAll(async () => {
     sim = await startSimulator(TINY_INSTANCE);
     synced = await databases.create();
-    const sync = await runCliInProcess(['sync'], {
-      ...databaseEnv(synced),
-      WEBLATE_URL: sim.url,
-      LOG_LEVEL: 'warn',
-    });
-    expect(sync.code, sync.stderr).toBe(0);
+    await syncedInProcess(synced, sim.url);
   });
 
   afterEach(() => {

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 import type { Command, OptionValues } from '../../src/cli/args.ts';
 import { main } from '../../src/cli/main.ts';
 import { CONFIG_VARIABLE_NAMES } from '../../src/config-table.ts';
-import type { CliResult } from './cli.ts';
+import { type CliResult, databaseEnv } from './cli.ts';
+import type { TestDatabase } from './database.ts';
 
 export interface CommandResult {
   /** The exit code it returned; null when it threw. */
@@ -118,4 +119,22 @@ export async function runCliInProcess(
     for (const spy of spies) spy.mockRestore();
   }
   return result;
+}
+
+/**
+ * Syncs the Weblate at `weblateUrl` into `database` once, in this process, and expects it to
+ * succeed: a mirror with a recorded successful sync, for tests of what comes after one.
+ */
+export async function syncedInProcess(
+  database: TestDatabase,
+  weblateUrl: string,
+  env: Record<string, string> = {},
+): Promise<void> {
+  const sync = await runCliInProcess(['sync'], {
+    ...databaseEnv(database),
+    WEBLATE_URL: weblateUrl,
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  expect(sync.code, sync.stderr).toBe(0);
 }
