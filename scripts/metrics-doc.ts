@@ -32,6 +32,7 @@ function metricSection(m: Metric): string {
     `- **Computed by:** ${m.source}`,
     ...(m.aliases === undefined ? [] : [`- **Also named:** ${m.aliases.join('; ')}`]),
     ...(m.note === undefined ? [] : [`- **Beside close figures:** ${m.note}`]),
+    ...(m.blindSpots === undefined ? [] : [`- **What it cannot know:** ${m.blindSpots}`]),
   ];
   return lines.join('\n');
 }

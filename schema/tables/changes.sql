@@ -21,11 +21,13 @@ create table weblate.changes (
   component_url text,
   raw jsonb not null,
   first_seen_at timestamp with time zone not null default now(),
-  updated_at timestamp with time zone not null default now()
+  updated_at timestamp with time zone not null default now(),
+  edit_distance integer
 );
 
 alter table weblate.changes add constraint changes_pkey PRIMARY KEY (id);
 CREATE INDEX changes_day_idx ON weblate.changes USING btree (((("timestamp" AT TIME ZONE 'UTC'::text))::date));
+CREATE INDEX changes_fills_idx ON weblate.changes USING btree (language_code, project_slug, "timestamp") INCLUDE (component_slug, component_id, translation_id, unit_id, id) WHERE (action = 6);
 CREATE INDEX changes_project_slug_idx ON weblate.changes USING btree (project_slug, "timestamp" DESC);
 CREATE INDEX changes_timestamp_idx ON weblate.changes USING btree ("timestamp" DESC);
 CREATE INDEX changes_translation_id_idx ON weblate.changes USING btree (translation_id, "timestamp" DESC);

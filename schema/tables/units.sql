@@ -39,6 +39,7 @@ create table weblate.units (
 
 alter table weblate.units add constraint units_pkey PRIMARY KEY (id);
 alter table weblate.units add constraint units_translation_id_fkey FOREIGN KEY (translation_id) REFERENCES weblate.translations(id);
+CREATE INDEX units_automatic_idx ON weblate.units USING btree (translation_id) WHERE automatically_translated;
 CREATE INDEX units_id_hash_idx ON weblate.units USING btree (id_hash);
 CREATE INDEX units_num_words_idx ON weblate.units USING btree (id) INCLUDE (num_words);
 CREATE INDEX units_source_unit_id_idx ON weblate.units USING btree (source_unit_id);

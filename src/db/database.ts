@@ -352,6 +352,8 @@ export interface ChangesTable extends Bookkeeping {
   translation_url: string | null;
   component_url: string | null;
   raw: Jsonb;
+  /** Weblate's `Change.get_distance()` of old and target (src/lib/edit-distance.ts). */
+  edit_distance: number | null;
 }
 
 /** Every count, _words, _chars and _percent field of Weblate's statistics serializer. */

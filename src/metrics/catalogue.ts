@@ -14,6 +14,7 @@ export type Unit =
   | 'rank'
   | 'days'
   | 'hours'
+  | 'characters'
   | 'words a day'
   | 'date'
   | 'timestamp'
@@ -50,6 +51,8 @@ export interface Metric {
   aliases?: readonly string[];
   /** Where a close figure differs, the difference, said once. */
   note?: string;
+  /** What the mirrored data cannot tell, so the figure cannot know it. */
+  blindSpots?: string;
 }
 
 /** What a row is about: identifiers and labels, not figures. */
@@ -601,6 +604,153 @@ const REVIEW: readonly Metric[] = [
   },
 ];
 
+const FILL_GRAIN =
+  'a period of the fills; per translation, component, project, language and in all (`scope`)';
+const FILL_BLIND_SPOTS =
+  'Which engine or memory made a fill (the change says only "Automatically translated"); machine suggestions a translator picked in the editor, which Weblate logs as the person’s own translation, not as a fill; suggestions made by automatic translation in suggestion mode, which are not fills; the time spent in the editor (hours to a person is the wait, not the work).';
+
+/** A figure of the automatic fills and their post-edits (docs/schema.md#post-editing). */
+function fills(
+  name: string,
+  heading: string,
+  definition: string,
+  rest: Partial<Metric> = {},
+): Metric {
+  return {
+    name,
+    heading,
+    definition,
+    unit: 'strings',
+    grain: FILL_GRAIN,
+    history: 'change log',
+    seam: CHANGE_SEAM,
+    source: 'weblate.machine_translation_outcomes',
+    blindSpots: FILL_BLIND_SPOTS,
+    ...rest,
+  };
+}
+
+const POST_EDITING: readonly Metric[] = [
+  {
+    name: 'edit_distance',
+    heading: 'edit distance',
+    definition:
+      "Weblate's edit distance of a change (Change.get_distance(), shown as its edits): the unrestricted Damerau–Levenshtein distance from the change's old text to its target, in Unicode code points; for a fill's post-edit, from the machine's text to the person's.",
+    unit: 'characters',
+    grain: 'a change; a fill’s post-edit',
+    history: 'change log',
+    source: 'weblate.changes (edit_distance); weblate.machine_translation_fills, post_edits',
+    note: "Equal to Weblate's Change.get_distance() for the same change (test/real-weblate/post-edits.test.ts); null without an old text or target, or past 25 million cells of the distance table, where Weblate still computes one.",
+  },
+  {
+    name: 'edit_percent',
+    heading: 'edit %',
+    definition:
+      'A post-edit’s distance as a share of the longer of the machine’s and the person’s text (rapidfuzz’s normalized_distance × 100), 2 decimals: 0 kept as it was, 100 nothing left.',
+    unit: 'percent',
+    grain: 'a fill’s post-edit',
+    history: 'change log',
+    source: 'weblate.machine_translation_fills, post_edits',
+    blindSpots: FILL_BLIND_SPOTS,
+  },
+  {
+    name: 'hours_to_person',
+    heading: 'hours to a person',
+    definition:
+      'Hours from an automatic fill to the first change of a person after it, a save or an approval, 2 decimals.',
+    unit: 'hours',
+    grain: 'a fill',
+    history: 'change log',
+    source: 'weblate.machine_translation_fills, post_edits',
+    blindSpots: FILL_BLIND_SPOTS,
+  },
+  fills(
+    'filled',
+    'filled automatically',
+    'Automatic fills of strings: changes 6 (automatic translation), and strings that say they hold one (their flag, or before Weblate 5.15 their label) where the change log lacks the fill.',
+    {
+      note: 'The flag and the label are read now (live strings): such a fill is dated by the string’s last update, kept as it is.',
+    },
+  ),
+  fills(
+    'kept',
+    'kept',
+    'Fills that stand as the machine wrote them: no person has changed the text since, or the first person to act left it as it was (an approval, a state change).',
+  ),
+  fills('untouched', 'untouched', 'Of the fills kept, those no person has acted on yet.'),
+  fills(
+    'edited',
+    'edited',
+    'Fills whose text the first person to act changed (a post-edit short of replacing it all).',
+  ),
+  fills(
+    'replaced',
+    'replaced',
+    'Fills the first person to act replaced: by an accepted suggestion, an upload, a revert, a propagated text, or an edit that changed all of it (100 %).',
+  ),
+  fills(
+    'superseded',
+    'superseded',
+    'Fills filled again automatically, or updated from the repository, before any person acted.',
+  ),
+  ...(
+    [
+      ['edits_0', 'edits 0 %', 'of 0 % (the text kept, by a person)'],
+      ['edits_1_10', 'edits 1-10 %', 'above 0 and up to 10 %'],
+      ['edits_11_30', 'edits 11-30 %', 'above 10 and up to 30 %'],
+      ['edits_31_60', 'edits 31-60 %', 'above 30 and up to 60 %'],
+      ['edits_over_60', 'edits over 60 %', 'above 60 %'],
+    ] as const
+  ).map(([name, heading, band]) =>
+    fills(
+      name,
+      heading,
+      `Post-edits (the first person’s change after a fill) whose edit percentage is ${band}.`,
+    ),
+  ),
+  fills(
+    'median_edit_percent',
+    'median edit %',
+    'Median edit percentage of the group’s post-edits (interpolated), 2 decimals.',
+    { unit: 'percent' },
+  ),
+  fills(
+    'p90_edit_percent',
+    'p90 edit %',
+    '90th percentile of the edit percentage of the group’s post-edits (interpolated), 2 decimals.',
+    { unit: 'percent' },
+  ),
+  fills(
+    'median_hours_to_person',
+    'median hours to a person',
+    'Median hours from a fill to the first person’s change, over the fills a person has acted on (interpolated), 2 decimals.',
+    { unit: 'hours' },
+  ),
+  fills(
+    'p90_hours_to_person',
+    'p90 hours to a person',
+    '90th percentile of the hours from a fill to the first person’s change (interpolated), 2 decimals.',
+    { unit: 'hours' },
+  ),
+  fills(
+    'from_change_log',
+    'fills from the change log',
+    'Fills found as changes 6 in the change log.',
+  ),
+  fills(
+    'from_flag',
+    'fills from the flag',
+    'Fills known only from the string’s automatically_translated flag (Weblate 2026 and later).',
+    { history: 'now' },
+  ),
+  fills(
+    'from_label',
+    'fills from the label',
+    'Fills known only from the string’s “Automatically translated” label (Weblate before 5.15).',
+    { history: 'now' },
+  ),
+];
+
 const SCOPE_AND_SERVICE: readonly Metric[] = [
   {
     name: 'languages_in_scope',
@@ -813,6 +963,22 @@ const DIMENSIONS: readonly Dimension[] = [
     meaning: '`measured`, or `estimated` when the pace reads an estimated day; none when unknown.',
   },
   { name: 'history_from_day', heading: 'then', meaning: 'The day of “% then” for a label.' },
+  {
+    name: 'outcome',
+    heading: 'outcome',
+    meaning:
+      'What became of an automatic fill: kept, edited, replaced or superseded (docs/schema.md#machine_translation_fills).',
+  },
+  {
+    name: 'edit_band',
+    heading: 'edit band',
+    meaning: 'A post-edit’s band of edit percentage: 0, 1-10, 11-30, 31-60 or over 60.',
+  },
+  {
+    name: 'evidence',
+    heading: 'evidence',
+    meaning: 'What says a string was filled automatically: the change log, its flag or its label.',
+  },
   { name: 'baseline_day', heading: 'baseline', meaning: 'The day a movers window compares with.' },
 ];
 
@@ -834,6 +1000,7 @@ export const METRIC_CATALOGUE: { metrics: readonly Metric[]; dimensions: readonl
     ...READINESS,
     ...ACTIVITY,
     ...REVIEW,
+    ...POST_EDITING,
     ...SCOPE_AND_SERVICE,
     ...LISTS,
   ],

@@ -49,7 +49,8 @@ const VIEWS = [
 /**
  * The functions of 0003_add_reporting_views, 0005_add_progress_functions,
  * 0010_add_answer_views, 0011_mirror_categories_labels (the trigger's),
- * 0012_add_category_label_progress, 0013_mirror_users (the trigger's) and 0015_one_history.
+ * 0012_add_category_label_progress, 0013_mirror_users (the trigger's), 0015_one_history and
+ * 0019_add_post_edits.
  */
 const FUNCTIONS = [
   'automatic_share()',
@@ -57,7 +58,10 @@ const FUNCTIONS = [
   'failing_checks()',
   'idle_translations()',
   'keep_unit_labels()',
+  'machine_translation_fills()',
+  'machine_translation_outcomes()',
   'note_change_users()',
+  'post_edits()',
   'progress_by_category()',
   'progress_by_category_daily()',
   'progress_by_component()',

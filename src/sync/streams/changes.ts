@@ -11,6 +11,7 @@ import {
   readCursors,
   transition,
 } from '../../db/queries/sync-state.ts';
+import { editDistance } from '../../lib/edit-distance.ts';
 import { shiftSeconds, toEpochMicros, toUtcMicros } from '../../lib/timestamps.ts';
 import { type WeblateChange, weblateChange } from '../../weblate/schemas.ts';
 import {
@@ -96,6 +97,8 @@ export function toChangeRow(
     translation_url: record.translation ?? null,
     component_url: record.component ?? null,
     raw,
+    edit_distance:
+      record.old == null || record.target == null ? null : editDistance(record.old, record.target),
   };
 }
 
