@@ -18,6 +18,7 @@ import * as m0015 from './0015_one_history.ts';
 import * as m0016 from './0016_record_instance.ts';
 import * as m0017 from './0017_people_and_freshness.ts';
 import * as m0019 from './0019_add_post_edits.ts';
+import * as m0020 from './0020_time_in_state.ts';
 
 /**
  * Every migration, by name, in the order they apply. Imported statically rather than found
@@ -44,4 +45,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0016_record_instance': m0016,
   '0017_people_and_freshness': m0017,
   '0019_add_post_edits': m0019,
+  '0020_time_in_state': m0020,
 };

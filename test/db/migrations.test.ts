@@ -50,7 +50,8 @@ const VIEWS = [
  * The functions of 0003_add_reporting_views, 0005_add_progress_functions,
  * 0010_add_answer_views, 0011_mirror_categories_labels (the trigger's),
  * 0012_add_category_label_progress, 0013_mirror_users (the trigger's), 0015_one_history and
- * 0019_add_post_edits.
+ * 0019_add_post_edits and
+ * 0020_time_in_state.
  */
 const FUNCTIONS = [
   'automatic_share()',
@@ -76,7 +77,10 @@ const FUNCTIONS = [
   'record_label_statistics()',
   'release_readiness()',
   'source_string_changes()',
+  'state_spans()',
   'strings_awaiting_review()',
+  'strings_over_target()',
+  'time_in_state()',
   'time_to_approval()',
   'translation_methods()',
   'translation_pace()',
