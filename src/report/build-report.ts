@@ -18,6 +18,7 @@ import {
 } from '../db/queries/report-progress.ts';
 import { type DayRange, readReportClock, type ReportFilter } from '../db/queries/report-scope.ts';
 import { buildAnswers } from './build-answers.ts';
+import { buildEffort, DEFAULT_EFFORT, type EffortOptions, emptyEffort } from './build-effort.ts';
 import { buildCategories, buildLabelProgress, buildLabels, toProgress } from './build-groups.ts';
 import { addDays, daysBetween } from './days.ts';
 import type {
@@ -43,6 +44,8 @@ export interface ReportOptions extends Omit<ReportFilters, 'category' | 'label'>
   category?: CategoryScope | null;
   /** --label, resolved: progress, languages and history of the strings that carry it. */
   label?: LabelScope | null;
+  /** The effort sections' options (--people, the cost's rates, the target); Weblate's defaults. */
+  effort?: EffortOptions;
 }
 
 /** The movers' windows without --since, in days (today included). */
@@ -225,6 +228,7 @@ async function buildLabelReport(
     translation_methods: [],
     release_readiness: [],
     quality: [],
+    effort: emptyEffort(options.effort ?? DEFAULT_EFFORT),
     totals: {
       progress: total,
       activity: { changes: 0, words_translated: 0, words_translated_without_author: 0 },
@@ -256,6 +260,11 @@ export async function buildReport(db: Kysely<Database>, options: ReportOptions):
   const activity = await buildActivity(db, inWindow);
   const activityTotal = await readActivityTotal(db, inWindow);
   const answers = await buildAnswers(db, scope, { window, limit });
+  const effort = await buildEffort(db, scope, {
+    window,
+    limit,
+    effort: options.effort ?? DEFAULT_EFFORT,
+  });
   return {
     generated_at: now,
     instance,
@@ -281,6 +290,7 @@ export async function buildReport(db: Kysely<Database>, options: ReportOptions):
     language_history: history,
     activity,
     ...answers,
+    effort,
     totals: {
       progress: total,
       activity: {

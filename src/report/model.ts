@@ -283,6 +283,105 @@ export interface FailingPeriod {
   failing_percent: number | null;
 }
 
+/** Weblate's translator work: user-days kept and strings and source words a day over them. */
+export interface TranslatorWorkFigures {
+  user_days_included: number;
+  user_days_excluded: number;
+  strings_median: number | null;
+  strings_mean: number | null;
+  strings_p75: number | null;
+  strings_p90: number | null;
+  words_median: number | null;
+  words_mean: number | null;
+  words_p75: number | null;
+  words_p90: number | null;
+}
+
+export interface TranslatorWork extends TranslatorWorkFigures {
+  /** People whose changes count. */
+  translators: number;
+  /** Of them, those whose user record does not say whether they are active people. */
+  authors_unverified: number;
+}
+
+export interface TranslatorWorkPerson extends TranslatorWorkFigures {
+  username: string;
+}
+
+/** One of Weblate's cost buckets (repetition, tm_100, tm_fuzzy, needs_editing, new) or total. */
+export interface CostBucket {
+  bucket: string;
+  strings: number;
+  words: number;
+  chars: number;
+  /** Percent of the base rate; null on the total. */
+  rate: number | null;
+  cost: number;
+  /** Whether the mirror can only approximate the bucket, and why. */
+  approximate: boolean;
+  approximation: string | null;
+}
+
+/** Strings filled automatically in the window, per project and language, and what became of them. */
+export interface MachineTranslation {
+  project_slug: string;
+  language_code: string;
+  filled: number;
+  kept: number;
+  edited: number;
+  replaced: number;
+  superseded: number;
+  edits_0: number;
+  edits_1_10: number;
+  edits_11_30: number;
+  edits_31_60: number;
+  edits_over_60: number;
+  median_edit_percent: number | null;
+  p90_edit_percent: number | null;
+  median_hours_to_person: number | null;
+  p90_hours_to_person: number | null;
+}
+
+/** How long strings of a project and language stayed in one state. */
+export interface StateTime {
+  project_slug: string;
+  language_code: string;
+  state: string;
+  spans: number;
+  ended: number;
+  still_open: number;
+  median_hours: number | null;
+  p90_hours: number | null;
+}
+
+/** A string in a state for longer than the target. */
+export interface OverTarget {
+  project_slug: string;
+  component_slug: string;
+  language_code: string;
+  /** Its source (the first plural form). */
+  source: string;
+  state: string;
+  since: string;
+  days_in_state: number;
+}
+
+export interface Effort {
+  /** Weblate's limits of a user-day: min_changes to max_changes strings, at most max_words. */
+  work_limits: { min_changes: number; max_changes: number; max_words: number };
+  translator_work: TranslatorWork;
+  /** Each translator's work: only with --people (weblate_effort_reader's figures). */
+  translator_work_people: RankedList<TranslatorWorkPerson> | null;
+  /** The rates the cost is computed with. */
+  cost_rates: { base_rate: number; tm_threshold: number };
+  cost: CostBucket[];
+  machine_translation: RankedList<MachineTranslation>;
+  time_in_state: RankedList<StateTime>;
+  /** The target of over_target: a state and days in it. */
+  target: { state: string; days: number };
+  over_target: RankedList<OverTarget>;
+}
+
 export interface ReportFilters {
   /** Project slugs; empty for every project. */
   projects: string[];
@@ -312,6 +411,7 @@ export const LABEL_LEFT_OUT = [
   'translation_methods',
   'release_readiness',
   'quality',
+  'effort',
 ] as const;
 
 export type SectionName = (typeof LABEL_LEFT_OUT)[number];
@@ -348,5 +448,7 @@ export interface Report {
   /** Per project and language, one row per threshold (80, 90, 95 % of words). */
   release_readiness: Readiness[];
   quality: FailingPeriod[];
+  /** Translator work, the remaining cost, machine translation and time in each state. */
+  effort: Effort;
   totals: ReportTotals;
 }

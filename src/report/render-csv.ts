@@ -1,4 +1,5 @@
 import { answerCsvSections } from './csv-answers.ts';
+import { effortCsvSections } from './csv-effort.ts';
 import { formatSection } from './csv-section.ts';
 import type {
   ActivityDay,
@@ -46,6 +47,7 @@ export function renderCsv(report: Report): string {
     formatSection('language_history', LANGUAGE_DAY_COLUMNS, report.language_history),
     formatSection('activity', ACTIVITY_COLUMNS, report.activity),
     ...answerCsvSections(report),
+    ...effortCsvSections(report),
   ].join('\r\n');
 }
 

@@ -13,6 +13,7 @@ import {
 } from './format.ts';
 import { renderAnswers } from './html-answers.ts';
 import { renderActivityChart, renderLanguageChart } from './html-charts.ts';
+import { renderEffort } from './html-effort.ts';
 import { renderCategories, renderLabels } from './html-groups.ts';
 import { REPORT_STYLE } from './html-style.ts';
 import {
@@ -195,6 +196,7 @@ ${isShown(report, 'activity') ? renderActivityChart(report) : ''}
 ${renderProgressTables(report, names)}
 ${renderPeople(report, names)}
 ${isShown(report, 'new_work') ? renderAnswers(report, names) : ''}
+${isShown(report, 'effort') ? renderEffort(report, names) : ''}
 </main>
 <footer>Percentages are truncated to one decimal and computed from summed counts, as Weblate does; source-language translations are left out. Days are UTC.</footer>
 </body>

@@ -25,6 +25,7 @@ import type {
   StalledTranslation,
 } from './model.ts';
 import { answerSections } from './render-answer-tables.ts';
+import { effortSections } from './render-effort-tables.ts';
 import { type Column, fig, formatColumns, section } from './text-table.ts';
 
 /** The progress columns shared by the project, language and component tables. */
@@ -213,5 +214,6 @@ export function renderTable(report: Report): string {
     ...(isShown(report, 'movers') ? moverSections(report) : []),
     ...(isShown(report, 'contributors') ? peopleSections(report) : []),
     ...(isShown(report, 'new_work') ? answerSections(report) : []),
+    ...(isShown(report, 'effort') ? effortSections(report) : []),
   ].join('\n\n');
 }

@@ -26,6 +26,7 @@ import {
   DATABASE_OPTIONS,
   flagOverrides,
 } from '../args.ts';
+import { EFFORT_HELP, EFFORT_OPTIONS, parseEffortFlags } from '../effort-flags.ts';
 import { print, withDatabase } from '../runtime.ts';
 
 const FORMATS = ['table', 'json', 'csv'] as const;
@@ -58,6 +59,7 @@ export const reportCommand: Command = {
     label: { type: 'string' },
     since: { type: 'string' },
     limit: { type: 'string' },
+    ...EFFORT_OPTIONS,
   },
   optionHelp: [
     '--format <format>      table (default), json (one object: README, "Output for programs") or csv (one table per section)',
@@ -73,6 +75,7 @@ export const reportCommand: Command = {
     '                       periodic sections (by week; by month beyond 92 days); default:',
     '                       movers over the last 7 and 30 days, activity over the last 30',
     `--limit <n>            rows per list of movers, contributors, stalled translations and review (default ${DEFAULT_LIMIT})`,
+    ...EFFORT_HELP,
     ...DATABASE_HELP,
   ],
   async run(values) {
@@ -133,7 +136,13 @@ export function parseReportFlags(values: Record<string, unknown>): ReportFlags {
   const label = stringFlag(values.label);
   if (label === '') throw new UsageError('--label needs a label name');
   return {
-    options: { projects: projectSlugs(values.project), language, since, limit },
+    options: {
+      projects: projectSlugs(values.project),
+      language,
+      since,
+      limit,
+      effort: parseEffortFlags(values),
+    },
     category,
     label,
     format: format as Format | null,
