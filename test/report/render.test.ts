@@ -35,6 +35,19 @@ const FIGURES = {
   last_change: '2026-11-20T10:00:00.000000Z',
 };
 
+const WORK = {
+  user_days_included: 3,
+  user_days_excluded: 1,
+  strings_median: 7,
+  strings_mean: 7.5,
+  strings_p75: 8.25,
+  strings_p90: 9.3,
+  words_median: 40,
+  words_mean: 41.3,
+  words_p75: 45,
+  words_p90: 52.6,
+};
+
 /** A report whose every text field holds markup, quotes and an ampersand. */
 function hostileReport(): Report {
   return {
@@ -280,6 +293,91 @@ function hostileReport(): Report {
         failing_percent: 20,
       },
     ],
+    effort: {
+      work_limits: { min_changes: 5, max_changes: 1000, max_words: 10_000 },
+      translator_work: {
+        ...WORK,
+        translators: 2,
+        authors_unverified: 1,
+      },
+      translator_work_people: { matching: 1, rows: [{ username: EVIL, ...WORK }] },
+      cost_rates: { base_rate: 2.5, tm_threshold: 80 },
+      cost: [
+        {
+          bucket: 'new',
+          strings: 3,
+          words: 12,
+          chars: 60,
+          rate: 100,
+          cost: 30,
+          approximate: false,
+          approximation: null,
+        },
+        {
+          bucket: 'tm_fuzzy',
+          strings: 1,
+          words: 4,
+          chars: 20,
+          rate: 50,
+          cost: 5,
+          approximate: true,
+          approximation: EVIL,
+        },
+      ],
+      machine_translation: {
+        matching: 1,
+        rows: [
+          {
+            project_slug: 'p',
+            language_code: 'de',
+            filled: 10,
+            kept: 4,
+            edited: 5,
+            replaced: 1,
+            superseded: 0,
+            edits_0: 0,
+            edits_1_10: 2,
+            edits_11_30: 2,
+            edits_31_60: 1,
+            edits_over_60: 1,
+            median_edit_percent: 17.5,
+            p90_edit_percent: 64.2,
+            median_hours_to_person: 3.5,
+            p90_hours_to_person: 70,
+          },
+        ],
+      },
+      time_in_state: {
+        matching: 1,
+        rows: [
+          {
+            project_slug: 'p',
+            language_code: 'de',
+            state: 'waiting for review',
+            spans: 4,
+            ended: 3,
+            still_open: 1,
+            median_hours: 20.5,
+            p90_hours: 100,
+          },
+        ],
+      },
+      target: { state: 'waiting for review', days: 7 },
+      over_target: {
+        matching: 1,
+        rows: [
+          {
+            project_slug: 'p',
+            component_slug: 'c',
+            language_code: 'de',
+            source: EVIL,
+            state: 'waiting for review',
+            since: '2026-11-01T08:00:00.000000Z',
+            days_in_state: 21,
+          },
+        ],
+      },
+    },
     totals: {
       progress: { ...FIGURES },
       activity: { changes: 3, words_translated: 4, words_translated_without_author: 0 },
