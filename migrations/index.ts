@@ -17,6 +17,7 @@ import * as m0014 from './0014_progress_spans.ts';
 import * as m0015 from './0015_one_history.ts';
 import * as m0016 from './0016_record_instance.ts';
 import * as m0017 from './0017_people_and_freshness.ts';
+import * as m0018 from './0018_translator_work_and_cost.ts';
 
 /**
  * Every migration, by name, in the order they apply. Imported statically rather than found
@@ -42,4 +43,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0015_one_history': m0015,
   '0016_record_instance': m0016,
   '0017_people_and_freshness': m0017,
+  '0018_translator_work_and_cost': m0018,
 };

@@ -49,14 +49,18 @@ const VIEWS = [
 /**
  * The functions of 0003_add_reporting_views, 0005_add_progress_functions,
  * 0010_add_answer_views, 0011_mirror_categories_labels (the trigger's),
- * 0012_add_category_label_progress, 0013_mirror_users (the trigger's) and 0015_one_history.
+ * 0012_add_category_label_progress, 0013_mirror_users (the trigger's), 0015_one_history and
+ * 0018_translator_work_and_cost.
  */
 const FUNCTIONS = [
   'automatic_share()',
   'contributions()',
+  'cost_estimate()',
   'failing_checks()',
   'idle_translations()',
   'keep_unit_labels()',
+  'linear_percentile()',
+  'memory_similarity()',
   'note_change_users()',
   'progress_by_category()',
   'progress_by_category_daily()',
@@ -77,6 +81,9 @@ const FUNCTIONS = [
   'translation_methods()',
   'translation_pace()',
   'translation_progress_spans()',
+  'translator_work()',
+  'translator_work_by_person()',
+  'translator_work_days()',
   'truncated_percent()',
 ];
 
