@@ -17,6 +17,7 @@ import * as m0014 from './0014_progress_spans.ts';
 import * as m0015 from './0015_one_history.ts';
 import * as m0016 from './0016_record_instance.ts';
 import * as m0017 from './0017_people_and_freshness.ts';
+import * as m0018 from './0018_translator_work_and_cost.ts';
 import * as m0019 from './0019_add_post_edits.ts';
 import * as m0020 from './0020_time_in_state.ts';
 
@@ -44,6 +45,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0015_one_history': m0015,
   '0016_record_instance': m0016,
   '0017_people_and_freshness': m0017,
+  '0018_translator_work_and_cost': m0018,
   '0019_add_post_edits': m0019,
   '0020_time_in_state': m0020,
 };

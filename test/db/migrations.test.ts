@@ -49,18 +49,20 @@ const VIEWS = [
 /**
  * The functions of 0003_add_reporting_views, 0005_add_progress_functions,
  * 0010_add_answer_views, 0011_mirror_categories_labels (the trigger's),
- * 0012_add_category_label_progress, 0013_mirror_users (the trigger's), 0015_one_history and
- * 0019_add_post_edits and
- * 0020_time_in_state.
+ * 0012_add_category_label_progress, 0013_mirror_users (the trigger's), 0015_one_history,
+ * 0018_translator_work_and_cost, 0019_add_post_edits and 0020_time_in_state.
  */
 const FUNCTIONS = [
   'automatic_share()',
   'contributions()',
+  'cost_estimate()',
   'failing_checks()',
   'idle_translations()',
   'keep_unit_labels()',
+  'linear_percentile()',
   'machine_translation_fills()',
   'machine_translation_outcomes()',
+  'memory_similarity()',
   'note_change_users()',
   'post_edits()',
   'progress_by_category()',
@@ -85,6 +87,9 @@ const FUNCTIONS = [
   'translation_methods()',
   'translation_pace()',
   'translation_progress_spans()',
+  'translator_work()',
+  'translator_work_by_person()',
+  'translator_work_days()',
   'truncated_percent()',
 ];
 
