@@ -7,7 +7,11 @@ import type { Database } from '../../src/db/database.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/model.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { acceptGermanSuggestions, approveAndMarkForEditing } from './harness/edits.ts';
+import {
+  acceptGermanSuggestions,
+  approveAndMarkForEditing,
+  autoTranslateAndPostEdit,
+} from './harness/edits.ts';
 import { useWeblate } from './harness/instance.ts';
 import { syncWeblate } from './harness/mirror.ts';
 import { TIER_RELEASE, tierIsAtLeast } from './harness/release.ts';
@@ -282,8 +286,9 @@ describe(`the report after edits, against a real Weblate ${TIER_RELEASE}`, () =>
 
 /**
  * The tier's edits, through Weblate's API and its own code: translating (one string thrice),
- * approving, marking for editing, suggestions uploaded in Bob's name and accepted, a comment, a
- * string added to the source and a translation file uploaded.
+ * automatic translation with a post-edit and an approval of its output, approving, marking for
+ * editing, suggestions uploaded in Bob's name and accepted, a comment, a string added to the
+ * source and a translation file uploaded.
  */
 async function editThroughWeblate(): Promise<void> {
   const api = weblate.current.admin;
@@ -299,6 +304,7 @@ async function editThroughWeblate(): Promise<void> {
       target: [target],
       state: STATE.translated,
     });
+  await autoTranslateAndPostEdit(weblate.current);
   await approveAndMarkForEditing(api);
   await acceptGermanSuggestions(weblate.current, {
     author_email: 'bob@example.org',

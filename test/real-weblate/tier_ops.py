@@ -1,6 +1,6 @@
 # What the real-Weblate test tier does inside Weblate where its API has no endpoint: read API
-# tokens, backdate changes, edit units silently and in bulk the way Weblate itself does, and
-# log many changes at once for the measurements. Run through `weblate shell -c "import tier_ops; tier_ops.main()"`
+# tokens, backdate changes, edit units silently and in bulk the way Weblate itself does, log
+# many changes at once for the measurements, and read figures Weblate shows but does not serve. Run through `weblate shell -c "import tier_ops; tier_ops.main()"`
 # with a JSON request on stdin; answers one JSON document on stdout.
 import json
 import sys
@@ -176,7 +176,15 @@ def label_units(unit_ids, label):
     return len(units)
 
 
+def change_distances(change_ids):
+    """Weblate's own edit distance of each change (Change.get_distance(), its "Edits")."""
+    from weblate.trans.models import Change
+
+    return {str(change.pk): change.get_distance() for change in Change.objects.filter(pk__in=change_ids)}
+
+
 OPERATIONS = {
+    "change_distances": change_distances,
     "label_units": label_units,
     "subscribe": subscribe,
     "synthesize_changes": synthesize_changes,

@@ -97,6 +97,7 @@ export type TierOp =
   | { op: 'backdate_after'; args: { after_id: number; timestamp: string } }
   | { op: 'accept_suggestions'; args: { username: string; translation: string } }
   | { op: 'action_codes'; args: Record<string, never> }
+  | { op: 'change_distances'; args: { change_ids: string[] } }
   | { op: 'label_units'; args: { unit_ids: number[]; label: string } }
   | {
       op: 'subscribe';
