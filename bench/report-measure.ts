@@ -122,6 +122,41 @@ export async function timeStatement(
 }
 
 /**
+ * The effort answers (migrations 0018–0020) filtered by a project and by a language, as the
+ * report and dashboards read them (issue 45's bound: 2 s each at the large shape). The
+ * windowed ones read the last 90 days, the report's longest weekly window.
+ */
+function effortForms(
+  project: string,
+  language: string,
+  names: ReadonlySet<string>,
+): { name: string; statement: string }[] {
+  const window = `since => now() - interval '90 days', until => now()`;
+  const calls: Array<[string, string]> = [
+    ['translator_work', window],
+    ['translator_work_by_person', window],
+    ['cost_estimate', ''],
+    ['machine_translation_outcomes', `${window}, period_unit => null`],
+    ['post_edits', window],
+    ['time_in_state', `${window}, period_unit => null`],
+    ['strings_over_target', ''],
+  ];
+  return calls
+    .filter(([fn]) => names.has(fn))
+    .flatMap(([fn, extra]) =>
+      (
+        [
+          ['a project', `only_projects => array[${project}]`],
+          ['a language', `only_language => ${language}`],
+        ] as const
+      ).map(([what, filter]) => ({
+        name: `${fn}: ${what}`,
+        statement: `select * from weblate.${fn}(${[filter, extra].filter((a) => a !== '').join(', ')})`,
+      })),
+    );
+}
+
+/**
  * The reads a dashboard makes of the views that are millions of rows by nature (every day
  * × every translation, and their sums by day): one translation's or component's history, a
  * project's or language's last 30 days, and today's figures. The report's own filtered
@@ -155,6 +190,8 @@ export async function dashboardForms(
   ] as const;
   const present = await client.query<{ name: string }>(
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'weblate'
+     union select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
      where n.nspname = 'weblate'`,
   );
   const names = new Set(present.rows.map((r) => r.name));
@@ -169,6 +206,7 @@ export async function dashboardForms(
     },
   ];
   return [
+    ...effortForms(project, language, names),
     ...forms
       .filter(([view]) => names.has(view))
       .map(([view, where, what]) => ({
