@@ -205,6 +205,24 @@ export async function dashboardForms(
       statement: `select * from weblate.progress_by_language_daily(null, ${language}) where ${last30}`,
     },
   ];
+  const functions = await client.query<{ name: string }>(
+    `select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+     where n.nspname = 'weblate'`,
+  );
+  const defined = new Set(functions.rows.map((r) => r.name));
+  // Time in each state (0020), filtered as issue 45 times it: by project, by language.
+  const inState = ['state_spans', 'time_in_state', 'strings_over_target']
+    .filter((name) => defined.has(name))
+    .flatMap((name) => [
+      {
+        name: `${name}(one project)`,
+        statement: `select * from weblate.${name}(only_projects => array[${project}])`,
+      },
+      {
+        name: `${name}(one language)`,
+        statement: `select * from weblate.${name}(only_language => ${language})`,
+      },
+    ]);
   return [
     ...effortForms(project, language, names),
     ...forms
@@ -214,5 +232,6 @@ export async function dashboardForms(
         statement: `select * from weblate.${view} where ${where}`,
       })),
     ...summed,
+    ...inState,
   ];
 }

@@ -159,8 +159,8 @@ const TIME_IN_STATE = `
 create function weblate.time_in_state(period_unit text default 'week', only_projects text[] default null, only_components text[] default null, only_category integer default null, only_language text default null, since timestamptz default null, until timestamptz default null)
 returns table (period_start date, scope text, project_slug text, component_slug text,
   language_code text, state text, spans bigint, ended bigint, still_open bigint,
-  median_hours numeric, p90_hours numeric, by_details bigint, by_action_codes bigint,
-  by_unit_state bigint, estimated_starts bigint)
+  median_hours_in_state numeric, p90_hours_in_state numeric, by_details bigint,
+  by_action_codes bigint, by_unit_state bigint, estimated_starts bigint)
 language sql stable parallel safe as $fn$
   select g.period_start, g.scope, g.project_slug, g.component_slug, g.language_code, g.state,
          g.spans, g.ended, g.spans - g.ended, round(g.hours[1]::numeric, 2),
@@ -173,19 +173,21 @@ language sql stable parallel safe as $fn$
              when 2 then 'project and language' when 3 then 'project' else 'language'
            end as scope,
            s.project_slug, s.component_slug, s.language_code, s.state,
-           count(*) as spans, count(s.left_at) as ended,
+           count(*) as spans, count(s.hours) as ended,
            -- One sort per group for both: the ended spans' hours (nulls, still open, left out).
            percentile_cont(array[0.5, 0.9]) within group (order by s.hours) as hours,
-           count(*) filter (where s.evidence = 'details.state') as by_details,
-           count(*) filter (where s.evidence = 'action codes') as by_action_codes,
-           count(*) filter (where s.evidence = 'unit state') as by_unit_state,
-           count(*) filter (where s.entered_by in ('first seen', 'unlogged move'))
-             as estimated_starts
+           sum(s.is_details) as by_details, sum(s.is_coded) as by_action_codes,
+           sum(s.is_unit_state) as by_unit_state, sum(s.is_estimated) as estimated_starts
     from (
+      -- Flags rather than texts: narrower rows to sort for every grouping set.
       select date_trunc(period_unit, coalesce(x.left_at, x.entered_at) at time zone 'UTC')::date
                as period_start,
-             x.project_slug, x.component_slug, x.language_code, x.state, x.left_at, x.evidence,
-             x.entered_by, extract(epoch from x.left_at - x.entered_at) / 3600 as hours
+             x.project_slug, x.component_slug, x.language_code, x.state,
+             extract(epoch from x.left_at - x.entered_at) / 3600 as hours,
+             (x.evidence = 'details.state')::integer as is_details,
+             (x.evidence = 'action codes')::integer as is_coded,
+             (x.evidence = 'unit state')::integer as is_unit_state,
+             (x.entered_by in ('first seen', 'unlogged move'))::integer as is_estimated
       from weblate.state_spans(only_projects, only_components, only_category, only_language,
                                since, until) x
     ) s
@@ -210,8 +212,12 @@ language sql stable parallel safe as $fn$
          round(extract(epoch from now() - s.entered_at) / 3600, 2),
          s.evidence, s.entered_by, u.web_url
   from weblate.state_spans(only_projects, only_components, only_category, only_language) s
-  join weblate.units u on u.id = s.unit_id
-  where s.left_at is null and s.state = in_state and s.entered_at < now() - strings_over_target.target
+  -- By index, string by string: only the strings over the target need their texts.
+  cross join lateral (
+    select u.source, u.web_url from weblate.units u where u.id = s.unit_id offset 0
+  ) u
+  where s.left_at is null and s.state = in_state
+    and s.entered_at < now() - strings_over_target.target
   order by s.entered_at, s.unit_id
 $fn$`;
 

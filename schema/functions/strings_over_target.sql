@@ -10,8 +10,12 @@ AS $function$
          round(extract(epoch from now() - s.entered_at) / 3600, 2),
          s.evidence, s.entered_by, u.web_url
   from weblate.state_spans(only_projects, only_components, only_category, only_language) s
-  join weblate.units u on u.id = s.unit_id
-  where s.left_at is null and s.state = in_state and s.entered_at < now() - strings_over_target.target
+  -- By index, string by string: only the strings over the target need their texts.
+  cross join lateral (
+    select u.source, u.web_url from weblate.units u where u.id = s.unit_id offset 0
+  ) u
+  where s.left_at is null and s.state = in_state
+    and s.entered_at < now() - strings_over_target.target
   order by s.entered_at, s.unit_id
 $function$;
 

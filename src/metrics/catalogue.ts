@@ -23,7 +23,8 @@ export type Unit =
   | 'text'
   | 'rows'
   | 'records'
-  | 'requests';
+  | 'requests'
+  | 'spans';
 
 /**
  * What history a figure reads: the mirror's state now; the progress history (measured
@@ -751,6 +752,146 @@ const POST_EDITING: readonly Metric[] = [
   ),
 ];
 
+const STATE_SEAM =
+  'Starts the change log does not date are marked: entered_by `first seen` (when the mirror first saw a string no change mentions, without its creation time) and `unlogged move` (a state no change logged, from the change before it on); time_in_state counts them in estimated_starts.';
+const STATE_LIMITS =
+  'It cannot know time spent in the editor, nor states changed without a change: silent resets (a template changed, flags turned a string read-only), bulk edits and uploads of releases that logged no states, and anything before the history Weblate kept. Before Weblate 5.6 changes carry no details.state: the state is what the action implies (36 approved, 37 and 76 needing editing, a saved target translated or, emptied, untranslated), automatic translations and uploads into "needs editing" read as translated until the next change, and source changes (30) are not seen. Reviews are the project’s setting now, not when the string waited.';
+
+function stateTime(
+  name: string,
+  heading: string,
+  definition: string,
+  rest: Pick<Metric, 'unit' | 'grain' | 'source'> & Partial<Metric>,
+): Metric {
+  return { name, heading, definition, history: 'change log', seam: STATE_SEAM, ...rest };
+}
+
+const SPAN_GRAIN =
+  'a span: one string, one interval in one state (untranslated, needs editing, translated or waiting for review, approved, read-only; and first translation to approval)';
+const STATE_PERIOD_GRAIN =
+  'a period (of the span’s end, or of its start while it holds), state and scope (component and language, component, project and language, project, language)';
+
+const STATE_TIME: readonly Metric[] = [
+  stateTime(
+    'hours',
+    'hours in state',
+    'Hours a string spent in the state in one span, from entered_at to left_at (2 decimals); none while the span holds. Waiting for review restarts when the waiting text is saved again; first translation to approval runs from its first translated state to its first approval.',
+    { unit: 'hours', grain: SPAN_GRAIN, source: 'weblate.state_spans', note: STATE_LIMITS },
+  ),
+  stateTime(
+    'entered_at',
+    'entered',
+    'When the string entered the state: the change that moved it there, its creation (units.timestamp) before its first change, or the estimates entered_by names.',
+    { unit: 'timestamp', grain: SPAN_GRAIN, source: 'weblate.state_spans' },
+  ),
+  stateTime(
+    'left_at',
+    'left',
+    'When the string left the state: the change that started its next span; none while it holds. The last span of a removed string, which had no end, is left out.',
+    { unit: 'timestamp', grain: SPAN_GRAIN, source: 'weblate.state_spans' },
+  ),
+  stateTime(
+    'left_to',
+    'left to',
+    'The state of the next span (the same state where a waiting text was saved again or a move went unlogged).',
+    { unit: 'text', grain: SPAN_GRAIN, source: 'weblate.state_spans' },
+  ),
+  stateTime(
+    'entered_by',
+    'entered by',
+    'How entered_at is known: `change`, `string added` (the change that created the string), `unit created` (Weblate’s creation time of the string), `first seen` (estimated) or `unlogged move` (estimated: the earliest it can have begun).',
+    { unit: 'text', grain: SPAN_GRAIN, source: 'weblate.state_spans' },
+  ),
+  stateTime(
+    'spans',
+    'spans',
+    'Spans in the state: those that ended in the period and those that began in it and hold.',
+    {
+      unit: 'spans',
+      grain: STATE_PERIOD_GRAIN,
+      source: 'weblate.time_in_state',
+    },
+  ),
+  stateTime(
+    'ended',
+    'ended',
+    'Spans in the state that ended in the period: the ones the hours measure.',
+    {
+      unit: 'spans',
+      grain: STATE_PERIOD_GRAIN,
+      source: 'weblate.time_in_state',
+    },
+  ),
+  stateTime(
+    'still_open',
+    'still open',
+    'Spans in the state that began in the period and hold now.',
+    { unit: 'spans', grain: STATE_PERIOD_GRAIN, source: 'weblate.time_in_state' },
+  ),
+  stateTime(
+    'median_hours_in_state',
+    'median hours in state',
+    'Median hours of the spans that ended (percentile_cont 0.5), 2 decimals.',
+    {
+      unit: 'hours',
+      grain: STATE_PERIOD_GRAIN,
+      source: 'weblate.time_in_state',
+      note: `Of waiting for review, over the waits an approval ended, the same hours as time_to_approval's (test/db/time-in-state.test.ts). ${STATE_LIMITS}`,
+    },
+  ),
+  stateTime(
+    'p90_hours_in_state',
+    'p90 hours in state',
+    'The 90th percentile (percentile_cont 0.9) of the hours of the spans that ended, 2 decimals.',
+    { unit: 'hours', grain: STATE_PERIOD_GRAIN, source: 'weblate.time_in_state' },
+  ),
+  ...(
+    [
+      ['by_details', 'from details.state', 'details.state'],
+      ['by_action_codes', 'from action codes', 'action codes'],
+      ['by_unit_state', 'from the unit’s state', 'unit state'],
+    ] as const
+  ).map(([name, heading, evidence]) =>
+    stateTime(name, heading, `Spans whose evidence is \`${evidence}\`.`, {
+      unit: 'spans',
+      grain: STATE_PERIOD_GRAIN,
+      source: 'weblate.time_in_state',
+    }),
+  ),
+  stateTime(
+    'estimated_starts',
+    'estimated starts',
+    'Spans whose entered_at is an estimate (entered_by `first seen` or `unlogged move`).',
+    { unit: 'spans', grain: STATE_PERIOD_GRAIN, source: 'weblate.time_in_state' },
+  ),
+  stateTime(
+    'since',
+    'in state since',
+    'When a string now in the state entered it (its open span’s entered_at).',
+    {
+      unit: 'timestamp',
+      grain: 'a live string in the state for longer than the target',
+      source: 'weblate.strings_over_target',
+      note: 'For waiting for review, the same as strings_awaiting_review’s waiting since, except where the state was entered without a save (a bulk edit, an unlogged move) or where strings_awaiting_review falls back to the string’s last update.',
+    },
+  ),
+  stateTime(
+    'days_in_state',
+    'days in state',
+    'Whole days (24 hours each) from in state since to now.',
+    {
+      unit: 'days',
+      grain: 'a live string in the state for longer than the target',
+      source: 'weblate.strings_over_target',
+    },
+  ),
+  stateTime('hours_in_state', 'hours so far', 'Hours from in state since to now, 2 decimals.', {
+    unit: 'hours',
+    grain: 'a live string in the state for longer than the target',
+    source: 'weblate.strings_over_target',
+  }),
+];
+
 const SCOPE_AND_SERVICE: readonly Metric[] = [
   {
     name: 'languages_in_scope',
@@ -932,6 +1073,21 @@ const DIMENSIONS: readonly Dimension[] = [
   },
   { name: 'day', heading: 'day', meaning: 'A UTC day.' },
   {
+    name: 'state',
+    heading: 'state',
+    meaning:
+      'A string’s state: untranslated, needs editing, translated (waiting for review in a project with reviews), approved, read-only; or first translation to approval.',
+  },
+  { name: 'unit_id', heading: 'string id', meaning: 'The string’s id in Weblate (units.id).' },
+  { name: 'source', heading: 'source', meaning: 'The string’s source text, every plural form.' },
+  { name: 'web_url', heading: 'link', meaning: 'The string’s page in Weblate’s editor.' },
+  {
+    name: 'scope',
+    heading: 'scope',
+    meaning:
+      'What a row sums over: `component and language`, `component`, `project and language`, `project` or `language` (the others null).',
+  },
+  {
     name: 'period_start',
     heading: 'week',
     meaning: 'The first UTC day of a week (Monday) or month (the heading says which).',
@@ -977,7 +1133,8 @@ const DIMENSIONS: readonly Dimension[] = [
   {
     name: 'evidence',
     heading: 'evidence',
-    meaning: 'What says a string was filled automatically: the change log, its flag or its label.',
+    meaning:
+      'What a row stands on. A fill (machine_translation_fills): `change log`, `flag` or `label`, what says the string was filled automatically. A span (state_spans): `details.state` (the changes’ details.state and old_state, Weblate 5.6 and later), `action codes` (what the action implies, before 5.6) or `unit state` (no change: the mirrored state).',
   },
   { name: 'baseline_day', heading: 'baseline', meaning: 'The day a movers window compares with.' },
 ];
@@ -1001,6 +1158,7 @@ export const METRIC_CATALOGUE: { metrics: readonly Metric[]; dimensions: readonl
     ...ACTIVITY,
     ...REVIEW,
     ...POST_EDITING,
+    ...STATE_TIME,
     ...SCOPE_AND_SERVICE,
     ...LISTS,
   ],

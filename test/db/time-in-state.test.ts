@@ -630,8 +630,9 @@ describe('weblate.state_spans', () => {
 });
 
 describe('weblate.time_in_state', () => {
-  const columns = sql.raw(`period_start::text, state, spans, ended, still_open, median_hours,
-    p90_hours, by_details, by_action_codes, by_unit_state, estimated_starts`);
+  const columns = sql.raw(`period_start::text, state, spans, ended, still_open,
+    median_hours_in_state, p90_hours_in_state, by_details, by_action_codes, by_unit_state,
+    estimated_starts`);
 
   it('sums the spans of each week by when they ended, the open ones by when they began', async () => {
     // core cs, week of 5 Jan. Untranslated: 1001 6 h, 1002 12 h, 1003 still open: median of
@@ -672,7 +673,7 @@ describe('weblate.time_in_state', () => {
     // (first seen 10 days ago: an estimated start, in its own month). Beta: 2001 translated
     // 24 h, then open, from action codes.
     const waiting = sql`select scope, project_slug, component_slug, language_code, spans, ended,
-        median_hours, p90_hours, by_details, by_unit_state, estimated_starts
+        median_hours_in_state, p90_hours_in_state, by_details, by_unit_state, estimated_starts
       from weblate.time_in_state('month', array['alpha'], array['core'])
       where state = 'waiting for review' and period_start = '2026-01-01'
       order by scope, language_code nulls first`;
@@ -689,7 +690,8 @@ describe('weblate.time_in_state', () => {
         where scope = 'component and language' and language_code = 'de'`),
     ).toEqual([[2, 2]]);
     expect(
-      await tuples(sql`select state, spans, ended, median_hours, by_details, by_action_codes
+      await tuples(sql`select state, spans, ended, median_hours_in_state, by_details,
+          by_action_codes
         from weblate.time_in_state('month', array['beta'])
         where scope = 'project' order by state`),
     ).toEqual([
@@ -704,7 +706,8 @@ describe('weblate.time_in_state', () => {
     // at 24 h each, every one from action codes. Modern's, from details.state: 3001 24 h, 24 h
     // and open; 3004 24 h; 3002 open: 5 spans, 3 ended.
     expect(
-      await tuples(sql`select project_slug, spans, ended, median_hours, by_details, by_action_codes
+      await tuples(sql`select project_slug, spans, ended, median_hours_in_state, by_details,
+          by_action_codes
         from weblate.time_in_state(null, array['legacy', 'modern'])
         where scope = 'project' and state = 'waiting for review' order by project_slug`),
     ).toEqual([
