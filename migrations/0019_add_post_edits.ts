@@ -136,8 +136,9 @@ returns table (period_start date, scope text, project_slug text, component_slug 
 language sql stable parallel safe as $fn$
   select f.period_start,
          case grouping(f.project_slug, f.component_slug, f.language_code)
-           when 0 then 'translation' when 1 then 'component' when 3 then 'project'
-           when 6 then 'language' else 'all'
+           when 0 then 'component and language' when 1 then 'component'
+           when 2 then 'project and language' when 3 then 'project' when 6 then 'language'
+           else 'all'
          end as scope,
          f.project_slug, f.component_slug, f.language_code,
          count(*) as filled,
@@ -170,6 +171,7 @@ language sql stable parallel safe as $fn$
   group by grouping sets (
     (f.period_start, f.project_slug, f.component_slug, f.language_code),
     (f.period_start, f.project_slug, f.component_slug),
+    (f.period_start, f.project_slug, f.language_code),
     (f.period_start, f.project_slug),
     (f.period_start, f.language_code),
     (f.period_start)

@@ -6,8 +6,9 @@ CREATE OR REPLACE FUNCTION weblate.machine_translation_outcomes(period_unit text
 AS $function$
   select f.period_start,
          case grouping(f.project_slug, f.component_slug, f.language_code)
-           when 0 then 'translation' when 1 then 'component' when 3 then 'project'
-           when 6 then 'language' else 'all'
+           when 0 then 'component and language' when 1 then 'component'
+           when 2 then 'project and language' when 3 then 'project' when 6 then 'language'
+           else 'all'
          end as scope,
          f.project_slug, f.component_slug, f.language_code,
          count(*) as filled,
@@ -40,6 +41,7 @@ AS $function$
   group by grouping sets (
     (f.period_start, f.project_slug, f.component_slug, f.language_code),
     (f.period_start, f.project_slug, f.component_slug),
+    (f.period_start, f.project_slug, f.language_code),
     (f.period_start, f.project_slug),
     (f.period_start, f.language_code),
     (f.period_start)

@@ -12,7 +12,8 @@ AS $function$
     select s.period_start,
            case grouping(s.project_slug, s.component_slug, s.language_code)
              when 0 then 'component and language' when 1 then 'component'
-             when 2 then 'project and language' when 3 then 'project' else 'language'
+             when 2 then 'project and language' when 3 then 'project' when 6 then 'language'
+             else 'all'
            end as scope,
            s.project_slug, s.component_slug, s.language_code, s.state,
            count(*) as spans, count(s.hours) as ended,
@@ -38,7 +39,8 @@ AS $function$
       (s.project_slug, s.component_slug),
       (s.project_slug, s.language_code),
       (s.project_slug),
-      (s.language_code))
+      (s.language_code),
+      ())
   ) g
 $function$;
 

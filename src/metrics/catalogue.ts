@@ -606,7 +606,7 @@ const REVIEW: readonly Metric[] = [
 ];
 
 const FILL_GRAIN =
-  'a period of the fills; per translation, component, project, language and in all (`scope`)';
+  'a period of the fills; per component and language, component, project and language, project, language and in all (`scope`)';
 const FILL_BLIND_SPOTS =
   'Which engine or memory made a fill (the change says only "Automatically translated"); machine suggestions a translator picked in the editor, which Weblate logs as the person’s own translation, not as a fill; suggestions made by automatic translation in suggestion mode, which are not fills; the time spent in the editor (hours to a person is the wait, not the work).';
 
@@ -769,7 +769,7 @@ function stateTime(
 const SPAN_GRAIN =
   'a span: one string, one interval in one state (untranslated, needs editing, translated or waiting for review, approved, read-only; and first translation to approval)';
 const STATE_PERIOD_GRAIN =
-  'a period (of the span’s end, or of its start while it holds), state and scope (component and language, component, project and language, project, language)';
+  'a period (of the span’s end, or of its start while it holds), state and scope (component and language, component, project and language, project, language, all)';
 
 const STATE_TIME: readonly Metric[] = [
   stateTime(

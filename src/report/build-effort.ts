@@ -99,7 +99,7 @@ export async function buildEffort(
       ]),
     ),
     time_in_state: ranked(states, (r) =>
-      withNumbers(r, ['spans', 'ended', 'still_open', 'median_hours', 'p90_hours']),
+      withNumbers(r, ['spans', 'ended', 'still_open', 'median_hours_in_state', 'p90_hours_in_state']),
     ),
     target: effort.target,
     over_target: ranked(over, (r) => r),

@@ -72,8 +72,8 @@ const STATE_COLUMNS = [
   'spans',
   'ended',
   'still_open',
-  'median_hours',
-  'p90_hours',
+  'median_hours_in_state',
+  'p90_hours_in_state',
 ] as const satisfies readonly (keyof StateTime)[];
 
 const OVER_TARGET_COLUMNS = [

@@ -122,8 +122,8 @@ function renderStates(report: Report, names: Names, titles: Titles): string[] {
     [
       ...projectLanguage<StateTime>(names),
       { header: 'state', cell: (r) => e(r.state) },
-      key(fig('p90_hours', (r) => formatHours(r.p90_hours))),
-      fig('median_hours', (r) => formatHours(r.median_hours)),
+      key(fig('p90_hours_in_state', (r) => formatHours(r.p90_hours_in_state))),
+      fig('median_hours_in_state', (r) => formatHours(r.median_hours_in_state)),
       fig('spans', (r) => formatCount(r.spans)),
       fig('ended', (r) => formatCount(r.ended)),
       fig('still_open', (r) => formatCount(r.still_open)),

@@ -350,8 +350,8 @@ export interface StateTime {
   spans: number;
   ended: number;
   still_open: number;
-  median_hours: number | null;
-  p90_hours: number | null;
+  median_hours_in_state: number | null;
+  p90_hours_in_state: number | null;
 }
 
 /** A string in a state for longer than the target. */

@@ -578,6 +578,31 @@ describe('weblate.machine_translation_outcomes', () => {
       // 30 % and 60 %: median 45, p90 30 + 0.9 × 30 = 57; hours 2 and 6: 4 and 2 + 0.9 × 4.
       [
         '2026-01-05',
+        'component and language',
+        'alpha',
+        'app',
+        'ja',
+        '2',
+        '0',
+        '0',
+        '2',
+        '0',
+        '0',
+        '0',
+        '0',
+        '1',
+        '1',
+        '0',
+        '45.00',
+        '57.00',
+        '4.00',
+        '5.60',
+        '2',
+        '0',
+        '0',
+      ],
+      [
+        '2026-01-05',
         'language',
         null,
         null,
@@ -603,9 +628,9 @@ describe('weblate.machine_translation_outcomes', () => {
       ],
       [
         '2026-01-05',
-        'translation',
+        'project and language',
         'alpha',
-        'app',
+        null,
         'ja',
         '2',
         '0',
@@ -634,9 +659,10 @@ describe('weblate.machine_translation_outcomes', () => {
     expect(beta).toEqual([
       ['all', '2', '1', '1'],
       ['component', '2', '1', '1'],
+      ['component and language', '2', '1', '1'],
       ['language', '2', '1', '1'],
       ['project', '2', '1', '1'],
-      ['translation', '2', '1', '1'],
+      ['project and language', '2', '1', '1'],
     ]);
   });
 });

@@ -678,6 +678,7 @@ describe('weblate.time_in_state', () => {
       where state = 'waiting for review' and period_start = '2026-01-01'
       order by scope, language_code nulls first`;
     expect(await tuples(waiting)).toEqual([
+      ['all', null, null, null, '5', '4', '24.00', '74.40', '5', '0', '0'],
       ['component', 'alpha', 'core', null, '5', '4', '24.00', '74.40', '5', '0', '0'],
       ['component and language', 'alpha', 'core', 'cs', '5', '4', '24.00', '74.40', '5', '0', '0'],
       ['language', null, null, 'cs', '5', '4', '24.00', '74.40', '5', '0', '0'],

@@ -95,7 +95,7 @@ describe(`post-editing of automatic translation, against a real Weblate ${TIER_R
     const totals = await sql<Record<string, unknown>>`
       select filled, kept, untouched, edited, replaced, superseded, edits_0, edits_1_10
       from weblate.machine_translation_outcomes(null, array['aurora'], only_language => 'de')
-      where scope = 'translation'`.execute(db);
+      where scope = 'component and language'`.execute(db);
     expect(totals.rows).toEqual([
       {
         filled: '3',

@@ -92,8 +92,8 @@ export interface StateTimeRow {
   spans: string;
   ended: string;
   still_open: string;
-  median_hours: string | null;
-  p90_hours: string | null;
+  median_hours_in_state: string | null;
+  p90_hours_in_state: string | null;
   matching: string;
 }
 
@@ -188,10 +188,10 @@ export async function listTimeInState(
   const args = answerArguments(filter, { window: options.window });
   const result = await sql<StateTimeRow>`
     select s.project_slug, s.language_code, s.state, s.spans, s.ended, s.still_open,
-           s.median_hours, s.p90_hours, count(*) over () as matching
+           s.median_hours_in_state, s.p90_hours_in_state, count(*) over () as matching
     from weblate.time_in_state(${WHOLE_WINDOW}, ${args}) s
     where s.scope = 'project and language'
-    order by s.p90_hours desc nulls last, s.project_slug, s.language_code, s.state
+    order by s.p90_hours_in_state desc nulls last, s.project_slug, s.language_code, s.state
     limit ${options.limit}`.execute(db);
   return result.rows;
 }
