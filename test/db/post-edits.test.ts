@@ -702,11 +702,12 @@ describe('people are opt-in', () => {
     await expect(asReader(sql`select * from weblate.post_edits()`)).rejects.toThrow(
       /permission denied for function post_edits/,
     );
-    expect(
-      await asReader(
-        sql<{ n: string }>`select count(*) as n from weblate.machine_translation_outcomes()`,
-      ),
-    ).toEqual([{ n: '19' }]);
+    // The reader reads every row of the totals that the owner reads.
+    const outcomes = sql<{
+      n: string;
+    }>`select count(*) as n from weblate.machine_translation_outcomes()`;
+    expect(await asReader(outcomes)).toEqual((await outcomes.execute(db)).rows);
+    expect(await asReader(outcomes)).not.toEqual([{ n: '0' }]);
     expect(
       await asReader(
         sql<{ n: string }>`select count(*) as n from weblate.machine_translation_fills()`,
