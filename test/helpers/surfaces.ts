@@ -187,6 +187,7 @@ export function cellShows(metric: Metric, cell: string, value: unknown): boolean
 export function rowsOfTable(report: Report, table: Table): Record<string, unknown>[] | null {
   const rowsOf = (list: readonly object[]) => list as unknown as Record<string, unknown>[];
   const mover = (name: string) => report.movers.find((w) => w.name === name)?.rows ?? [];
+  const { effort } = report;
   const byPrefix: Array<[RegExp, () => Record<string, unknown>[]]> = [
     [/^(Progress by project|projects$)/, () => rowsOf(report.projects)],
     [/^(Progress by language|languages$)/, () => rowsOf(report.languages)],
@@ -203,6 +204,15 @@ export function rowsOfTable(report: Report, table: Table): Record<string, unknow
     [/^(Review: strings waiting|review-waiting$)/, () => rowsOf(report.review.waiting.rows)],
     [/^(Review: time|review-approval$)/, () => rowsOf(report.review.approval.rows)],
     [/^(Quality|quality$)/, () => rowsOf(report.quality)],
+    [/^(Translator work,|translator-work$)/, () => rowsOf([effort.translator_work])],
+    [
+      /^(Translator work per person|translator-work-people$)/,
+      () => rowsOf(effort.translator_work_people?.rows ?? []),
+    ],
+    [/^(Remaining cost|cost$)/, () => rowsOf(effort.cost)],
+    [/^(Machine translation|machine-translation$)/, () => rowsOf(effort.machine_translation.rows)],
+    [/^(Time in each state|time-in-state$)/, () => rowsOf(effort.time_in_state.rows)],
+    [/^(Strings .* for more than|over-target$)/, () => rowsOf(effort.over_target.rows)],
   ];
   const found = byPrefix.find(([pattern]) => pattern.test(table.name));
   return found === undefined ? null : found[1]();
@@ -317,6 +327,14 @@ function csvDisagreements(s: Surfaces): string[] {
     translation_methods: r.translation_methods,
     release_readiness: r.release_readiness,
     quality: r.quality,
+    translator_work: [r.effort.translator_work],
+    ...(r.effort.translator_work_people === null
+      ? {}
+      : { translator_work_people: r.effort.translator_work_people.rows }),
+    cost_estimate: r.effort.cost,
+    machine_translation: r.effort.machine_translation.rows,
+    time_in_state: r.effort.time_in_state.rows,
+    over_target: r.effort.over_target.rows,
     ...Object.fromEntries(r.movers.map((w) => [`movers_${w.name}`, w.rows])),
   };
   const out: string[] = [];
