@@ -10,6 +10,7 @@ import { type Kysely, sql } from 'kysely';
 const LINEAR_PERCENTILE = `
 create function weblate.linear_percentile(sorted_values bigint[], percent numeric)
 returns numeric language sql immutable parallel safe as $fn$
+  -- Weblate's percentile (translator_analysis.py), linear as percentile_cont, but exact.
   select trim_scale(sorted_values[r.low + 1] * (1 - r.weight)
                     + sorted_values[least(r.low + 2, r.n)] * r.weight)
   from (
@@ -41,6 +42,8 @@ declare
   total bigint;
   ones integer := 0;
 begin
+  -- Weblate's Comparer: rapidfuzz's QRatio, in code points. The LCS is Hyyro's bit-parallel
+  -- one, in words of 62 bits so that no sum overflows a bigint.
   if a = '' or b = '' then return 0; end if;
   if a = b then return 100; end if;
   if cardinality(x) > cardinality(y) then
@@ -113,6 +116,7 @@ language sql stable parallel safe as $fn$
     from weblate.changes ch
     join weblate.units u on u.id = ch.unit_id and u.deleted_at is null
     left join weblate.users p on p.username = ch.author_name
+    -- Weblate counts active human authors; one whose record does not say is counted.
     where ch.action in (2, 5, 7)
       and ch.author_name is not null
       and (p.raw -> 'is_active') is distinct from 'false'::jsonb
@@ -141,6 +145,7 @@ returns table (user_days_included bigint, user_days_excluded bigint,
   translators bigint, authors_unverified bigint, changes_without_string bigint)
 language sql stable parallel safe as $fn$
   with events as (
+    -- translator_work_days' changes, with those whose string is gone, to count them.
     select (ch.timestamp at time zone 'UTC')::date as day, ch.author_name as username,
            u.num_words, u.id is not null as has_string,
            jsonb_typeof(p.raw -> 'is_active') = 'boolean'
