@@ -10,6 +10,7 @@ import { type Kysely, sql } from 'kysely';
 const LINEAR_PERCENTILE = `
 create function weblate.linear_percentile(sorted_values bigint[], percent numeric)
 returns numeric language sql immutable parallel safe as $fn$
+  -- Weblate's percentile (translator_analysis.py), linear as percentile_cont, but exact.
   select trim_scale(sorted_values[r.low + 1] * (1 - r.weight)
                     + sorted_values[least(r.low + 2, r.n)] * r.weight)
   from (
@@ -41,6 +42,8 @@ declare
   total bigint;
   ones integer := 0;
 begin
+  -- Weblate's Comparer: rapidfuzz's QRatio, in code points. The LCS is Hyyro's bit-parallel
+  -- one, in words of 62 bits so that no sum overflows a bigint.
   if a = '' or b = '' then return 0; end if;
   if a = b then return 100; end if;
   if cardinality(x) > cardinality(y) then
@@ -113,6 +116,7 @@ language sql stable parallel safe as $fn$
     from weblate.changes ch
     join weblate.units u on u.id = ch.unit_id and u.deleted_at is null
     left join weblate.users p on p.username = ch.author_name
+    -- Weblate counts active human authors; one whose record does not say is counted.
     where ch.action in (2, 5, 7)
       and ch.author_name is not null
       and (p.raw -> 'is_active') is distinct from 'false'::jsonb
@@ -141,6 +145,7 @@ returns table (user_days_included bigint, user_days_excluded bigint,
   translators bigint, authors_unverified bigint, changes_without_string bigint)
 language sql stable parallel safe as $fn$
   with events as (
+    -- translator_work_days' changes, with those whose string is gone, to count them.
     select (ch.timestamp at time zone 'UTC')::date as day, ch.author_name as username,
            u.num_words, u.id is not null as has_string,
            jsonb_typeof(p.raw -> 'is_active') = 'boolean'
@@ -301,18 +306,42 @@ language sql stable parallel safe as $fn$
         and exists (select from unnest(x.target) f where f <> '')
       offset 0
     ) m
+  ), sources as materialized (
+    -- Each memory source once per project, and once for the shared memory (no project): the
+    -- same text is in many projects' memory, which a join per entry would multiply.
+    select m.project_id, m.source_language_code, m.language_code, m.source_text,
+           bool_or(m.context = '') as has_plain,
+           array_agg(distinct m.context) filter (where m.context <> '') as contexts
+    from memory m where m.in_project_tm
+    group by m.project_id, m.source_language_code, m.language_code, m.source_text
+    union all
+    select null, m.source_language_code, m.language_code, m.source_text,
+           bool_or(m.context = ''),
+           array_agg(distinct m.context) filter (where m.context <> '')
+    from memory m where m.in_shared_tm
+    group by m.source_language_code, m.language_code, m.source_text
   ), same_source as materialized (
     -- An entry with the very source: 100, or 95 under a different context (Weblate's penalty).
-    select r.id, max(case when m.context in ('', r.context) then 100 else 95 end) as quality
-    from remaining r
-    join memory m on m.source_language_code = r.source_language_code
-      and m.language_code = r.language_code and m.source_text = r.source_text
-      and ((m.project_id = r.project_id and m.in_project_tm)
-           or (r.uses_shared_tm and m.in_shared_tm))
-    where r.is_priced
-    group by r.id
+    select z.id, max(z.quality) as quality
+    from (
+      select r.id, case when m.has_plain or r.context = any(m.contexts) then 100 else 95 end
+               as quality
+      from remaining r
+      join sources m on m.project_id = r.project_id
+        and m.source_language_code = r.source_language_code
+        and m.language_code = r.language_code and m.source_text = r.source_text
+      where r.is_priced
+      union all
+      select r.id, case when m.has_plain or r.context = any(m.contexts) then 100 else 95 end
+      from remaining r
+      join sources m on m.source_language_code = r.source_language_code
+        and m.language_code = r.language_code and m.source_text = r.source_text
+      where r.is_priced and r.uses_shared_tm and m.project_id is null
+    ) z
+    group by z.id
   ), candidates as materialized (
-    -- Similar sources of the same project, within the length QRatio can reach the threshold.
+    -- Similar sources of the same project for the strings not settled yet, within the length
+    -- at which QRatio can reach the threshold.
     select r.id, r.source_text as a, m.source_text as b,
            m.context not in ('', r.context) as is_other_context
     from remaining r
@@ -320,7 +349,7 @@ language sql stable parallel safe as $fn$
       and m.source_language_code = r.source_language_code and m.language_code = r.language_code
     where r.is_priced and m.source_text <> r.source_text
       and (m.in_project_tm or (r.uses_shared_tm and m.in_shared_tm))
-      and r.id not in (select x.id from same_source x where x.quality = 100)
+      and r.id not in (select x.id from same_source x where x.quality >= tm_threshold)
       and 200 * least(char_length(r.source_text), char_length(m.source_text))
           >= tm_threshold * (char_length(r.source_text) + char_length(m.source_text))
   ), scored as materialized (

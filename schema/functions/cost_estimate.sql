@@ -67,18 +67,42 @@ AS $function$
         and exists (select from unnest(x.target) f where f <> '')
       offset 0
     ) m
+  ), sources as materialized (
+    -- Each memory source once per project, and once for the shared memory (no project): the
+    -- same text is in many projects' memory, which a join per entry would multiply.
+    select m.project_id, m.source_language_code, m.language_code, m.source_text,
+           bool_or(m.context = '') as has_plain,
+           array_agg(distinct m.context) filter (where m.context <> '') as contexts
+    from memory m where m.in_project_tm
+    group by m.project_id, m.source_language_code, m.language_code, m.source_text
+    union all
+    select null, m.source_language_code, m.language_code, m.source_text,
+           bool_or(m.context = ''),
+           array_agg(distinct m.context) filter (where m.context <> '')
+    from memory m where m.in_shared_tm
+    group by m.source_language_code, m.language_code, m.source_text
   ), same_source as materialized (
     -- An entry with the very source: 100, or 95 under a different context (Weblate's penalty).
-    select r.id, max(case when m.context in ('', r.context) then 100 else 95 end) as quality
-    from remaining r
-    join memory m on m.source_language_code = r.source_language_code
-      and m.language_code = r.language_code and m.source_text = r.source_text
-      and ((m.project_id = r.project_id and m.in_project_tm)
-           or (r.uses_shared_tm and m.in_shared_tm))
-    where r.is_priced
-    group by r.id
+    select z.id, max(z.quality) as quality
+    from (
+      select r.id, case when m.has_plain or r.context = any(m.contexts) then 100 else 95 end
+               as quality
+      from remaining r
+      join sources m on m.project_id = r.project_id
+        and m.source_language_code = r.source_language_code
+        and m.language_code = r.language_code and m.source_text = r.source_text
+      where r.is_priced
+      union all
+      select r.id, case when m.has_plain or r.context = any(m.contexts) then 100 else 95 end
+      from remaining r
+      join sources m on m.source_language_code = r.source_language_code
+        and m.language_code = r.language_code and m.source_text = r.source_text
+      where r.is_priced and r.uses_shared_tm and m.project_id is null
+    ) z
+    group by z.id
   ), candidates as materialized (
-    -- Similar sources of the same project, within the length QRatio can reach the threshold.
+    -- Similar sources of the same project for the strings not settled yet, within the length
+    -- at which QRatio can reach the threshold.
     select r.id, r.source_text as a, m.source_text as b,
            m.context not in ('', r.context) as is_other_context
     from remaining r
@@ -86,7 +110,7 @@ AS $function$
       and m.source_language_code = r.source_language_code and m.language_code = r.language_code
     where r.is_priced and m.source_text <> r.source_text
       and (m.in_project_tm or (r.uses_shared_tm and m.in_shared_tm))
-      and r.id not in (select x.id from same_source x where x.quality = 100)
+      and r.id not in (select x.id from same_source x where x.quality >= tm_threshold)
       and 200 * least(char_length(r.source_text), char_length(m.source_text))
           >= tm_threshold * (char_length(r.source_text) + char_length(m.source_text))
   ), scored as materialized (

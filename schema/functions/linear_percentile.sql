@@ -4,6 +4,7 @@ CREATE OR REPLACE FUNCTION weblate.linear_percentile(sorted_values bigint[], per
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
 AS $function$
+  -- Weblate's percentile (translator_analysis.py), linear as percentile_cont, but exact.
   select trim_scale(sorted_values[r.low + 1] * (1 - r.weight)
                     + sorted_values[least(r.low + 2, r.n)] * r.weight)
   from (

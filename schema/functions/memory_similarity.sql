@@ -22,6 +22,8 @@ declare
   total bigint;
   ones integer := 0;
 begin
+  -- Weblate's Comparer: rapidfuzz's QRatio, in code points. The LCS is Hyyro's bit-parallel
+  -- one, in words of 62 bits so that no sum overflows a bigint.
   if a = '' or b = '' then return 0; end if;
   if a = b then return 100; end if;
   if cardinality(x) > cardinality(y) then

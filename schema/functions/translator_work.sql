@@ -5,6 +5,7 @@ CREATE OR REPLACE FUNCTION weblate.translator_work(since timestamp with time zon
  STABLE PARALLEL SAFE
 AS $function$
   with events as (
+    -- translator_work_days' changes, with those whose string is gone, to count them.
     select (ch.timestamp at time zone 'UTC')::date as day, ch.author_name as username,
            u.num_words, u.id is not null as has_string,
            jsonb_typeof(p.raw -> 'is_active') = 'boolean'

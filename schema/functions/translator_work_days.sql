@@ -15,6 +15,7 @@ AS $function$
     from weblate.changes ch
     join weblate.units u on u.id = ch.unit_id and u.deleted_at is null
     left join weblate.users p on p.username = ch.author_name
+    -- Weblate counts active human authors; one whose record does not say is counted.
     where ch.action in (2, 5, 7)
       and ch.author_name is not null
       and (p.raw -> 'is_active') is distinct from 'false'::jsonb

@@ -16,6 +16,8 @@ export type Unit =
   | 'hours'
   | 'characters'
   | 'words a day'
+  | 'user-days'
+  | 'money'
   | 'date'
   | 'timestamp'
   | 'seconds'
@@ -969,6 +971,228 @@ const SCOPE_AND_SERVICE: readonly Metric[] = [
   })),
 ];
 
+const WORK_SOURCE =
+  'weblate.translator_work; per person weblate.translator_work_by_person (role weblate_effort_reader)';
+const WORK_GRAIN = 'the scope and window; per person (its author) in translator_work_by_person';
+const WORK_UNKNOWN =
+  'It cannot know the time spent: a user-day is a UTC day with changes, whether they took a minute or all day, and nothing counts what a translator read, searched or typed without saving. An author whose user record does not say whether they are active and human (read with a token that is not an admin’s, or not read yet) is counted (authors unverified says how many).';
+const USER_DAY =
+  "a user-day: a UTC day and author with Weblate's translator actions (2 translation changed, 5 added, 7 suggestion accepted) on strings the mirror still holds, by an active human author";
+
+/** One of the median, mean, p75 and p90 of the included user-days' strings or words. */
+function dayFigure(
+  what: 'strings' | 'words',
+  stat: 'median' | 'mean' | 'p75' | 'p90',
+  definition: string,
+): Metric {
+  const per = what === 'strings' ? 'strings a day' : 'words a day';
+  return {
+    name: `${what}_${stat}`,
+    heading: `${per}, ${stat}`,
+    definition: `${definition} of the included user-days' ${what === 'strings' ? 'changes (strings saved)' : "source words (each change's string's words)"}.`,
+    unit: what,
+    grain: WORK_GRAIN,
+    history: 'change log',
+    seam: CHANGE_SEAM,
+    source: WORK_SOURCE,
+    note: `Weblate's translator_work report (2026.8 and later) computes it in binary floating point (2.8000000000000003 where the mirror says 2.8); test/real-weblate/effort.test.ts checks it equal to 9 decimals. ${WORK_UNKNOWN}`,
+  };
+}
+
+const COST_SOURCE = 'weblate.cost_estimate';
+const COST_GRAIN = "a bucket of Weblate's cost estimate (and their total), over the scope";
+const MEMORY_UNKNOWN =
+  "It cannot know Weblate's memory itself: entries imported from files or other instances, earlier translations and deleted strings, which the API does not expose; the mirror matches against the translated strings it holds (docs/schema.md, cost_estimate).";
+
+const EFFORT: readonly Metric[] = [
+  {
+    name: 'user_days_included',
+    heading: 'user-days included',
+    definition: `User-days within the limits (min_changes ≤ changes ≤ max_changes and words ≤ max_words; Weblate's defaults 5, 1000 and 10,000), ${USER_DAY}.`,
+    unit: 'user-days',
+    grain: WORK_GRAIN,
+    history: 'change log',
+    seam: CHANGE_SEAM,
+    source: WORK_SOURCE,
+    note: `Equal to Weblate's translator_work report (included user days) for the same project, language and window (test/real-weblate/effort.test.ts; on 5.14.3, which has no such report, to the same queries run in its Django). Weblate leaves out the changes of deleted strings (it deletes them with the string); so does the mirror, which keeps them (changes without string). ${WORK_UNKNOWN}`,
+  },
+  {
+    name: 'user_days_excluded',
+    heading: 'user-days excluded',
+    definition: 'User-days outside the limits: too few or too many changes, or too many words.',
+    unit: 'user-days',
+    grain: WORK_GRAIN,
+    history: 'change log',
+    seam: CHANGE_SEAM,
+    source: WORK_SOURCE,
+  },
+  dayFigure('strings', 'median', 'The median'),
+  dayFigure('strings', 'mean', 'The mean'),
+  dayFigure(
+    'strings',
+    'p75',
+    "The 75th percentile (Python's linear interpolation, as percentile_cont)",
+  ),
+  dayFigure(
+    'strings',
+    'p90',
+    "The 90th percentile (Python's linear interpolation, as percentile_cont)",
+  ),
+  dayFigure('words', 'median', 'The median'),
+  dayFigure('words', 'mean', 'The mean'),
+  dayFigure(
+    'words',
+    'p75',
+    "The 75th percentile (Python's linear interpolation, as percentile_cont)",
+  ),
+  dayFigure(
+    'words',
+    'p90',
+    "The 90th percentile (Python's linear interpolation, as percentile_cont)",
+  ),
+  {
+    name: 'translators',
+    heading: 'translators',
+    definition: 'People with at least one included user-day.',
+    unit: 'people',
+    grain: 'the scope and window',
+    history: 'change log',
+    seam: CHANGE_SEAM,
+    source: 'weblate.translator_work',
+  },
+  {
+    name: 'authors_unverified',
+    heading: 'authors unverified',
+    definition:
+      "Authors of the user-days whose user record does not say whether they are active and human (is_active and is_bot, which Weblate's API shows to an admin's token): counted, where Weblate would leave them out if they are inactive or bots.",
+    unit: 'people',
+    grain: 'the scope and window',
+    history: 'change log',
+    source: 'weblate.translator_work (users.raw)',
+    note: 'A user is read once, when the changes first name them: one deactivated later still counts.',
+  },
+  {
+    name: 'changes_without_string',
+    heading: 'changes without string',
+    definition:
+      'Changes of the translator actions in the scope and window whose string is deleted or was never mirrored: left out, as Weblate leaves them out (it deletes a string’s changes with it).',
+    unit: 'changes',
+    grain: 'the scope and window',
+    history: 'change log',
+    seam: CHANGE_SEAM,
+    source: 'weblate.translator_work',
+  },
+  {
+    name: 'user_day_strings',
+    heading: 'strings that day',
+    definition: "A user-day's changes (its strings saved, a string saved twice counting twice).",
+    unit: 'strings',
+    grain: 'a UTC day and author',
+    history: 'change log',
+    seam: CHANGE_SEAM,
+    source: 'weblate.translator_work_days (strings; role weblate_effort_reader)',
+    note: WORK_UNKNOWN,
+  },
+  {
+    name: 'user_day_words',
+    heading: 'words that day',
+    definition: "The source words of a user-day's changes (each change its string's words).",
+    unit: 'words',
+    grain: 'a UTC day and author',
+    history: 'change log',
+    seam: CHANGE_SEAM,
+    source: 'weblate.translator_work_days (words; role weblate_effort_reader)',
+  },
+  {
+    name: 'is_included',
+    heading: 'included',
+    definition: 'Whether the user-day is within the limits.',
+    unit: 'flag',
+    grain: 'a UTC day and author',
+    history: 'change log',
+    source: 'weblate.translator_work_days (role weblate_effort_reader)',
+  },
+  {
+    name: 'is_author_verified',
+    heading: 'author verified',
+    definition: "Whether the author's user record says they are active and human.",
+    unit: 'flag',
+    grain: 'a UTC day and author; a person',
+    history: 'now',
+    source: 'weblate.translator_work_days, translator_work_by_person (role weblate_effort_reader)',
+  },
+  {
+    name: 'estimate_strings',
+    heading: 'strings priced',
+    definition:
+      "Strings left (states under translated: empty and needing editing) of the scope's live target-language translations, in the bucket: repetition (a string whose source, context and languages an earlier string in Weblate's order has: priority, then position; ties by id), tm_100 (an exact match in memory), tm_fuzzy (a match at the threshold or over, default 80), needs_editing, new.",
+    unit: 'strings',
+    grain: COST_GRAIN,
+    history: 'now',
+    source: `${COST_SOURCE} (strings)`,
+    note: `Repetitions and the total are Weblate's cost_estimate report's (2026.6 and later; test/real-weblate/effort.test.ts); tm_100 and tm_fuzzy are at most Weblate's, which may price more strings as matches than the mirror finds, and so needs_editing and new at least Weblate's (each row says so: approximate). ${MEMORY_UNKNOWN}`,
+  },
+  {
+    name: 'estimate_words',
+    heading: 'words priced',
+    definition: 'Source words of the strings of the bucket.',
+    unit: 'words',
+    grain: COST_GRAIN,
+    history: 'now',
+    source: `${COST_SOURCE} (words)`,
+  },
+  {
+    name: 'estimate_chars',
+    heading: 'characters priced',
+    definition:
+      'Characters (Unicode code points, as Python counts them) of the sources of the strings of the bucket, plural forms joined by two U+001E, as Weblate stores them.',
+    unit: 'characters',
+    grain: COST_GRAIN,
+    history: 'now',
+    source: `${COST_SOURCE} (chars)`,
+  },
+  {
+    name: 'rate',
+    heading: 'rate %',
+    definition:
+      "The bucket's rate, in percent of the base rate (Weblate's defaults: repetition 0, tm_100 0, tm_fuzzy 50, needs_editing 50, new 100).",
+    unit: 'percent',
+    grain: COST_GRAIN,
+    history: 'now',
+    source: `${COST_SOURCE} (rate)`,
+  },
+  {
+    name: 'cost',
+    heading: 'cost',
+    definition:
+      'Words × base rate (price of a source word, default 1) × rate / 100, exactly; the total sums the buckets.',
+    unit: 'money',
+    grain: COST_GRAIN,
+    history: 'now',
+    source: `${COST_SOURCE} (cost)`,
+    note: `Weblate's report rounds it to 4 decimals; the mirror does not. The total is Weblate's wherever the buckets after repetition share one rate. ${MEMORY_UNKNOWN}`,
+  },
+  {
+    name: 'approximate',
+    heading: 'approximate',
+    definition:
+      "Whether the row may differ from Weblate's cost estimate: the memory buckets and what follows from them; the total when the buckets after repetition are priced differently.",
+    unit: 'flag',
+    grain: COST_GRAIN,
+    history: 'now',
+    source: `${COST_SOURCE} (approximate)`,
+  },
+  {
+    name: 'approximation',
+    heading: 'approximation',
+    definition: "Why an approximate row may differ from Weblate's, and in which direction.",
+    unit: 'text',
+    grain: COST_GRAIN,
+    history: 'now',
+    source: `${COST_SOURCE} (approximation)`,
+  },
+];
+
 const LISTS: readonly Metric[] = [
   {
     name: 'matching',
@@ -1136,6 +1360,12 @@ const DIMENSIONS: readonly Dimension[] = [
     meaning:
       'What a row stands on. A fill (machine_translation_fills): `change log`, `flag` or `label`, what says the string was filled automatically. A span (state_spans): `details.state` (the changes’ details.state and old_state, Weblate 5.6 and later), `action codes` (what the action implies, before 5.6) or `unit state` (no change: the mirrored state).',
   },
+  {
+    name: 'bucket',
+    heading: 'bucket',
+    meaning:
+      "A bucket of Weblate's cost estimate, in its order: `repetition`, `tm_100`, `tm_fuzzy`, `needs_editing`, `new`; `total` after them.",
+  },
   { name: 'baseline_day', heading: 'baseline', meaning: 'The day a movers window compares with.' },
 ];
 
@@ -1157,6 +1387,7 @@ export const METRIC_CATALOGUE: { metrics: readonly Metric[]; dimensions: readonl
     ...READINESS,
     ...ACTIVITY,
     ...REVIEW,
+    ...EFFORT,
     ...POST_EDITING,
     ...STATE_TIME,
     ...SCOPE_AND_SERVICE,

@@ -77,7 +77,7 @@ export async function buildEffort(
     translator_work_people: people,
     cost_rates: { base_rate: effort.cost.base_rate, tm_threshold: effort.cost.tm_threshold },
     cost: cost.map((r) => ({
-      ...withNumbers(r, ['strings', 'words', 'chars', 'rate', 'cost']),
+      ...withNumbers(r, ['estimate_strings', 'estimate_words', 'estimate_chars', 'rate', 'cost']),
       approximation: r.approximation,
     })),
     machine_translation: ranked(machine, (r) =>

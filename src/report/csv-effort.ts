@@ -37,9 +37,9 @@ const PERSON_COLUMNS = [
 
 const COST_COLUMNS = [
   'bucket',
-  'strings',
-  'words',
-  'chars',
+  'estimate_strings',
+  'estimate_words',
+  'estimate_chars',
   'rate',
   'cost',
   'approximate',

@@ -78,9 +78,9 @@ function renderCost(report: Report, titles: Titles): string {
     [
       { header: 'bucket', cell: (r) => e(BUCKET_LABELS[r.bucket] ?? r.bucket) },
       key(fig('cost', (r) => formatCost(r.cost))),
-      fig('strings', (r) => formatCount(r.strings)),
-      fig('words', (r) => formatCount(r.words)),
-      fig('chars', (r) => formatCount(r.chars)),
+      fig('estimate_strings', (r) => formatCount(r.estimate_strings)),
+      fig('estimate_words', (r) => formatCount(r.estimate_words)),
+      fig('estimate_chars', (r) => formatCount(r.estimate_chars)),
       fig('rate', (r) => (r.rate === null ? '' : `${formatFigure(r.rate)} %`)),
       { header: 'approximate', cell: (r) => e(r.approximate ? (r.approximation ?? 'yes') : '') },
     ],

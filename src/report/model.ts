@@ -311,9 +311,9 @@ export interface TranslatorWorkPerson extends TranslatorWorkFigures {
 /** One of Weblate's cost buckets (repetition, tm_100, tm_fuzzy, needs_editing, new) or total. */
 export interface CostBucket {
   bucket: string;
-  strings: number;
-  words: number;
-  chars: number;
+  estimate_strings: number;
+  estimate_words: number;
+  estimate_chars: number;
   /** Percent of the base rate; null on the total. */
   rate: number | null;
   cost: number;

@@ -69,9 +69,9 @@ function costSection(report: Report, titles: ReturnType<typeof effortTitles>): s
     formatColumns<CostBucket>(
       [
         { header: 'bucket', cell: (r) => BUCKET_LABELS[r.bucket] ?? r.bucket },
-        fig('strings', (r) => formatCount(r.strings)),
-        fig('words', (r) => formatCount(r.words)),
-        fig('chars', (r) => formatCount(r.chars)),
+        fig('estimate_strings', (r) => formatCount(r.estimate_strings)),
+        fig('estimate_words', (r) => formatCount(r.estimate_words)),
+        fig('estimate_chars', (r) => formatCount(r.estimate_chars)),
         fig('rate', (r) => (r.rate === null ? '' : `${formatFigure(r.rate)} %`)),
         fig('cost', (r) => formatCost(r.cost)),
         { header: 'approximate', cell: (r) => (r.approximate ? 'yes' : '') },

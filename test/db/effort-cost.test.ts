@@ -112,6 +112,7 @@ async function insertUnits(): Promise<void> {
       (4101, 411, array['Help'], array[''], '', 0, 1, 100, 1, null),
       (4102, 411, array['About'], array[''], '', 0, 2, 100, 2, null),
       (4103, 411, array['Settings'], array[''], '', 0, 1, 100, 3, null),
+      (4104, 411, array['Print'], array[''], 'toolbar', 0, 1, 100, 4, null),
       (5001, 501, array['Apply'], array[''], '', 0, 1, 100, 1, null)
     ) as v(id, translation_id, source, target, context, state, words, priority, position,
            deleted_at)`.execute(db);
@@ -441,27 +442,29 @@ describe('weblate.cost_estimate', () => {
   it("matches only active memory, and other projects' only where they share it", async () => {
     // delta has reviews on: 4001 Help is translated but not approved, so Weblate's memory
     // holds it as pending (quality × 0.7): 4101 Help is new; 4002 About is approved: 4102
-    // About is an exact match. 4103 Settings is new: gamma, which translates it, is outside.
+    // About is an exact match. 4103 Settings and 4104 Print are new: gamma, which translates
+    // them, is outside.
     const delta = await tuples(sql`select bucket, strings::text, words::text
       from weblate.cost_estimate(array['delta']) where strings > 0 order by position`);
     expect(delta).toEqual([
       ['tm_100', '1', '2'],
-      ['new', '2', '2'],
-      ['total', '3', '4'],
+      ['new', '3', '3'],
+      ['total', '4', '5'],
     ]);
-    // With gamma in the scope, delta uses gamma's shared memory: Settings is exact too. eps
-    // uses no shared memory: 5001 Apply stays new although gamma translates it. gamma's own
-    // buckets as above: tm_100 2 + 2 strings, 2 + 3 words; new 7 + 2 strings, 11 + 2 words.
+    // With gamma in the scope, delta uses gamma's shared memory: Settings is exact too, and so
+    // is Print in the context of gamma's (toolbar). eps uses no shared memory: 5001 Apply stays
+    // new although gamma translates it. gamma's own buckets as above: tm_100 2 + 3 strings,
+    // 2 + 4 words; new 7 + 2 strings, 11 + 2 words.
     expect(
       await tuples(sql`select bucket, strings::text, words::text from weblate.cost_estimate(
           array['gamma', 'delta', 'eps']) order by position`),
     ).toEqual([
       ['repetition', '3', '6'],
-      ['tm_100', '4', '5'],
+      ['tm_100', '5', '6'],
       ['tm_fuzzy', '3', '6'],
       ['needs_editing', '2', '3'],
       ['new', '9', '13'],
-      ['total', '21', '33'],
+      ['total', '22', '34'],
     ]);
   });
 });

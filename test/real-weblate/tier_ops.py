@@ -183,8 +183,98 @@ def change_distances(change_ids):
     return {str(change.pk): change.get_distance() for change in Change.objects.filter(pk__in=change_ids)}
 
 
+def translator_work(project, start, end, language="", username=None, **limits):
+    """Weblate's translator work analysis of a project (per person with `username`), and its
+    user-days. Weblate 2026.8 and later run their own code (weblate/trans/translator_analysis.py);
+    older releases, which have none, the same queries copied from 2026.10.1's."""
+    from django.db.models import Count, Sum
+    from django.db.models.functions import TruncDate
+
+    from weblate.auth.models import User
+    from weblate.trans.actions import ActionEvents
+    from weblate.trans.models import Change, Project
+
+    scope = Project.objects.get(slug=project)
+    user = User.objects.get(username=username) if username else None
+    since, until = datetime.fromisoformat(start), datetime.fromisoformat(end)
+    try:
+        from weblate.trans import translator_analysis
+    except ImportError:
+        translator_analysis = None
+    if translator_analysis is not None:
+        queryset = translator_analysis.get_translator_work_queryset(
+            scope=scope, language=language, user=user
+        )
+    else:
+        queryset = Change.objects.filter(
+            action__in=(ActionEvents.CHANGE, ActionEvents.NEW, ActionEvents.ACCEPT),
+            unit__isnull=False,
+            author__isnull=False,
+            author__is_active=True,
+            author__is_bot=False,
+            project=scope,
+        )
+        if language:
+            queryset = queryset.filter(language__code=language)
+        if user is not None:
+            queryset = queryset.filter(author=user)
+    rows = list(
+        queryset.filter(timestamp__gte=since, timestamp__lt=until)
+        .annotate(day=TruncDate("timestamp"))
+        .values("day", "author__username")
+        .annotate(strings=Count("id"), words=Sum("unit__num_words"))
+        .order_by("day", "author__username")
+    )
+    days = [
+        [row["day"].isoformat(), row["author__username"], row["strings"], row["words"] or 0]
+        for row in rows
+    ]
+    if translator_analysis is not None:
+        report = translator_analysis.analyze_translator_work(
+            since=since, until=until, queryset=queryset, **limits
+        )
+        return {"days": days, "user_days": report["user_days"], "metrics": report["metrics"]}
+    return {"days": days, **summarize_translator_work(days, **limits)}
+
+
+def summarize_translator_work(days, min_changes=5, max_changes=1000, max_words=10000):
+    """analyze_translator_work's summary, copied from Weblate 2026.10.1 for older releases."""
+    from statistics import mean, median
+
+    def percentile(values, percent):
+        if len(values) == 1:
+            return values[0]
+        position = (len(values) - 1) * percent / 100
+        lower = int(position)
+        upper = min(lower + 1, len(values) - 1)
+        weight = position - lower
+        return values[lower] * (1 - weight) + values[upper] * weight
+
+    def summarize(values):
+        ordered = sorted(values)
+        return {
+            "median": median(ordered),
+            "average": mean(ordered),
+            "p75": percentile(ordered, 75),
+            "p90": percentile(ordered, 90),
+        }
+
+    included = [d for d in days if min_changes <= d[2] <= max_changes and d[3] <= max_words]
+    metrics = {}
+    if included:
+        metrics = {
+            "strings": summarize([d[2] for d in included]),
+            "words": summarize([d[3] for d in included]),
+        }
+    return {
+        "user_days": {"included": len(included), "excluded": len(days) - len(included)},
+        "metrics": metrics,
+    }
+
+
 OPERATIONS = {
     "change_distances": change_distances,
+    "translator_work": translator_work,
     "label_units": label_units,
     "subscribe": subscribe,
     "synthesize_changes": synthesize_changes,

@@ -305,9 +305,9 @@ function hostileReport(): Report {
       cost: [
         {
           bucket: 'new',
-          strings: 3,
-          words: 12,
-          chars: 60,
+          estimate_strings: 3,
+          estimate_words: 12,
+          estimate_chars: 60,
           rate: 100,
           cost: 30,
           approximate: false,
@@ -315,9 +315,9 @@ function hostileReport(): Report {
         },
         {
           bucket: 'tm_fuzzy',
-          strings: 1,
-          words: 4,
-          chars: 20,
+          estimate_strings: 1,
+          estimate_words: 4,
+          estimate_chars: 20,
           rate: 50,
           cost: 5,
           approximate: true,

@@ -56,9 +56,9 @@ export const DEFAULT_COST: CostOptions = {
 
 export interface CostBucketRow {
   bucket: string;
-  strings: string;
-  words: string;
-  chars: string;
+  estimate_strings: string;
+  estimate_words: string;
+  estimate_chars: string;
   rate: string;
   cost: string;
   approximate: boolean;
@@ -147,7 +147,8 @@ export async function listCostEstimate(
 ): Promise<CostBucketRow[]> {
   const { rates } = cost;
   const result = await sql<CostBucketRow>`
-    select c.bucket, c.strings, c.words, c.chars, c.rate, c.cost, c.approximate, c.approximation
+    select c.bucket, c.strings as estimate_strings, c.words as estimate_words,
+           c.chars as estimate_chars, c.rate, c.cost, c.approximate, c.approximation
     from weblate.cost_estimate(${answerArguments(filter)},
       tm_threshold => ${cost.tm_threshold}::integer, base_rate => ${cost.base_rate}::numeric,
       rate_repetition => ${rates.repetition}::numeric, rate_tm_100 => ${rates.tm_100}::numeric,

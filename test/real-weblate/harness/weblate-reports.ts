@@ -86,7 +86,7 @@ export async function readContributorStats(
 export async function makeReport(
   api: TierApi,
   project: string,
-  parameters: Record<string, string> & { kind: string },
+  parameters: Record<string, string | number> & { kind: string },
 ): Promise<unknown> {
   await api.post(`projects/${project}/reports/`, parameters);
   const listed = await api.get<{ results: Array<{ kind: string; url: string }> }>(

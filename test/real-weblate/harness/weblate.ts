@@ -100,6 +100,19 @@ export type TierOp =
   | { op: 'change_distances'; args: { change_ids: string[] } }
   | { op: 'label_units'; args: { unit_ids: number[]; label: string } }
   | {
+      op: 'translator_work';
+      args: {
+        project: string;
+        start: string;
+        end: string;
+        language: string;
+        username?: string;
+        min_changes?: number;
+        max_changes?: number;
+        max_words?: number;
+      };
+    }
+  | {
       op: 'subscribe';
       args: {
         username: string;
