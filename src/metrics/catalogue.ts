@@ -1303,6 +1303,47 @@ const DIMENSIONS: readonly Dimension[] = [
       'A string’s state: untranslated, needs editing, translated (waiting for review in a project with reviews), approved, read-only; or first translation to approval.',
   },
   { name: 'unit_id', heading: 'string id', meaning: 'The string’s id in Weblate (units.id).' },
+  {
+    name: 'min_changes',
+    heading: 'fewest changes a day',
+    meaning:
+      'Translator work keeps a user-day with at least this many changes (Weblate’s default: 5).',
+  },
+  {
+    name: 'max_changes',
+    heading: 'most changes a day',
+    meaning:
+      'Translator work keeps a user-day with at most this many changes (Weblate’s default: 1,000).',
+  },
+  {
+    name: 'max_words',
+    heading: 'most words a day',
+    meaning:
+      'Translator work keeps a user-day with at most this many source words (Weblate’s default: 10,000).',
+  },
+  {
+    name: 'base_rate',
+    heading: 'base rate',
+    meaning:
+      'The cost estimate’s price of one source word at 100 % (Weblate’s default: 1, which makes the cost a count of words at full rate).',
+  },
+  {
+    name: 'tm_threshold',
+    heading: 'memory threshold',
+    meaning:
+      'The cost estimate counts a memory match of at least this quality as a fuzzy match (Weblate’s default: 80).',
+  },
+  {
+    name: 'days',
+    heading: 'target days',
+    meaning: 'Strings over target are those in the target state for more than this many days.',
+  },
+  {
+    name: 'translator_work_people',
+    heading: 'translator work per person',
+    meaning:
+      'Each translator’s work, in the report only with --people (null without it): the figures of role weblate_effort_reader.',
+  },
   { name: 'source', heading: 'source', meaning: 'The string’s source text, every plural form.' },
   { name: 'web_url', heading: 'link', meaning: 'The string’s page in Weblate’s editor.' },
   {

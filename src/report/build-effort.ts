@@ -102,7 +102,7 @@ export async function buildEffort(
       withNumbers(r, ['spans', 'ended', 'still_open', 'median_hours_in_state', 'p90_hours_in_state']),
     ),
     target: effort.target,
-    over_target: ranked(over, (r) => r),
+    over_target: ranked(over, (r) => ({ ...r, unit_id: toNumber(r.unit_id) })),
   };
 }
 

@@ -76,14 +76,15 @@ const STATE_COLUMNS = [
   'p90_hours_in_state',
 ] as const satisfies readonly (keyof StateTime)[];
 
+// No source text: it may hold line breaks, and a CSV line is a row (the JSON has it).
 const OVER_TARGET_COLUMNS = [
   'project_slug',
   'component_slug',
   'language_code',
+  'unit_id',
   'state',
   'since',
   'days_in_state',
-  'source',
 ] as const satisfies readonly (keyof OverTarget)[];
 
 /** translator_work … over_target, in the report's order; per person only with --people. */

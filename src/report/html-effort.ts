@@ -137,7 +137,7 @@ function renderStates(report: Report, names: Names, titles: Titles): string[] {
       { header: 'component', cell: (r) => e(r.component_slug) },
       key(fig('days_in_state', (r) => formatCount(r.days_in_state))),
       { header: 'in state since', cell: (r) => eDates(r.since.slice(0, 10)) },
-      { header: 'source', cell: (r) => e(r.source) },
+      { header: 'source', cell: (r) => e(r.source.join(' | ')) },
     ],
     over.rows,
     { empty: 'None.', className: 'over-target' },

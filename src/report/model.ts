@@ -359,8 +359,9 @@ export interface OverTarget {
   project_slug: string;
   component_slug: string;
   language_code: string;
-  /** Its source (the first plural form). */
-  source: string;
+  unit_id: number;
+  /** Its source, every plural form. */
+  source: string[];
   state: string;
   since: string;
   days_in_state: number;

@@ -139,7 +139,7 @@ function stateSections(report: Report, titles: ReturnType<typeof effortTitles>):
           { header: 'component', cell: (r) => r.component_slug },
           { header: 'in state since', cell: (r) => r.since.slice(0, 10) },
           fig('days_in_state', (r) => formatCount(r.days_in_state)),
-          { header: 'source', cell: (r) => r.source },
+          { header: 'source', cell: (r) => r.source.join(' | ') },
         ],
         over.rows,
         '(none)',

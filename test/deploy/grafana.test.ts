@@ -7,6 +7,7 @@ import type { DbHandle } from '../../src/db/client.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { dashboard, DEPLOY, panelRows } from '../helpers/grafana.ts';
+import { fillAutomatically } from '../helpers/machine-fills.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
 const datasource = readFileSync(
@@ -29,6 +30,7 @@ beforeAll(async () => {
     users: 1,
     categoriesAndLabels: true,
   });
+  fillAutomatically(sim);
   database = await createTestDatabase();
   handle = await database.migrated();
   const result = await syncSimulator(sim, handle);

@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../src/db/database.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { fillAutomatically } from './machine-fills.ts';
 import { syncSimulator } from './sync.ts';
 
 /** A project name that must come out escaped in HTML and quoted in CSV. */
@@ -39,6 +40,7 @@ export async function createReportFixture(): Promise<ReportFixture> {
     users: 3,
     categoriesAndLabels: true,
   });
+  fillAutomatically(sim);
   const database = await createTestDatabase();
   const handle = await database.migrated();
   try {

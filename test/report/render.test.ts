@@ -370,7 +370,8 @@ function hostileReport(): Report {
             project_slug: 'p',
             component_slug: 'c',
             language_code: 'de',
-            source: EVIL,
+            unit_id: 42,
+            source: [EVIL, EVIL],
             state: 'waiting for review',
             since: '2026-11-01T08:00:00.000000Z',
             days_in_state: 21,
@@ -519,6 +520,12 @@ describe('renderHtml', () => {
       methods: 'by people',
       readiness: '80 %',
       quality: 'failing %',
+      'translator-work': 'strings a day, median',
+      'translator-work-people': 'strings a day, median',
+      cost: 'cost',
+      'machine-translation': 'filled automatically',
+      'time-in-state': 'p90 hours in state',
+      'over-target': 'days in state',
     });
   });
 
@@ -613,7 +620,7 @@ describe('the sections of new work, contributors, review, method, readiness and 
   it('write one CSV table each, in the report order', () => {
     const csv = renderCsv(hostileReport());
     const names = [...csv.matchAll(/^# (\w+)\r$/gm)].map((m) => m[1]);
-    expect(names.slice(-7)).toEqual([
+    expect(names.slice(-13)).toEqual([
       'new_work',
       'contributor_ranking',
       'review_waiting',
@@ -621,7 +628,17 @@ describe('the sections of new work, contributors, review, method, readiness and 
       'translation_methods',
       'release_readiness',
       'quality',
+      'translator_work',
+      'translator_work_people',
+      'cost_estimate',
+      'machine_translation',
+      'time_in_state',
+      'over_target',
     ]);
+    // Weblate's cost figures, the rate and the approximation quoted as RFC 4180 asks.
+    expect(csv).toContain(
+      '\r\ntm_fuzzy,1,4,20,50,5,true,"<script>alert(""x"")</script> & \'co\'"\r\n',
+    );
     expect(csv).toContain(
       '# release_readiness\r\nproject_slug,language_code,threshold,total_words,translated_words,translated_words_percent,is_reached,words_needed,words_per_day,projected_date,translations,pace_translations,words_translated_30d,pace_origin,pace_known_from,status\r\np,de,80,100,85,85,true,0,0.5,,2,2,15,measured,,reached\r\n',
     );

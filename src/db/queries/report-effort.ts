@@ -98,10 +98,11 @@ export interface StateTimeRow {
 }
 
 export interface OverTargetRow {
+  unit_id: string;
   project_slug: string;
   component_slug: string;
   language_code: string;
-  source: string;
+  source: string[];
   state: string;
   since: string;
   days_in_state: number;
@@ -204,8 +205,7 @@ export async function listStringsOverTarget(
   options: { state: string; days: number; limit: number },
 ): Promise<OverTargetRow[]> {
   const result = await sql<OverTargetRow>`
-    select o.project_slug, o.component_slug, o.language_code,
-           o.source[1] as source, o.state, ${iso(sql`o.since`)} as since,
+    select o.unit_id, o.project_slug, o.component_slug, o.language_code, o.source, o.state, ${iso(sql`o.since`)} as since,
            o.days_in_state, count(*) over () as matching
     from weblate.strings_over_target(${options.state}::text,
       make_interval(days => ${options.days}::integer), ${answerArguments(filter)}) o
