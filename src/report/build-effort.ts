@@ -99,7 +99,13 @@ export async function buildEffort(
       ]),
     ),
     time_in_state: ranked(states, (r) =>
-      withNumbers(r, ['spans', 'ended', 'still_open', 'median_hours_in_state', 'p90_hours_in_state']),
+      withNumbers(r, [
+        'spans',
+        'ended',
+        'still_open',
+        'median_hours_in_state',
+        'p90_hours_in_state',
+      ]),
     ),
     target: effort.target,
     over_target: ranked(over, (r) => ({ ...r, unit_id: toNumber(r.unit_id) })),
