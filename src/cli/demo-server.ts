@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 import { type SimulatorOptions, type SimulatorSize, startSimulator } from '../simulator/index.ts';
+import { fillAutomatically } from '../simulator/machine-fills.ts';
 
 /**
  * The demo's simulated Weblate, served by a process of its own as a real Weblate would be:
@@ -62,6 +63,7 @@ export async function startDemoServer(options: DemoOptions): Promise<DemoServer>
 async function serve(): Promise<void> {
   const options = JSON.parse(process.argv[2]!) as DemoOptions;
   const simulator = await startSimulator(options);
+  fillAutomatically(simulator);
   const stop = () => void simulator.close().finally(() => process.exit(0));
   process.on('disconnect', stop);
   process.on('SIGTERM', stop);

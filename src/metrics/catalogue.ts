@@ -16,6 +16,7 @@ export type Unit =
   | 'hours'
   | 'characters'
   | 'words a day'
+  | 'strings a day'
   | 'user-days'
   | 'money'
   | 'date'
@@ -990,7 +991,7 @@ function dayFigure(
     name: `${what}_${stat}`,
     heading: `${per}, ${stat}`,
     definition: `${definition} of the included user-days' ${what === 'strings' ? 'changes (strings saved)' : "source words (each change's string's words)"}.`,
-    unit: what,
+    unit: per,
     grain: WORK_GRAIN,
     history: 'change log',
     seam: CHANGE_SEAM,

@@ -14,6 +14,9 @@ import {
 import { down as downSpans, up as upSpans } from '../../migrations/0014_progress_spans.ts';
 import { down as downHistory, up as upHistory } from '../../migrations/0015_one_history.ts';
 import { down as downPeople, up as upPeople } from '../../migrations/0017_people_and_freshness.ts';
+import { down as downWork, up as upWork } from '../../migrations/0018_translator_work_and_cost.ts';
+import { down as downPostEdits, up as upPostEdits } from '../../migrations/0019_add_post_edits.ts';
+import { down as downStates, up as upStates } from '../../migrations/0020_time_in_state.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createReportFixture, type ReportFixture } from '../helpers/report-fixture.ts';
@@ -204,9 +207,12 @@ describe('progress functions', () => {
           select * from ${sql.table(`weblate.${view}`)} order by ${sql.raw(order)}`);
       return result;
     };
-    // 0017's and 0015's definitions, 0014's spans, 0012's component filter and 0010's
-    // functions go first; 0007 changed the daily summaries' columns: back to them as 0005
-    // made them.
+    // The effort answers of 0020 to 0018, 0017's and 0015's definitions, 0014's spans, 0012's
+    // component filter and 0010's functions go first; 0007 changed the daily summaries'
+    // columns: back to them as 0005 made them.
+    await downStates(db as Kysely<unknown>);
+    await downPostEdits(db as Kysely<unknown>);
+    await downWork(db as Kysely<unknown>);
     await downPeople(db as Kysely<unknown>);
     await downHistory(db as Kysely<unknown>);
     await downSpans(db as Kysely<unknown>);
@@ -234,5 +240,8 @@ describe('progress functions', () => {
     await upSpans(db as Kysely<unknown>);
     await upHistory(db as Kysely<unknown>);
     await upPeople(db as Kysely<unknown>);
+    await upWork(db as Kysely<unknown>);
+    await upPostEdits(db as Kysely<unknown>);
+    await upStates(db as Kysely<unknown>);
   });
 });

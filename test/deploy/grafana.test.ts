@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { fillAutomatically } from '../../src/simulator/machine-fills.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { dashboard, DEPLOY, panelRows } from '../helpers/grafana.ts';
-import { fillAutomatically } from '../helpers/machine-fills.ts';
 import { syncSimulator } from '../helpers/sync.ts';
 
 const datasource = readFileSync(

@@ -2,8 +2,8 @@ import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../../src/db/database.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { fillAutomatically } from '../../src/simulator/machine-fills.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
-import { fillAutomatically } from './machine-fills.ts';
 import { syncSimulator } from './sync.ts';
 
 /** A project name that must come out escaped in HTML and quoted in CSV. */

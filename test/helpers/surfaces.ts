@@ -179,7 +179,7 @@ export function cellShows(metric: Metric, cell: string, value: unknown): boolean
     const hours = cell.includes(' d') ? shown * 24 : shown;
     return Math.abs(hours - value) <= (cell.includes(' d') ? 1.2 : 0.05);
   }
-  const decimals = metric.unit === 'percent' || metric.unit === 'words a day' ? 0.05 : 0;
+  const decimals = ['percent', 'words a day', 'strings a day'].includes(metric.unit) ? 0.05 : 0;
   return Math.abs(shown - value) <= decimals + 1e-9;
 }
 

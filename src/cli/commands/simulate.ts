@@ -15,6 +15,7 @@ import {
   startSimulator,
   WEBLATE_5_14_COSTS,
 } from '../../simulator/index.ts';
+import { fillAutomatically } from '../../simulator/machine-fills.ts';
 import type { Command, OptionSpec, OptionValues } from '../args.ts';
 import { print } from '../runtime.ts';
 
@@ -232,6 +233,7 @@ export const simulateCommand: Command = {
       ...parseWebhookFlags(values),
       port,
     });
+    fillAutomatically(simulator);
     print(simulator.url);
     // The key is the user's own (--token): it is not printed back.
     const token = typeof values.token === 'string' ? ' WEBLATE_TOKEN=<the --token key>' : '';
