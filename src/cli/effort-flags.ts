@@ -1,4 +1,4 @@
-import type { CostRates } from '../db/queries/report-effort.ts';
+import { type CostRates, DEFAULT_COST } from '../db/queries/report-effort.ts';
 import { UsageError } from '../errors.ts';
 import { DEFAULT_EFFORT, type EffortOptions } from '../report/build-effort.ts';
 
@@ -14,6 +14,7 @@ export const TARGET_STATES = [
 
 export const EFFORT_OPTIONS = {
   people: { type: 'boolean' },
+  cost: { type: 'boolean' },
   'base-rate': { type: 'string' },
   rates: { type: 'string' },
   'tm-threshold': { type: 'string' },
@@ -23,7 +24,9 @@ export const EFFORT_OPTIONS = {
 
 export const EFFORT_HELP = [
   "--people               each translator's work too (as the role weblate_effort_reader may read it)",
-  '--base-rate <n>        the cost of one source word at 100 % (default 1)',
+  "--cost                 the remaining cost in Weblate's cost estimate's buckets (it reads every",
+  '                       string left and searches the memory: slow on a large scope)',
+  '--base-rate <n>        …the cost of one source word at 100 % (default 1; implies --cost)',
   '--rates <bucket=%,…>   percent of the base rate per bucket: repetition, tm_100, tm_fuzzy,',
   '                       needs_editing, new (default repetition=0,tm_100=0,tm_fuzzy=50,',
   '                       needs_editing=50,new=100, as Weblate)',
@@ -54,7 +57,7 @@ function wholeNumber(flag: string, given: string, min: number, max: number): num
 }
 
 function parseRates(given: string): CostRates {
-  const rates = { ...DEFAULT_EFFORT.cost.rates };
+  const rates = { ...DEFAULT_COST.rates };
   for (const part of given.split(',')) {
     const [bucket, value] = part.split('=').map((s) => s.trim());
     if (bucket === undefined || value === undefined || !(bucket in rates))
@@ -80,14 +83,17 @@ export function parseEffortFlags(values: Record<string, unknown>): EffortOptions
   const defaults = DEFAULT_EFFORT;
   return {
     people: values.people === true,
-    cost: {
-      base_rate: base === null ? defaults.cost.base_rate : rate('--base-rate', base),
-      tm_threshold:
-        threshold === null
-          ? defaults.cost.tm_threshold
-          : wholeNumber('--tm-threshold', threshold, 1, 100),
-      rates: rates === null ? defaults.cost.rates : parseRates(rates),
-    },
+    cost:
+      values.cost === true || base !== null || rates !== null || threshold !== null
+        ? {
+            base_rate: base === null ? DEFAULT_COST.base_rate : rate('--base-rate', base),
+            tm_threshold:
+              threshold === null
+                ? DEFAULT_COST.tm_threshold
+                : wholeNumber('--tm-threshold', threshold, 1, 100),
+            rates: rates === null ? DEFAULT_COST.rates : parseRates(rates),
+          }
+        : null,
     target: {
       state: state ?? defaults.target.state,
       days: days === null ? defaults.target.days : wholeNumber('--target-days', days, 0, 36_500),

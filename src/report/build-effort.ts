@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import {
   type CostOptions,
-  DEFAULT_COST,
   listCostEstimate,
   listMachineTranslation,
   listStringsOverTarget,
@@ -20,14 +19,15 @@ import { ranked, toNumber, toNumberOrNull, withNumbers } from './numbers.ts';
 export interface EffortOptions {
   /** Each translator's work too (the figures of role weblate_effort_reader). */
   people: boolean;
-  cost: CostOptions;
+  /** The cost estimate's rates; null leaves the cost out (it reads every string left). */
+  cost: CostOptions | null;
   /** Strings over this many days in this state are listed. */
   target: { state: string; days: number };
 }
 
 export const DEFAULT_EFFORT: EffortOptions = {
   people: false,
-  cost: DEFAULT_COST,
+  cost: null,
   target: { state: 'waiting for review', days: 7 },
 };
 
@@ -49,6 +49,10 @@ function workFigures(row: WorkRow): TranslatorWorkFigures {
   };
 }
 
+function costRates(cost: CostOptions | null): Effort['cost_rates'] {
+  return cost === null ? null : { base_rate: cost.base_rate, tm_threshold: cost.tm_threshold };
+}
+
 /** Translator work, the remaining cost, machine translation and time in each state. */
 export async function buildEffort(
   db: Kysely<Database>,
@@ -63,7 +67,7 @@ export async function buildEffort(
         ...workFigures(r),
       }))
     : null;
-  const cost = await listCostEstimate(db, scope, effort.cost);
+  const cost = effort.cost === null ? null : await listCostEstimate(db, scope, effort.cost);
   const machine = await listMachineTranslation(db, scope, { window, limit });
   const states = await listTimeInState(db, scope, { window, limit });
   const over = await listStringsOverTarget(db, scope, { ...effort.target, limit });
@@ -75,11 +79,12 @@ export async function buildEffort(
       authors_unverified: toNumber(work.authors_unverified),
     },
     translator_work_people: people,
-    cost_rates: { base_rate: effort.cost.base_rate, tm_threshold: effort.cost.tm_threshold },
-    cost: cost.map((r) => ({
-      ...withNumbers(r, ['estimate_strings', 'estimate_words', 'estimate_chars', 'rate', 'cost']),
-      approximation: r.approximation,
-    })),
+    cost_rates: costRates(effort.cost),
+    cost:
+      cost?.map((r) => ({
+        ...withNumbers(r, ['estimate_strings', 'estimate_words', 'estimate_chars', 'rate', 'cost']),
+        approximation: r.approximation,
+      })) ?? null,
     machine_translation: ranked(machine, (r) =>
       withNumbers(r, [
         'filled',
@@ -132,8 +137,8 @@ export function emptyEffort(effort: EffortOptions): Effort {
       authors_unverified: 0,
     },
     translator_work_people: effort.people ? none : null,
-    cost_rates: { base_rate: effort.cost.base_rate, tm_threshold: effort.cost.tm_threshold },
-    cost: [],
+    cost_rates: costRates(effort.cost),
+    cost: effort.cost === null ? null : [],
     machine_translation: none,
     time_in_state: none,
     target: effort.target,

@@ -101,7 +101,7 @@ export function effortCsvSections(report: Report): string[] {
             effort.translator_work_people.rows,
           ),
         ]),
-    formatSection('cost_estimate', COST_COLUMNS, effort.cost),
+    ...(effort.cost === null ? [] : [formatSection('cost_estimate', COST_COLUMNS, effort.cost)]),
     formatSection('machine_translation', MACHINE_COLUMNS, effort.machine_translation.rows),
     formatSection('time_in_state', STATE_COLUMNS, effort.time_in_state.rows),
     formatSection('over_target', OVER_TARGET_COLUMNS, effort.over_target.rows),

@@ -23,13 +23,16 @@ export function effortTitles(report: Report): {
 } {
   const range = formatRange(report.window);
   const { min_changes, max_changes, max_words } = report.effort.work_limits;
-  const { base_rate, tm_threshold } = report.effort.cost_rates;
+  const rates = report.effort.cost_rates;
   const { state, days } = report.effort.target;
   const limits = `user-days of ${min_changes} to ${max_changes.toLocaleString('en-US')} strings and at most ${max_words.toLocaleString('en-US')} source words`;
   return {
     work: `Translator work, ${range} (as Weblate's translator work report: ${limits})`,
     people: `Translator work per person, ${range}`,
-    cost: `Remaining cost by Weblate's buckets (base rate ${base_rate}, memory matches from ${tm_threshold} %)`,
+    cost:
+      rates === null
+        ? ''
+        : `Remaining cost by Weblate's buckets (base rate ${rates.base_rate}, memory matches from ${rates.tm_threshold} %)`,
     machine: `Machine translation: strings filled automatically ${range}, and what people did with them`,
     states: `Time in each state, ${range} (spans that ended in the window, or are still open)`,
     over: `Strings ${state} for more than ${days} days, oldest first`,

@@ -74,6 +74,7 @@ function renderWork(report: Report, titles: Titles): string {
 }
 
 function renderCost(report: Report, titles: Titles): string {
+  if (report.effort.cost === null) return '';
   const table = renderTable<CostBucket>(
     [
       { header: 'bucket', cell: (r) => e(BUCKET_LABELS[r.bucket] ?? r.bucket) },

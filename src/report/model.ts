@@ -373,9 +373,10 @@ export interface Effort {
   translator_work: TranslatorWork;
   /** Each translator's work: only with --people (weblate_effort_reader's figures). */
   translator_work_people: RankedList<TranslatorWorkPerson> | null;
-  /** The rates the cost is computed with. */
-  cost_rates: { base_rate: number; tm_threshold: number };
-  cost: CostBucket[];
+  /** The rates the cost is computed with; null without --cost. */
+  cost_rates: { base_rate: number; tm_threshold: number } | null;
+  /** Only with --cost (or its rates): it reads every string left and searches the memory. */
+  cost: CostBucket[] | null;
   machine_translation: RankedList<MachineTranslation>;
   time_in_state: RankedList<StateTime>;
   /** The target of over_target: a state and days in it. */

@@ -63,23 +63,26 @@ function workSections(report: Report, titles: ReturnType<typeof effortTitles>): 
   return sections;
 }
 
-function costSection(report: Report, titles: ReturnType<typeof effortTitles>): string {
-  return section(
-    titles.cost,
-    formatColumns<CostBucket>(
-      [
-        { header: 'bucket', cell: (r) => BUCKET_LABELS[r.bucket] ?? r.bucket },
-        fig('estimate_strings', (r) => formatCount(r.estimate_strings)),
-        fig('estimate_words', (r) => formatCount(r.estimate_words)),
-        fig('estimate_chars', (r) => formatCount(r.estimate_chars)),
-        fig('rate', (r) => (r.rate === null ? '' : `${formatFigure(r.rate)} %`)),
-        fig('cost', (r) => formatCost(r.cost)),
-        { header: 'approximate', cell: (r) => (r.approximate ? 'yes' : '') },
-      ],
-      report.effort.cost,
-      '(nothing left to translate)',
+function costSection(report: Report, titles: ReturnType<typeof effortTitles>): string[] {
+  if (report.effort.cost === null) return [];
+  return [
+    section(
+      titles.cost,
+      formatColumns<CostBucket>(
+        [
+          { header: 'bucket', cell: (r) => BUCKET_LABELS[r.bucket] ?? r.bucket },
+          fig('estimate_strings', (r) => formatCount(r.estimate_strings)),
+          fig('estimate_words', (r) => formatCount(r.estimate_words)),
+          fig('estimate_chars', (r) => formatCount(r.estimate_chars)),
+          fig('rate', (r) => (r.rate === null ? '' : `${formatFigure(r.rate)} %`)),
+          fig('cost', (r) => formatCost(r.cost)),
+          { header: 'approximate', cell: (r) => (r.approximate ? 'yes' : '') },
+        ],
+        report.effort.cost,
+        '(nothing left to translate)',
+      ),
     ),
-  );
+  ];
 }
 
 function machineSection(report: Report, titles: ReturnType<typeof effortTitles>): string {
@@ -154,7 +157,7 @@ export function effortSections(report: Report): string[] {
   const titles = effortTitles(report);
   return [
     ...workSections(report, titles),
-    costSection(report, titles),
+    ...costSection(report, titles),
     machineSection(report, titles),
     ...stateSections(report, titles),
   ];

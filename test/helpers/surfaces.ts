@@ -209,7 +209,7 @@ export function rowsOfTable(report: Report, table: Table): Record<string, unknow
       /^(Translator work per person|translator-work-people$)/,
       () => rowsOf(effort.translator_work_people?.rows ?? []),
     ],
-    [/^(Remaining cost|cost$)/, () => rowsOf(effort.cost)],
+    [/^(Remaining cost|cost$)/, () => rowsOf(effort.cost ?? [])],
     [/^(Machine translation|machine-translation$)/, () => rowsOf(effort.machine_translation.rows)],
     [/^(Time in each state|time-in-state$)/, () => rowsOf(effort.time_in_state.rows)],
     [/^(Strings .* for more than|over-target$)/, () => rowsOf(effort.over_target.rows)],
@@ -331,7 +331,7 @@ function csvDisagreements(s: Surfaces): string[] {
     ...(r.effort.translator_work_people === null
       ? {}
       : { translator_work_people: r.effort.translator_work_people.rows }),
-    cost_estimate: r.effort.cost,
+    ...(r.effort.cost === null ? {} : { cost_estimate: r.effort.cost }),
     machine_translation: r.effort.machine_translation.rows,
     time_in_state: r.effort.time_in_state.rows,
     over_target: r.effort.over_target.rows,

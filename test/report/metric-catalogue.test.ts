@@ -8,8 +8,10 @@ import { METRICS_DOC_COMMAND, metricsDoc } from '../../scripts/metrics-doc.ts';
 import { EXAMPLE_QUERIES } from '../../src/cli/commands/demo.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
+import { DEFAULT_COST } from '../../src/db/queries/report-effort.ts';
 import { GRAFANA_SERIES } from '../../src/metrics/catalogue.ts';
 import { DIMENSIONS, METRICS } from '../../src/metrics/lookup.ts';
+import { DEFAULT_EFFORT } from '../../src/report/build-effort.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { addDays } from '../../src/report/days.ts';
 import type { Report } from '../../src/report/model.ts';
@@ -77,6 +79,8 @@ describe('every figure on every surface', () => {
       language: null,
       since: addDays(today, -44),
       limit: 100_000,
+      // Every effort section: the cost and each translator's work too.
+      effort: { ...DEFAULT_EFFORT, people: true, cost: DEFAULT_COST },
     });
     surfaces = renderSurfaces(report);
   });

@@ -518,13 +518,11 @@ describe('report --format csv', () => {
       'release_readiness',
       'quality',
       'translator_work',
-      'cost_estimate',
       'machine_translation',
       'time_in_state',
       'over_target',
     ]);
     expect(sections.get('projects')).toEqual(asText(report.projects));
-    expect(sections.get('cost_estimate')).toEqual(asText(report.effort.cost));
     expect(sections.get('machine_translation')).toEqual(
       asText(report.effort.machine_translation.rows),
     );

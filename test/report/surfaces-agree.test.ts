@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
+import { DEFAULT_COST } from '../../src/db/queries/report-effort.ts';
+import { DEFAULT_EFFORT } from '../../src/report/build-effort.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import type { Report } from '../../src/report/model.ts';
 import { renderCsv } from '../../src/report/render-csv.ts';
@@ -74,6 +76,8 @@ describe('every surface of the report of an instance with deletions and estimate
       language: null,
       since: null,
       limit: 100_000,
+      // Every effort section: the cost and each translator's work too.
+      effort: { ...DEFAULT_EFFORT, people: true, cost: DEFAULT_COST },
     });
   });
   afterAll(async () => {
@@ -156,6 +160,8 @@ describe('every surface of the report of an instance with deletions and estimate
           language: null,
           since: null,
           limit: 100_000,
+          // Every effort section: the cost and each translator's work too.
+          effort: { ...DEFAULT_EFFORT, people: true, cost: DEFAULT_COST },
         });
         throw Object.assign(new Error('rolled back'), { problems: invariantProblems(mutant) });
       })
