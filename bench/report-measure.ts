@@ -138,6 +138,7 @@ function effortForms(
     ['cost_estimate', ''],
     ['machine_translation_outcomes', `${window}, period_unit => null`],
     ['post_edits', window],
+    ['state_spans', window],
     ['time_in_state', `${window}, period_unit => null`],
     ['strings_over_target', ''],
   ];
@@ -205,24 +206,6 @@ export async function dashboardForms(
       statement: `select * from weblate.progress_by_language_daily(null, ${language}) where ${last30}`,
     },
   ];
-  const functions = await client.query<{ name: string }>(
-    `select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-     where n.nspname = 'weblate'`,
-  );
-  const defined = new Set(functions.rows.map((r) => r.name));
-  // Time in each state (0020), filtered as issue 45 times it: by project, by language.
-  const inState = ['state_spans', 'time_in_state', 'strings_over_target']
-    .filter((name) => defined.has(name))
-    .flatMap((name) => [
-      {
-        name: `${name}(one project)`,
-        statement: `select * from weblate.${name}(only_projects => array[${project}])`,
-      },
-      {
-        name: `${name}(one language)`,
-        statement: `select * from weblate.${name}(only_language => ${language})`,
-      },
-    ]);
   return [
     ...effortForms(project, language, names),
     ...forms
@@ -232,6 +215,5 @@ export async function dashboardForms(
         statement: `select * from weblate.${view} where ${where}`,
       })),
     ...summed,
-    ...inState,
   ];
 }
