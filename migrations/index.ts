@@ -20,6 +20,7 @@ import * as m0017 from './0017_people_and_freshness.ts';
 import * as m0018 from './0018_translator_work_and_cost.ts';
 import * as m0019 from './0019_add_post_edits.ts';
 import * as m0020 from './0020_time_in_state.ts';
+import * as m0021 from './0021_faster_cost_estimate.ts';
 
 /**
  * Every migration, by name, in the order they apply. Imported statically rather than found
@@ -48,4 +49,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0018_translator_work_and_cost': m0018,
   '0019_add_post_edits': m0019,
   '0020_time_in_state': m0020,
+  '0021_faster_cost_estimate': m0021,
 };

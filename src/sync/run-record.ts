@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { explainDatabaseError } from '../db/connect-errors.ts';
 import type { Database } from '../db/database.ts';
 import { isDatabaseLost, type OutageHooks, rideThrough } from '../db/outage.ts';
+import { refreshPlannerStatistics } from '../db/planner-statistics.ts';
 import { recordLabelStatistics } from '../db/queries/statistics.ts';
 import { finishSyncRun, type RunOutcome, startSyncRun } from '../db/queries/sync-runs.ts';
 import {
@@ -177,6 +178,7 @@ async function finish(
 ): Promise<RunResult> {
   const { error, status } = outcome;
   await recordLabelHistory(ctx);
+  if (ctx.analyzesAfterRuns === true) await analyzeAfterRun(ctx);
   const summary = buildSummary(
     ctx.tally,
     ctx.client.stats,
@@ -309,6 +311,21 @@ function logStack(ctx: SyncContext, error: Error): void {
  * Label history, from the units this run wrote (and any an earlier run left due). A
  * failure here costs no mirrored row: what is due stays due for the next run.
  */
+/** Planner statistics for what the run grew; a failure leaves the old ones and fails nothing. */
+async function analyzeAfterRun(ctx: SyncContext): Promise<void> {
+  const started = Date.now();
+  try {
+    const tables = await refreshPlannerStatistics(ctx.db, ctx.tally.rowsByTable);
+    if (tables.length > 0)
+      ctx.log.debug({ tables, ms: Date.now() - started }, 'planner statistics refreshed');
+  } catch (err) {
+    ctx.warn(
+      'planner statistics not refreshed',
+      `planner statistics not refreshed (ANALYZE failed: ${toError(err).message}); answers may read slowly until the next run`,
+    );
+  }
+}
+
 async function recordLabelHistory(ctx: SyncContext): Promise<void> {
   try {
     const recorded = await recordLabelStatistics(ctx.db, ctx.runId);

@@ -1,4 +1,5 @@
 import type { DatabaseKind } from '../db/client.ts';
+import { refreshPlannerStatistics } from '../db/planner-statistics.ts';
 import { refreshFingerprint } from '../db/queries/instances.ts';
 import { hasSucceededRun } from '../db/queries/sync-runs.ts';
 import { applyTransitions, readCursor } from '../db/queries/sync-state.ts';
@@ -105,6 +106,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 async function backfillAfterFirstSync(deps: SyncDeps): Promise<void> {
   try {
     await runBackfill(deps.db, deps.log, deps.limits?.disk ?? null, deps.outage ?? null);
+    if (deps.analyzesAfterRuns === true) await refreshPlannerStatistics(deps.db);
   } catch (err) {
     logFailure(
       deps.log,

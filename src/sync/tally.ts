@@ -81,6 +81,11 @@ export class SyncTally {
     return entry;
   }
 
+  /** Rows written per table. */
+  get rowsByTable(): Map<Resource, number> {
+    return new Map([...this.#byResource].map(([resource, entry]) => [resource, entry.rows]));
+  }
+
   get rowsWritten(): number {
     let rows = 0;
     for (const entry of this.#byResource.values()) rows += entry.rows;

@@ -482,6 +482,42 @@ describe('weblate.memory_similarity', () => {
     // 1 − 2/30 = 96.7; 1 − 2/10 = 80; 1 − 1/9 = 88.9; 1 − 2/6 = 66.7; identical: 100;
     // 80 and 79 characters (past one 62-bit word), LCS 78: 1 − 3/159 = 98.1.
   });
+
+  it('is what memory_similarities gives each partner, down to the threshold it is asked for', async () => {
+    // Texts of 0 to 140 code points over a small alphabet (near pairs share a stem), so that
+    // both the one-word and the many-word paths run, and the cut-off meets real partners.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const alphabet = ['a', 'b', 'c', 'ä', '😀', ' ', 'Z'];
+    const text = (length: number) =>
+      Array.from({ length }, () => alphabet[next(alphabet.length)]).join('');
+    const groups = Array.from({ length: 12 }, () => {
+      const a = text(next(141));
+      const bs = Array.from({ length: 20 }, () =>
+        next(2) === 0 ? text(next(141)) : a.slice(0, next(a.length + 1)) + text(next(6)),
+      );
+      return { a, bs };
+    });
+    let cut = 0;
+    for (const { a, bs } of groups) {
+      const { rows } = await sql<{ one: number; all: number | null; over: number | null }>`
+        select weblate.memory_similarity(${a}, b) as one, q.all, q.over
+        from unnest(${bs}::text[], weblate.memory_similarities(${a}, ${bs}::text[], 0),
+                    weblate.memory_similarities(${a}, ${bs}::text[], 60)) q(b, "all", over)`.execute(
+        db,
+      );
+      for (const row of rows) {
+        expect(row.all).toBe(row.one);
+        if (row.one >= 60) expect(row.over).toBe(row.one);
+        else expect([null, row.one]).toContain(row.over);
+        if (row.over === null) cut++;
+      }
+    }
+    expect(cut).toBeGreaterThan(0);
+  });
 });
 
 describe('who may read effort', () => {

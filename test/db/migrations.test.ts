@@ -62,6 +62,7 @@ const FUNCTIONS = [
   'linear_percentile()',
   'machine_translation_fills()',
   'machine_translation_outcomes()',
+  'memory_similarities()',
   'memory_similarity()',
   'note_change_users()',
   'post_edits()',

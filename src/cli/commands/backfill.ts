@@ -1,5 +1,6 @@
 import { loadConfig } from '../../config.ts';
 import { withLockSession } from '../../db/advisory-lock.ts';
+import { refreshPlannerStatistics } from '../../db/planner-statistics.ts';
 import { describeBackfill, runBackfill } from '../../history/backfill.ts';
 import { createLogger } from '../../logger.ts';
 import { outagePolicy, WRITER_LOCK } from '../../sync/write-session.ts';
@@ -32,6 +33,7 @@ export const backfillCommand: Command = {
         await session.waitLock(WRITER_LOCK, { onWait });
         const outage = outagePolicy(session, handle, config.databaseRetryMs, { onWait });
         const run = await runBackfill(handle.db, log, handle.limits?.disk ?? null, outage);
+        if (handle.kind === 'pglite') await refreshPlannerStatistics(handle.db);
         print(describeBackfill(run));
         return 0;
       }),
