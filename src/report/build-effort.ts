@@ -32,7 +32,7 @@ export const DEFAULT_EFFORT: EffortOptions = {
 };
 
 /** Weblate's translator_work defaults, which the report keeps. */
-const WORK_LIMITS = { min_changes: 5, max_changes: 1000, max_words: 10_000 };
+export const WORK_LIMITS = { min_changes: 5, max_changes: 1000, max_words: 10_000 };
 
 function workFigures(row: WorkRow): TranslatorWorkFigures {
   return {

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
+import { DEFAULT_COST } from '../../src/db/queries/report-effort.ts';
+import { DEFAULT_EFFORT, WORK_LIMITS } from '../../src/report/build-effort.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 /**
@@ -517,6 +519,39 @@ describe('weblate.memory_similarity', () => {
       }
     }
     expect(cut).toBeGreaterThan(0);
+  });
+});
+
+describe("the report's defaults", () => {
+  /** A function's parameters that have a default, with it, as PostgreSQL prints them. */
+  async function defaultsOf(name: string): Promise<Record<string, string>> {
+    const { rows } = await sql<{ args: string }>`
+      select pg_get_function_arguments(p.oid) as args from pg_proc p
+      where p.proname = ${name} and p.pronamespace = 'weblate'::regnamespace`.execute(db);
+    expect(rows).toHaveLength(1);
+    return Object.fromEntries(
+      [...rows[0]!.args.matchAll(/(\w+) [^,]*? DEFAULT ([^,]+)/g)].map((m) => [m[1], m[2]]),
+    );
+  }
+
+  it("are the SQL functions' own, so that a figure means the same on both", async () => {
+    const cost = await defaultsOf('cost_estimate');
+    expect({
+      base_rate: Number(cost.base_rate),
+      tm_threshold: Number(cost.tm_threshold),
+      rates: Object.fromEntries(
+        Object.keys(DEFAULT_COST.rates).map((bucket) => [bucket, Number(cost[`rate_${bucket}`])]),
+      ),
+    }).toEqual(DEFAULT_COST);
+    const work = await defaultsOf('translator_work');
+    expect(Object.fromEntries(Object.keys(WORK_LIMITS).map((k) => [k, Number(work[k])]))).toEqual(
+      WORK_LIMITS,
+    );
+    const target = await defaultsOf('strings_over_target');
+    expect([target.in_state, target.target]).toEqual([
+      `'${DEFAULT_EFFORT.target.state}'::text`,
+      `'${DEFAULT_EFFORT.target.days} days'::interval`,
+    ]);
   });
 });
 

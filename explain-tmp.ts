@@ -1,0 +1,15 @@
+import { sql } from 'kysely';
+import { openMirror } from './src/db/client.ts';
+const [fn, args, ...sets] = process.argv.slice(2);
+const h = await openMirror({ databaseUrl: process.env.DATABASE_URL ?? null, dataDir: process.env.DATA_DIR ?? '' } as never);
+const r = await sql<{ src: string; names: string[]; types: string }>`select prosrc as src, proargnames as names, pg_get_function_identity_arguments(oid) as types from pg_proc where proname = ${fn} and pronamespace = 'weblate'::regnamespace`.execute(h.db);
+const { src, names, types } = r.rows[0]!;
+let body = src;
+const typeList = types.split(',').map((t) => t.trim().split(' ').slice(1).join(' '));
+names.forEach((n, i) => { if (i < typeList.length) body = body.replace(new RegExp(`\\b${n}\\b`, 'g'), `$${i + 1}`); });
+for (const s of sets ?? []) await sql.raw(`set ${s}`).execute(h.db);
+const t0 = Date.now();
+const out = await sql.raw(`explain (analyze, costs off, timing on) ${body.replace(/^\s*/, '')}`.replace(/\$(\d+)/g, (_, d) => { const v = (args ?? '').split('|')[Number(d) - 1]; return v === undefined || v === '' ? `null::${typeList[Number(d) - 1]}` : v; })).execute(h.db);
+for (const row of out.rows as Record<string, string>[]) console.log(Object.values(row)[0]);
+console.error('ms', Date.now() - t0);
+await h.close();
