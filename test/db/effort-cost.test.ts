@@ -529,9 +529,10 @@ describe("the report's defaults", () => {
       select pg_get_function_arguments(p.oid) as args from pg_proc p
       where p.proname = ${name} and p.pronamespace = 'weblate'::regnamespace`.execute(db);
     expect(rows).toHaveLength(1);
-    return Object.fromEntries(
-      [...rows[0]!.args.matchAll(/(\w+) [^,]*? DEFAULT ([^,]+)/g)].map((m) => [m[1], m[2]]),
-    );
+    const defaults: Record<string, string> = {};
+    for (const m of rows[0]!.args.matchAll(/(\w+) [^,]*? DEFAULT ([^,]+)/g))
+      defaults[m[1]!] = m[2]!;
+    return defaults;
   }
 
   it("are the SQL functions' own, so that a figure means the same on both", async () => {

@@ -12,6 +12,7 @@ import {
   type SimInstance,
   type SimUnit,
 } from '../../src/simulator/index.ts';
+import { fillAutomatically } from '../../src/simulator/machine-fills.ts';
 import { BASE, expectConsistent, get, type Json, translationKey, walk } from './consistency.ts';
 
 const START = Date.UTC(2026, 10, 22, 11, 0, 0);
@@ -90,6 +91,32 @@ describe('editUnits', () => {
     const source = instance.units.find((u) => u.state === 100)!;
     expect(() => mutate.editUnits([source.id])).toThrow(/source string/);
     expect(() => mutate.editUnits([999_999_999])).toThrow(/unknown unit/);
+  });
+});
+
+describe('fillAutomatically', () => {
+  it('fills six empty strings per translation, then edits two, approves one and leaves three', () => {
+    const filled = fillAutomatically({ instance, mutate }, 3);
+    const units = filled.map((id) => instance.units.find((u) => u.id === id)!);
+    const byTranslation = new Map<number, SimUnit[]>();
+    for (const u of units)
+      byTranslation.set(u.translationId, [...(byTranslation.get(u.translationId) ?? []), u]);
+    expect([...byTranslation.values()].map((group) => group.length)).toEqual([6, 6, 6]);
+    for (const group of byTranslation.values()) {
+      expect(group.map((u) => [u.state, u.target[0]])).toEqual([
+        [20, 'Übersetzung von Hand'],
+        [20, 'Übersetzung von Hand'],
+        [30, 'Maschinelle Übersetzung'],
+        [10, 'Maschinelle Übersetzung'],
+        [10, 'Maschinelle Übersetzung'],
+        [10, 'Maschinelle Übersetzung'],
+      ]);
+      const fills = instance.changes.filter(
+        (c) => c.action === 6 && group.some((u) => u.id === c.unitId),
+      );
+      expect(fills).toHaveLength(6);
+    }
+    expectConsistent(instance);
   });
 });
 
