@@ -144,6 +144,11 @@ async function timeReportCommands(
     { name: 'report --format json', args: ['report', '--format', 'json'] },
     { name: 'report --format csv', args: ['report', '--format', 'csv'] },
     { name: 'report --html', args: ['report', '--html', html] },
+    // Every section: the cost estimate and each translator's work too.
+    {
+      name: 'report --html --cost --people',
+      args: ['report', '--html', html, '--cost', '--people'],
+    },
     { name: `report (table) ${filtered.join(' ')}`, args: ['report', ...filtered] },
     { name: `report --html ${filtered.join(' ')}`, args: ['report', '--html', html, ...filtered] },
   ];

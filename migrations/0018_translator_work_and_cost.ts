@@ -233,7 +233,7 @@ language sql stable parallel safe as $fn$
   group by d.username
 $fn$`;
 
-export const COST_ESTIMATE = `
+const COST_ESTIMATE = `
 create function weblate.cost_estimate(only_projects text[] default null,
   only_components text[] default null, only_category integer default null,
   only_language text default null, tm_threshold integer default 80,

@@ -114,12 +114,27 @@ AS $function$
       and 200 * least(char_length(r.source_text), char_length(m.source_text))
           >= tm_threshold * (char_length(r.source_text) + char_length(m.source_text))
   ), scored as materialized (
-    -- Each pair of texts once, however many strings and languages share it.
-    select weblate.memory_similarity(c.a, c.b) as quality,
-           array_agg(c.id) filter (where not c.is_other_context) as ids,
-           array_agg(c.id) filter (where c.is_other_context) as other_context_ids
-    from candidates c
-    group by c.a, c.b
+    -- Each pair of texts once, however many strings and languages share it (their ids ride
+    -- along as JSON, so that no join of pairs is left to the planner's guess), and each
+    -- text's bit masks once for all its partners; the pairs below the threshold are dropped.
+    select x.quality, x.ids, x.other_context_ids
+    from (
+      select p.a, array_agg(p.b) as bs, array_agg(p.ids) as ids,
+             array_agg(p.other_context_ids) as other_context_ids
+      from (
+        select c.a, c.b,
+               coalesce(jsonb_agg(c.id) filter (where not c.is_other_context), '[]') as ids,
+               coalesce(jsonb_agg(c.id) filter (where c.is_other_context), '[]')
+                 as other_context_ids
+        from candidates c
+        group by c.a, c.b
+      ) p
+      group by p.a
+    ) g
+    cross join lateral unnest(g.bs, g.ids, g.other_context_ids,
+                              weblate.memory_similarities(g.a, g.bs, tm_threshold))
+      as x(b, ids, other_context_ids, quality)
+    where x.quality >= tm_threshold
   ), sorted as (
     select case
              when bool_or(z.is_repetition) then 'repetition'
@@ -136,9 +151,10 @@ AS $function$
       union all
       select x.id, null, null, null, null, x.quality from same_source x
       union all
-      select unnest(q.ids), null, null, null, null, q.quality from scored q
+      select jsonb_array_elements_text(q.ids)::bigint, null, null, null, null, q.quality
+      from scored q
       union all
-      select unnest(q.other_context_ids), null, null, null, null,
+      select jsonb_array_elements_text(q.other_context_ids)::bigint, null, null, null, null,
              round(q.quality * 0.95::float8)::integer
       from scored q
     ) z

@@ -2,9 +2,10 @@ import { type Kysely, sql } from 'kysely';
 
 import type { Database } from './database.ts';
 
-// The embedded database has no autovacuum: without ANALYZE its planner knows no table's size
-// and picks nested loops over thousands of rows (docs/performance.md, "Planner statistics on
-// the embedded database"). After each run the mirror analyzes what grew, by autovacuum's rule.
+// The embedded database has no autovacuum, and PostgreSQL's comes round a minute or more after
+// a first sync: without ANALYZE the planner knows no table's size and joins thousands of rows
+// by nested loops (docs/performance.md, "Planner statistics on the embedded database"). So
+// each run ends by analyzing what it grew, by autovacuum's rule; a quiet run analyzes nothing.
 
 /** A table of schema weblate as pg_class saw it at its last ANALYZE, and its size now. */
 export interface TableExtent {

@@ -26,8 +26,6 @@ export interface SyncDeps {
   databaseLocation?: string;
   /** How a run rides through losing its database (db/outage.ts); it fails at once without one. */
   outage?: OutagePolicy | null;
-  /** The database has no autovacuum (the embedded one): each run analyzes what it grew. */
-  analyzesAfterRuns?: boolean;
 }
 
 export interface SyncScope {
@@ -62,8 +60,6 @@ export interface ReadingPlan {
 /** Everything a sync stage may use; stages read no environment and create no loggers. */
 export interface SyncContext {
   db: Kysely<Database>;
-  /** See SyncDeps.analyzesAfterRuns. */
-  analyzesAfterRuns?: boolean;
   client: WeblateClient;
   log: Logger;
   signal: AbortSignal;

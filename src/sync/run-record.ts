@@ -178,7 +178,7 @@ async function finish(
 ): Promise<RunResult> {
   const { error, status } = outcome;
   await recordLabelHistory(ctx);
-  if (ctx.analyzesAfterRuns === true) await analyzeAfterRun(ctx);
+  await analyzeAfterRun(ctx);
   const summary = buildSummary(
     ctx.tally,
     ctx.client.stats,

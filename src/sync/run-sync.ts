@@ -106,7 +106,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 async function backfillAfterFirstSync(deps: SyncDeps): Promise<void> {
   try {
     await runBackfill(deps.db, deps.log, deps.limits?.disk ?? null, deps.outage ?? null);
-    if (deps.analyzesAfterRuns === true) await refreshPlannerStatistics(deps.db);
+    await refreshPlannerStatistics(deps.db);
   } catch (err) {
     logFailure(
       deps.log,

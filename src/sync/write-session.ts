@@ -92,7 +92,6 @@ export async function withWriter<T>(
       limits: handle.limits,
       databaseLocation: handle.location,
       outage: outagePolicy(session, handle, run.databaseRetryMs, options),
-      analyzesAfterRuns: handle.kind === 'pglite',
     });
   } finally {
     await client.close();

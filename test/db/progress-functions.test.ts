@@ -17,6 +17,7 @@ import { down as downPeople, up as upPeople } from '../../migrations/0017_people
 import { down as downWork, up as upWork } from '../../migrations/0018_translator_work_and_cost.ts';
 import { down as downPostEdits, up as upPostEdits } from '../../migrations/0019_add_post_edits.ts';
 import { down as downStates, up as upStates } from '../../migrations/0020_time_in_state.ts';
+import { down as downFaster, up as upFaster } from '../../migrations/0021_faster_cost_estimate.ts';
 import type { DbHandle } from '../../src/db/client.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createReportFixture, type ReportFixture } from '../helpers/report-fixture.ts';
@@ -207,9 +208,10 @@ describe('progress functions', () => {
           select * from ${sql.table(`weblate.${view}`)} order by ${sql.raw(order)}`);
       return result;
     };
-    // The effort answers of 0020 to 0018, 0017's and 0015's definitions, 0014's spans, 0012's
+    // The effort answers of 0021 to 0018, 0017's and 0015's definitions, 0014's spans, 0012's
     // component filter and 0010's functions go first; 0007 changed the daily summaries'
     // columns: back to them as 0005 made them.
+    await downFaster(db as Kysely<unknown>);
     await downStates(db as Kysely<unknown>);
     await downPostEdits(db as Kysely<unknown>);
     await downWork(db as Kysely<unknown>);
@@ -243,5 +245,6 @@ describe('progress functions', () => {
     await upWork(db as Kysely<unknown>);
     await upPostEdits(db as Kysely<unknown>);
     await upStates(db as Kysely<unknown>);
+    await upFaster(db as Kysely<unknown>);
   });
 });

@@ -33,7 +33,7 @@ export const backfillCommand: Command = {
         await session.waitLock(WRITER_LOCK, { onWait });
         const outage = outagePolicy(session, handle, config.databaseRetryMs, { onWait });
         const run = await runBackfill(handle.db, log, handle.limits?.disk ?? null, outage);
-        if (handle.kind === 'pglite') await refreshPlannerStatistics(handle.db);
+        await refreshPlannerStatistics(handle.db);
         print(describeBackfill(run));
         return 0;
       }),
