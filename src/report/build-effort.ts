@@ -1,6 +1,3 @@
-import type { Kysely } from 'kysely';
-
-import type { Database } from '../db/database.ts';
 import {
   type CostOptions,
   listCostEstimate,
@@ -12,6 +9,7 @@ import {
   type TranslatorWorkFigures as WorkRow,
 } from '../db/queries/report-effort.ts';
 import type { DayRange, ReportFilter } from '../db/queries/report-scope.ts';
+import type { SnapshotRead } from '../db/snapshot.ts';
 import type { Effort, TranslatorWorkFigures } from './model.ts';
 import { ranked, toNumber, toNumberOrNull, withNumbers } from './numbers.ts';
 
@@ -55,22 +53,24 @@ function costRates(cost: CostOptions | null): Effort['cost_rates'] {
 
 /** Translator work, the remaining cost, machine translation and time in each state. */
 export async function buildEffort(
-  db: Kysely<Database>,
+  read: SnapshotRead,
   scope: ReportFilter,
   options: { window: DayRange; limit: number; effort: EffortOptions },
 ): Promise<Effort> {
   const { window, limit, effort } = options;
-  const work = await readTranslatorWork(db, scope, window);
-  const people = effort.people
-    ? ranked(await listTranslatorWorkByPerson(db, scope, { window, limit }), (r) => ({
-        username: r.username,
-        ...workFigures(r),
-      }))
-    : null;
-  const cost = effort.cost === null ? null : await listCostEstimate(db, scope, effort.cost);
-  const machine = await listMachineTranslation(db, scope, { window, limit });
-  const states = await listTimeInState(db, scope, { window, limit });
-  const over = await listStringsOverTarget(db, scope, { ...effort.target, limit });
+  // Side by side where the snapshot has connections for it; the slowest first.
+  const [cost, states, over, machine, work, people] = await Promise.all([
+    effort.cost === null ? null : read((db) => listCostEstimate(db, scope, effort.cost!)),
+    read((db) => listTimeInState(db, scope, { window, limit })),
+    read((db) => listStringsOverTarget(db, scope, { ...effort.target, limit })),
+    read((db) => listMachineTranslation(db, scope, { window, limit })),
+    read((db) => readTranslatorWork(db, scope, window)),
+    effort.people
+      ? read((db) => listTranslatorWorkByPerson(db, scope, { window, limit })).then((rows) =>
+          ranked(rows, (r) => ({ username: r.username, ...workFigures(r) })),
+        )
+      : null,
+  ]);
   return {
     work_limits: WORK_LIMITS,
     translator_work: {

@@ -23,7 +23,8 @@ export async function writeHtmlReport(
   db: Kysely<Database>,
   file: string,
   options: ReportOptions,
+  width = 1,
 ): Promise<{ path: string; report: Report }> {
-  const report = await buildReport(db, options);
+  const report = await buildReport(db, options, width);
   return { path: writeHtmlFile(file, renderHtml(report)), report };
 }

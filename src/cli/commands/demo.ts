@@ -8,6 +8,7 @@ import { firstEstimatedDay } from '../../db/queries/backfill.ts';
 import { readInstance } from '../../db/queries/instances.ts';
 import { countRows } from '../../db/queries/status.ts';
 import { createLogger, type Logger } from '../../logger.ts';
+import { readWidth } from '../../report/build-report.ts';
 import { writeHtmlReport } from '../../report/write-html.ts';
 import { formatTable } from '../../sync/summary.ts';
 import {
@@ -174,12 +175,12 @@ async function writeDemoReport(
   try {
     // The whole simulated history: estimated from the change log up to the first sync.
     const since = await firstEstimatedDay(handle.db);
-    const { path } = await writeHtmlReport(handle.db, join(dataDir, 'report.html'), {
-      projects: [],
-      language: null,
-      since,
-      limit: 10,
-    });
+    const { path } = await writeHtmlReport(
+      handle.db,
+      join(dataDir, 'report.html'),
+      { projects: [], language: null, since, limit: 10 },
+      readWidth(handle.kind),
+    );
     const target = [
       config.databaseUrl === null ? `--data-dir ${dataDir}` : '--database-url <your DATABASE_URL>',
       ...(since === null ? [] : [`--since ${since}`]),

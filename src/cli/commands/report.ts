@@ -10,7 +10,7 @@ import {
 } from '../../db/queries/report-scope.ts';
 import { UsageError } from '../../errors.ts';
 import { createLogger } from '../../logger.ts';
-import { buildReport, type ReportOptions } from '../../report/build-report.ts';
+import { buildReport, readWidth, type ReportOptions } from '../../report/build-report.ts';
 import { isIsoDay } from '../../report/days.ts';
 import type { Report } from '../../report/model.ts';
 import { renderCsv } from '../../report/render-csv.ts';
@@ -82,8 +82,8 @@ export const reportCommand: Command = {
     const flags = parseReportFlags(values);
     const config = loadConfig({ overrides: flagOverrides(values, DATABASE_FLAGS) });
     const log = createLogger({ level: config.logLevel });
-    return withDatabase(config, log, { mode: 'read' }, async ({ db }) => {
-      const report = await buildReport(db, await checkScope(db, flags));
+    return withDatabase(config, log, { mode: 'read' }, async ({ db, kind }) => {
+      const report = await buildReport(db, await checkScope(db, flags), readWidth(kind));
       if (flags.html !== null) {
         const path = writeHtmlFile(flags.html, renderHtml(report));
         if (flags.format === null) {
