@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,11 @@ export interface OwnCluster {
   restart(mode?: 'fast' | 'immediate'): Promise<void>;
   /** Stops it as a crash does (`-m immediate`), until `start`. */
   crash(): Promise<void>;
+  /**
+   * The same, blocking this process until the server is down: from a simulator's trigger, the
+   * request it precedes is answered only once the database is gone, however busy the machine.
+   */
+  crashNow(): void;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Stops it and removes its folder. */
@@ -47,6 +52,12 @@ export async function startOwnCluster(): Promise<OwnCluster> {
     return isRoot
       ? run('runuser', ['-u', 'postgres', '--', file, ...args], { timeout: 60_000 })
       : run(file, args, { timeout: 60_000 });
+  };
+  const asNow = (command: string, args: string[]) => {
+    const file = join(bin, command);
+    if (isRoot)
+      execFileSync('runuser', ['-u', 'postgres', '--', file, ...args], { timeout: 60_000 });
+    else execFileSync(file, args, { timeout: 60_000 });
   };
   const dir = mkdtempSync(join(tmpdir(), 'wm-own-cluster-'));
   if (isRoot) {
@@ -87,6 +98,20 @@ export async function startOwnCluster(): Promise<OwnCluster> {
     },
     async crash() {
       await ctl('stop', ['-m', 'immediate']);
+    },
+    crashNow() {
+      asNow('pg_ctl', [
+        '-D',
+        data,
+        '-o',
+        options,
+        '-l',
+        join(dir, 'log'),
+        '-w',
+        '-m',
+        'immediate',
+        'stop',
+      ]);
     },
     async start() {
       await ctl('start');

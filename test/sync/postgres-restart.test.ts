@@ -359,13 +359,11 @@ describe('PostgreSQL restarted under the worker', () => {
     const worker = await startWorker(database, { DATABASE_RETRY_SECONDS: '2' });
     try {
       await worker.recovered(0);
-      let down: Promise<void> = Promise.resolve();
-      const trigger = sim.at({ match: /^\/api\/changes\//, nth: 1 }, () => {
-        down = cluster.crash();
-      });
+      // Down before the run has its page of changes, so that the run meets it, not only its end.
+      const trigger = sim.at({ match: /^\/api\/changes\//, nth: 1 }, () => cluster.crashNow());
       // Both waits end with the server down: the run fails, and its end cannot be recorded.
       await worker.worker.waitForStderr(/"status":"failed".*"msg":"job finished"/, 120_000);
-      await afterTrigger(trigger, () => down);
+      await afterTrigger(trigger, () => Promise.resolve());
       const back = Date.now();
       await cluster.start();
       await worker.recovered(back);
@@ -375,7 +373,8 @@ describe('PostgreSQL restarted under the worker', () => {
       expect(failed).toHaveLength(1);
       // Closed by this worker with its own first cause, not as abandoned by a later run.
       expect(failed[0]!.error).toMatch(
-        new RegExp(`^lost the database at 127\\.0\\.0\\.1:${cluster.port}/${database}\\b`),
+        // The server was down before the run's next statement: its connection was refused.
+        new RegExp(`^cannot reach the database at 127\\.0\\.0\\.1:${cluster.port}/${database}\\b`),
       );
       expect(failed[0]!.error).toContain('did not answer again within DATABASE_RETRY_SECONDS=2');
       expect(failed[0]!.error).not.toContain('ended without recording its end');
