@@ -12,8 +12,15 @@ folder="${root}/.cache/node-${major}"
 bin="${folder}/node_modules/node-linux-${arch}/bin"
 if [ ! -x "${bin}/node" ]; then
   mkdir -p "${folder}"
-  npm install --prefix "${folder}" --no-save --no-package-lock --no-audit --no-fund \
-    --loglevel=error "node-linux-${arch}@${major}" >&2
+  # Three tries, 10 s and 30 s apart: a registry request failing once (a TLS error seen here
+  # through the machines' proxy) should not fail CI.
+  for wait in 10 30 0; do
+    npm install --prefix "${folder}" --no-save --no-package-lock --no-audit --no-fund \
+      --loglevel=error "node-linux-${arch}@${major}" >&2 && break
+    [ "${wait}" = 0 ] && exit 1
+    echo "scripts/node-binary.sh: npm install failed; again in ${wait} s" >&2
+    sleep "${wait}"
+  done
 fi
 actual="$("${bin}/node" -p 'process.versions.node')"
 if [ "${actual%%.*}" != "${major}" ]; then
