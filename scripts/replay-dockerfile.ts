@@ -199,12 +199,16 @@ const NETWORK_VARIABLES = [
   'no_proxy',
 ];
 
+function networkEnv(): Record<string, string> {
+  return Object.fromEntries(
+    NETWORK_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
+  );
+}
+
 function stageEnv(stage: Stage, extra: Record<string, string> = {}): Record<string, string> {
   const home = join(stage.root, 'root');
   mkdirSync(home, { recursive: true });
-  const network = Object.fromEntries(
-    NETWORK_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
-  );
+  const network = networkEnv();
   const path = `${stage.nodeBin}:${process.env.PATH ?? ''}`;
   return { ...network, PATH: path, HOME: home, ...stage.env, ...extra };
 }
@@ -231,7 +235,10 @@ function substitute(text: string, args: Record<string, string>): string {
 async function nodeBinOf(major: string): Promise<string> {
   if (major === process.versions.node.split('.')[0]) return dirname(process.execPath);
   const script = join(context, 'scripts/node-binary.sh');
-  return (await run(['bash', script, major], context, { PATH: process.env.PATH ?? '' })).trim();
+  // Its npm install needs the way to the registry too: without the proxy's CA, some of its
+  // requests fail (SELF_SIGNED_CERT_IN_CHAIN).
+  const env = { ...networkEnv(), PATH: process.env.PATH ?? '' };
+  return (await run(['bash', script, major], context, env)).trim();
 }
 
 /** HEALTHCHECK's CMD (its options are Docker's alone); NONE leaves none. */
