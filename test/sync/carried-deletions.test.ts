@@ -61,6 +61,11 @@ describe('a deletion noticed by any sync', () => {
     // In the transaction that marked the translation.
     expect(new Set(marked.rows.map((r) => r.deleted_at))).toEqual(new Set([translationDeletedAt]));
     expect(await liveUnderDeleted(handle)).toEqual({ components: 0, translations: 0, units: 0 });
+    // A deletion is a change: whoever copies the mirror by updated_at sees it.
+    const stale = await sql<{ n: number }>`
+      select count(*)::int as n from weblate.units
+      where translation_id = ${doomed.id} and updated_at < deleted_at`.execute(handle.db);
+    expect(stale.rows[0]!.n).toBe(0);
   });
 
   it('carries to everything a project held when a complete discovery finds it gone', async () => {

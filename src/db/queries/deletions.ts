@@ -12,6 +12,9 @@ export type SoftDeletedTable =
   | 'translations'
   | 'notification_subscriptions';
 
+// Every deletion also sets updated_at: a deleted row has changed, and tools that copy the
+// mirror incrementally by updated_at (dlt, Airbyte's cursor mode) must see it (docs/data-teams.md).
+
 /** Tables whose rows contain others (see carryDeletion). */
 type ContainerTable = 'projects' | 'components' | 'translations';
 
@@ -33,7 +36,7 @@ export async function markMissingDeleted(
   const where = scope === null ? sql`true` : sql`${sql.ref(scope.column)} = ${scope.value}`;
   return db.transaction().execute(async (trx) => {
     const result = await sql<{ id: number }>`
-      update ${sql.table(`weblate.${table}`)} as t set deleted_at = now()
+      update ${sql.table(`weblate.${table}`)} as t set deleted_at = now(), updated_at = now()
       where t.deleted_at is null and ${where} and ${notAmong(sql.ref('t.id'), seenIds)}
       returning t.id`.execute(trx);
     const gone = result.rows.map((r) => Number(r.id));
@@ -86,7 +89,7 @@ export async function retireReplaced(
   const result = await sql<{ id: number }>`
     with i as (select * from jsonb_to_recordset(${JSON.stringify(incoming)}::jsonb)
       as i(id bigint, ${sql.join(columns.map((c) => sql`${sql.ref(c)} text`))}))
-    update ${sql.table(`weblate.${table}`)} as t set deleted_at = now()
+    update ${sql.table(`weblate.${table}`)} as t set deleted_at = now(), updated_at = now()
     from i
     where t.deleted_at is null and ${sameKey} and t.id <> i.id
       and not exists (select from i as same where same.id = t.id)
@@ -121,7 +124,7 @@ export async function markGone(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const result = await sql<{ id: number }>`
-      update ${sql.table(`weblate.${table}`)} set deleted_at = now()
+      update ${sql.table(`weblate.${table}`)} set deleted_at = now(), updated_at = now()
       where id = ${id} and deleted_at is null returning id`.execute(trx);
     await carryDeletion(
       trx,
@@ -173,7 +176,7 @@ async function deleteContained(
 ): Promise<number[]> {
   if (containerIds.length === 0) return [];
   const result = await sql<{ id: string }>`
-    update ${sql.table(`weblate.${table}`)} as t set deleted_at = c.deleted_at
+    update ${sql.table(`weblate.${table}`)} as t set deleted_at = c.deleted_at, updated_at = now()
     from ${sql.table(`weblate.${container}`)} as c
     where t.${sql.ref(column)} = c.id and c.id = any(${`{${containerIds.join(',')}}`}::bigint[])
       and c.deleted_at is not null and t.deleted_at is null
@@ -204,7 +207,7 @@ export async function markUnitsMissingInRange(
   seenIds: readonly string[],
 ): Promise<number> {
   const result = await sql`
-    update weblate.units u set deleted_at = now()
+    update weblate.units u set deleted_at = now(), updated_at = now()
     where u.deleted_at is null and ${unitScopeCondition(scope)}
       and (${range.after}::bigint is null or u.id > ${range.after}::bigint)
       and (${range.through}::bigint is null or u.id <= ${range.through}::bigint)
@@ -219,7 +222,7 @@ export async function markUnitsDeleted(
 ): Promise<number> {
   if (ids.length === 0) return 0;
   const result = await sql`
-    update weblate.units set deleted_at = now()
+    update weblate.units set deleted_at = now(), updated_at = now()
     where deleted_at is null and id = any(${`{${ids.join(',')}}`}::bigint[])`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
