@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'move-instance': async () => (await import('./commands/move-instance.ts')).moveInstanceCommand,
   query: async () => (await import('./commands/query.ts')).queryCommand,
   report: async () => (await import('./commands/report.ts')).reportCommand,
+  export: async () => (await import('./commands/export.ts')).exportCommand,
   demo: async () => (await import('./commands/demo.ts')).demoCommand,
   simulate: async () => (await import('./commands/simulate.ts')).simulateCommand,
 };

@@ -9,6 +9,7 @@ export const DOCUMENT_FORMATS = {
   report: 'weblate-mirror.report/1',
   check: 'weblate-mirror.check/1',
   dryRun: 'weblate-mirror.dry-run/1',
+  export: 'weblate-mirror.export/1',
 } as const;
 
 export type DocumentKind = keyof typeof DOCUMENT_FORMATS;
