@@ -75,6 +75,13 @@ export interface Config {
   webhookSecret: string | null;
   /** How long the worker waits after a webhook event for more before one coalesced sync. */
   webhookDebounceMs: number;
+  /** Port `serve` listens on for PostgreSQL clients. */
+  servePort: number;
+  serveHost: string;
+  /** Password `serve` asks clients for (MD5); null: none, loopback only. */
+  servePassword: string | null;
+  /** How long a client of `serve` may keep a transaction open without a statement. */
+  serveIdleTransactionMs: number;
 }
 
 /** From the trimmed raw value (undefined when unset or empty) to the value, default included. */
@@ -362,6 +369,39 @@ export const CONFIG_TABLE = {
     readmeDefault: '`2`',
     meaning:
       'How long after the first webhook event its sync starts, so that a burst of edits makes one sync (0–300).',
+  }),
+  SERVE_PORT: setting({
+    field: 'servePort',
+    schema: integer(0, 65_535).default(5433),
+    help: 'port `serve` listens on for PostgreSQL clients (default 5433)',
+    readmeDefault: '`5433`',
+    meaning:
+      'Port `weblate-mirror serve` listens on for PostgreSQL clients (`--port`); 5433 stays clear of a PostgreSQL server on 5432.',
+  }),
+  SERVE_HOST: setting({
+    field: 'serveHost',
+    schema: parsed(parseHost).default('127.0.0.1'),
+    help: 'address `serve` listens on (default 127.0.0.1; another needs SERVE_PASSWORD)',
+    readmeDefault: '`127.0.0.1`',
+    meaning:
+      'Address `serve` listens on (`--host`). An address other than loopback requires `SERVE_PASSWORD`.',
+  }),
+  SERVE_PASSWORD: setting({
+    field: 'servePassword',
+    schema: z.string().nullable().default(null),
+    shown: 'secret',
+    help: 'password clients of `serve` must give (MD5 authentication; default: none, loopback only)',
+    readmeDefault: 'none',
+    meaning:
+      'Password every client of `serve` must give, with any user name (MD5 authentication; `--password-file` reads it from a file). Required to listen on an address other than loopback; never logged.',
+  }),
+  SERVE_IDLE_IN_TRANSACTION_SECONDS: setting({
+    field: 'serveIdleTransactionMs',
+    schema: secondsAsMs(1, 86_400).default(60_000),
+    help: 'seconds a client of `serve` may leave a transaction open between statements before its connection is ended, 1-86400 (default 60)',
+    readmeDefault: '`60`',
+    meaning:
+      'How long a client of `serve` may leave a transaction open without a statement before `serve` ends its connection: the embedded database is one session, and the mirror writes only between client transactions.',
   }),
 };
 

@@ -13,6 +13,7 @@ import { migrateCommand } from '../src/cli/commands/migrate.ts';
 import { queryCommand } from '../src/cli/commands/query.ts';
 import { reportCommand } from '../src/cli/commands/report.ts';
 import { runJobCommand } from '../src/cli/commands/run-job.ts';
+import { serveCommand } from '../src/cli/commands/serve.ts';
 import { simulateCommand } from '../src/cli/commands/simulate.ts';
 import { statusCommand } from '../src/cli/commands/status.ts';
 import { syncCommand } from '../src/cli/commands/sync.ts';
@@ -31,6 +32,7 @@ const COMMANDS: Command[] = [
   migrateCommand,
   statusCommand,
   queryCommand,
+  serveCommand,
   reportCommand,
   demoCommand,
   simulateCommand,

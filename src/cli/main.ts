@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   status: async () => (await import('./commands/status.ts')).statusCommand,
   'move-instance': async () => (await import('./commands/move-instance.ts')).moveInstanceCommand,
   query: async () => (await import('./commands/query.ts')).queryCommand,
+  serve: async () => (await import('./commands/serve.ts')).serveCommand,
   report: async () => (await import('./commands/report.ts')).reportCommand,
   export: async () => (await import('./commands/export.ts')).exportCommand,
   demo: async () => (await import('./commands/demo.ts')).demoCommand,

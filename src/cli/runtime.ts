@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { createDb, type DbHandle, openMirror } from '../db/client.ts';
+import { createDb, type DbHandle, type DbOptions, openMirror } from '../db/client.ts';
 import { explainDatabaseError } from '../db/connect-errors.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import { redactUrlsInText } from '../lib/redact.ts';
@@ -32,13 +32,17 @@ export function printJson(document: object): void {
 export async function withDatabase<T>(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'memoryLimitMb'>,
   log: Logger,
-  options: { mode: 'migrate' | 'read'; lockWaitMs?: number },
+  options: Pick<DbOptions, 'lockWaitMs' | 'shareSession' | 'lockHolder'> & {
+    mode: 'migrate' | 'read';
+  },
   fn: (handle: DbHandle) => Promise<T>,
 ): Promise<T> {
-  const dbOptions = {
+  const dbOptions: DbOptions = {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     lockWaitMs: options.lockWaitMs,
+    shareSession: options.shareSession,
+    lockHolder: options.lockHolder,
     memoryLimitMb: config.memoryLimitMb,
     onNotice: (message: string) => log.warn(message),
   };

@@ -2,7 +2,7 @@ import { type Dirent, mkdirSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { type Driver, Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 
@@ -16,7 +16,7 @@ import {
 import { explainConnectError, type PostgresTarget } from './connect-errors.ts';
 import { type CopyCapability, copyCapability, guardedPool } from './copy.ts';
 import type { Database } from './database.ts';
-import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
+import { acquireDirectoryLock, type DirectoryLock, type LockHolder } from './directory-lock.ts';
 import {
   DEFAULT_MEMORY_LIMIT_MB,
   DiskRoom,
@@ -63,6 +63,19 @@ export interface DbOptions {
   memoryLimitMb?: number;
   /** Told what opening did beyond opening (an embedded folder moved to a new release). */
   onNotice?: (message: string) => void;
+  /**
+   * Shares the embedded session with others in this process (`serve`'s clients): given the
+   * opened PGlite client, the turns every query of the handle takes. Ignored on PostgreSQL.
+   */
+  shareSession?: (client: PGlite) => Promise<SessionTurns>;
+  /** Said by the embedded folder's lock to a process waiting for it (directory-lock.ts). */
+  lockHolder?: LockHolder;
+}
+
+/** A turn on the embedded session: begun before a Kysely connection is taken, ended after. */
+export interface SessionTurns {
+  begin(): Promise<void>;
+  end(): void;
 }
 
 // Types read as exact text: int8 (a JS number rounds past 2^53), numeric, and the
@@ -244,6 +257,7 @@ async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHand
   const lock: DirectoryLock = await acquireDirectoryLock(
     options.dataDir,
     options.lockWaitMs ?? 60_000,
+    options.lockHolder,
   ).catch((err: unknown) => {
     // The lock file could not be written (a full disk); another process's lock says itself.
     throw (err as NodeJS.ErrnoException).code === undefined
@@ -266,7 +280,10 @@ async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHand
     await client.exec(
       `set TimeZone = 'UTC'${open.readOnly ? '; set default_transaction_read_only = on' : ''}`,
     );
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+    const turns = await options.shareSession?.(client);
+    const dialect =
+      turns === undefined ? new PGliteDialect(client) : new TurnTakingDialect(client, turns);
+    const db = new Kysely<Database>({ dialect });
     return {
       db,
       kind: 'pglite',
@@ -297,6 +314,44 @@ async function openPglite(options: DbOptions, open: OpenOptions): Promise<DbHand
   } catch (err) {
     lock.release();
     throw explainEmbeddedOpenError(err, options.dataDir);
+  }
+}
+
+/** PGlite's dialect whose every connection (a statement or a transaction) is a turn. */
+class TurnTakingDialect extends PGliteDialect {
+  readonly #turns: SessionTurns;
+
+  constructor(client: PGlite, turns: SessionTurns) {
+    super(client);
+    this.#turns = turns;
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const turns = this.#turns;
+    return {
+      init: () => driver.init(),
+      acquireConnection: async () => {
+        await turns.begin();
+        try {
+          return await driver.acquireConnection();
+        } catch (err) {
+          turns.end();
+          throw err;
+        }
+      },
+      beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
+      commitTransaction: (connection) => driver.commitTransaction(connection),
+      rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
+      releaseConnection: async (connection) => {
+        try {
+          await driver.releaseConnection(connection);
+        } finally {
+          turns.end();
+        }
+      },
+      destroy: () => driver.destroy(),
+    };
   }
 }
 
