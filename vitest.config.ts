@@ -12,8 +12,9 @@ export default defineConfig({
   cacheDir: join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'weblate-mirror', 'vite'),
   test: {
     include: ['test/**/*.test.ts'],
-    // The real-Weblate tier has its own command and configuration (vitest.weblate.config.ts).
-    exclude: ['test/real-weblate/**', '**/node_modules/**'],
+    // The real-Weblate tier and the dbt package have their own commands and configurations
+    // (vitest.weblate.config.ts, vitest.dbt.config.ts).
+    exclude: ['test/real-weblate/**', 'test/dbt/**', '**/node_modules/**'],
     // The CLI bundled from the sources as they are, and the migrated database every file
     // clones (test/helpers/database-template.ts).
     globalSetup: ['test/setup/cli-bundle.ts', 'test/setup/databases.ts'],

@@ -1,0 +1,26 @@
+-- Every row of weblate.changes, typed as in the mirror.
+select
+    id,
+    action,
+    action_name,
+    unit_id,
+    translation_id,
+    component_id,
+    project_slug,
+    component_slug,
+    language_code,
+    user_name,
+    author_name,
+    target,
+    old,
+    details,
+    {{ adapter.quote('timestamp') }} as {{ adapter.quote('timestamp') }},
+    url,
+    unit_url,
+    translation_url,
+    component_url,
+    raw,
+    first_seen_at,
+    updated_at,
+    edit_distance
+from {{ source('weblate', 'changes') }}

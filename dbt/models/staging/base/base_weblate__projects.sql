@@ -1,0 +1,26 @@
+-- Every row of weblate.projects, deleted ones included: what the answer functions read.
+select
+    id,
+    slug,
+    name,
+    web,
+    web_url,
+    url,
+    components_list_url,
+    repository_url,
+    statistics_url,
+    categories_url,
+    changes_list_url,
+    languages_url,
+    labels_url,
+    translation_review,
+    source_review,
+    set_language_team,
+    instructions,
+    enable_hooks,
+    language_aliases,
+    raw,
+    first_seen_at,
+    updated_at,
+    deleted_at
+from {{ source('weblate', 'projects') }}

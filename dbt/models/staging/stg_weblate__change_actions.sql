@@ -1,0 +1,3 @@
+-- weblate.change_actions has no soft deletes: every row is current.
+select *
+from {{ ref('base_weblate__change_actions') }}

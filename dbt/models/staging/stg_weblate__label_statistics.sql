@@ -1,0 +1,3 @@
+-- weblate.label_statistics has no soft deletes: every row is current.
+select *
+from {{ ref('base_weblate__label_statistics') }}

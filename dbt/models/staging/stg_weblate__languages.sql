@@ -1,0 +1,3 @@
+-- weblate.languages has no soft deletes: every row is current.
+select *
+from {{ ref('base_weblate__languages') }}

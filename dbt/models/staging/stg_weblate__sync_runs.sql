@@ -1,0 +1,3 @@
+-- weblate.sync_runs has no soft deletes: every row is current.
+select *
+from {{ ref('base_weblate__sync_runs') }}

@@ -1,0 +1,4 @@
+-- Live rows only, unless var('weblate_mirror_include_deleted') is true (weblate_mirror_live).
+select *
+from {{ ref('base_weblate__units') }}
+where {{ weblate_mirror_live() }}

@@ -1,0 +1,3 @@
+-- weblate.users has no soft deletes: every row is current.
+select *
+from {{ ref('base_weblate__users') }}
