@@ -1,11 +1,13 @@
 import type { BuiltMirror } from './report-build.ts';
-import type { Timing } from './report-measure.ts';
+import type { ExportTiming, Timing } from './report-measure.ts';
 import type { ReportRun } from './report-queries.ts';
 
 /** Each reporting view and function should answer within this (issue 26). */
 export const VIEW_TARGET_MS = 2_000;
 /** The whole instance's HTML report should be written within this (issue 26). */
 export const HTML_TARGET_MS = 30_000;
+/** The export's peak RSS at the large shape should stay under this (issue 46). */
+export const EXPORT_RSS_TARGET_MB = 500;
 
 interface Results {
   scope: { project: string; language: string };
@@ -13,6 +15,7 @@ interface Results {
   dashboards: Timing[];
   commands: Timing[];
   reportQueries: { whole: ReportRun; filtered: ReportRun };
+  exports: ExportTiming[];
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -89,6 +92,17 @@ export function resultsMarkdown(built: BuiltMirror, r: Results, command: string)
     ...queryTable(r.reportQueries.whole, 'The report of the whole instance'),
     '',
     ...queryTable(r.reportQueries.filtered, 'The report filtered by project and language'),
+    '',
+    '`weblate-mirror export --out <folder>` of every table, one process each:',
+    '',
+    `| run | rows | files written | time | peak RSS | over ${EXPORT_RSS_TARGET_MB} MB? | note |`,
+    '| --- | ---: | ---: | ---: | ---: | --- | --- |',
+    ...r.exports.map(
+      (e) =>
+        `| ${e.name} | ${e.rows === null ? '' : count(e.rows)} | ${e.filesWritten ?? ''} | ` +
+        `${seconds(e.ms)} | ${e.peakRssMb === null ? '' : `${e.peakRssMb} MB`} | ` +
+        `${e.peakRssMb === null ? '**failed**' : e.peakRssMb > EXPORT_RSS_TARGET_MB ? '**over**' : 'no'} | ${e.note ?? ''} |`,
+    ),
     '',
     `Over ${VIEW_TARGET_MS / 1000} s: ${over.length === 0 ? 'none' : over.map((t) => `\`${t.name}\``).join(', ')}.`,
     `HTML report of the whole instance: ${htmlWhole?.ms == null ? 'not measured' : seconds(htmlWhole.ms)} ` +

@@ -217,3 +217,13 @@ export async function dashboardForms(
     ...summed,
   ];
 }
+
+/** A `weblate-mirror export` run: its wall time and its own peak RSS. */
+export interface ExportTiming {
+  name: string;
+  ms: number | null;
+  peakRssMb: number | null;
+  filesWritten: number | null;
+  rows: number | null;
+  note: string | null;
+}

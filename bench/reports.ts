@@ -1,4 +1,4 @@
-import { rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,6 +14,7 @@ import {
 import { resultsMarkdown } from './report-markdown.ts';
 import {
   dashboardForms,
+  type ExportTiming,
   listReportingSurface,
   timeStatement,
   type Timing,
@@ -71,6 +72,8 @@ export interface Measured {
   commands: Timing[];
   /** The report's own statements, whole instance and filtered. */
   reportQueries: { whole: ReportRun; filtered: ReportRun };
+  /** `weblate-mirror export` of every table: first into an empty folder, then again. */
+  exports: ExportTiming[];
 }
 
 async function measureAll(
@@ -128,7 +131,53 @@ async function measureAll(
     timeoutMs: o.reportTimeoutMs,
     onlyHtml: reportQueries.whole.error !== null,
   });
-  return { scope, surface, dashboards, commands, reportQueries };
+  log('timing weblate-mirror export');
+  const exports = await timeExports(url, o.reportTimeoutMs);
+  return { scope, surface, dashboards, commands, reportQueries, exports };
+}
+
+/**
+ * The Parquet export of the whole mirror, as a process: into an empty folder, then again with
+ * nothing changed (only the fingerprints read). Its peak RSS is its own (--json).
+ */
+async function timeExports(url: string, timeoutMs: number): Promise<ExportTiming[]> {
+  const out = mkdtempSync(join(tmpdir(), 'weblate-mirror-bench-export-'));
+  const timings: ExportTiming[] = [];
+  try {
+    for (const name of ['export (first, every file)', 'export (again, nothing changed)']) {
+      try {
+        const { output, ms } = await runCli(
+          ['export', '--out', out, '--json'],
+          { DATABASE_URL: url },
+          timeoutMs * 4,
+        );
+        const document = JSON.parse(output) as {
+          peak_rss_mb: number;
+          tables: { written: number; rows: number }[];
+        };
+        timings.push({
+          name,
+          ms: Math.round(ms),
+          peakRssMb: document.peak_rss_mb,
+          filesWritten: document.tables.reduce((sum, t) => sum + t.written, 0),
+          rows: document.tables.reduce((sum, t) => sum + t.rows, 0),
+          note: `${Math.round(folderBytes(out) / 1024 / 1024)} MB of Parquet`,
+        });
+      } catch (err) {
+        const note = `failed: ${(err as Error).message.split('\n')[0]}`;
+        timings.push({ name, ms: null, peakRssMb: null, filesWritten: null, rows: null, note });
+      }
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+  return timings;
+}
+
+function folderBytes(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
 }
 
 /** `weblate-mirror report` as users run it: a process each, its wall time, the whole output. */

@@ -72,7 +72,7 @@ export interface ExportResult {
   removed: string[];
 }
 
-export const DEFAULT_BATCH_ROWS = 10_000;
+export const DEFAULT_BATCH_ROWS = 5_000;
 
 interface TableSpec {
   catalog: CatalogTable;

@@ -29,8 +29,10 @@ describe('export command', () => {
       format: string;
       sync_run: unknown;
       tables: Array<{ name: string; written: number; unchanged: number; rows: number }>;
+      peak_rss_mb: number;
     };
     expect(document.format).toBe('weblate-mirror.export/1');
+    expect(document.peak_rss_mb).toBeGreaterThan(0);
     expect(document.sync_run).toBeNull();
     expect(document.tables.map((t) => t.name)).toContain('changes');
     expect(document.tables.every((t) => t.written === 1 && t.unchanged === 0)).toBe(true);

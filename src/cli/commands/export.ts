@@ -4,6 +4,7 @@ import { loadConfig } from '../../config.ts';
 import { UsageError } from '../../errors.ts';
 import { exportMirror, type ExportResult } from '../../export/run-export.ts';
 import { jsonDocument } from '../../lib/json-document.ts';
+import { peakRssMb } from '../../lib/peak-rss.ts';
 import { createLogger } from '../../logger.ts';
 import {
   type Command,
@@ -98,5 +99,7 @@ function exportDocument(result: ExportResult) {
     database: result.manifest.database,
     tables: result.tables,
     removed: result.removed,
+    // The export's memory is bounded by a batch, not a table (docs/performance.md).
+    peak_rss_mb: peakRssMb(),
   });
 }
