@@ -137,7 +137,10 @@ const SERIES: SeriesSpec[] = [
   },
   {
     name: 'data_dir_fds',
-    floor: true,
+    // Each window's median: the count dips for a moment when PostgreSQL closes a relation's
+    // files (a truncated staging table) and comes back; fitted to those dips' minima, a flat
+    // plateau of 164 failed a 12-minute CI run at 0.574/min (its medians: 0.092).
+    floor: false,
     unit: 'fds',
     bound: 0.5,
     why: "descriptors open in the embedded database's folder: PostgreSQL keeps a relation's files open once it reads them, so the count steps up to the relations touched and stops; one leaked per run is 10+ a minute",
