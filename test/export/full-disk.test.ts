@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -15,6 +14,7 @@ import { type RunningSimulator, startSimulator } from '../../src/simulator/index
 import { useTestDatabases } from '../helpers/database.ts';
 import { SMALL_INSTANCE } from '../helpers/simulator-mirror.ts';
 import { syncSimulator } from '../helpers/sync.ts';
+import { mountTmpfs, type Tmpfs } from '../helpers/tmpfs.ts';
 
 // The export's disk really fills: a tmpfs of its own (mounting needs root, which the machines
 // of this project's CI have, as test/sync/full-disk.test.ts), taken up by a ballast file. The
@@ -27,19 +27,12 @@ const databases = useTestDatabases();
 const NOW = new Date('2026-12-06T10:00:00Z');
 let sim: RunningSimulator;
 let handle: DbHandle;
+let disk: Tmpfs | undefined;
 let mountPoint: string;
-let mounted = false;
 
 beforeAll(async () => {
-  mountPoint = mkdtempSync(join(tmpdir(), 'wm-export-full-'));
-  try {
-    await run('mount', ['-t', 'tmpfs', '-o', 'size=32m', 'tmpfs', mountPoint]);
-  } catch (err) {
-    throw new Error(
-      `this test needs to mount a tmpfs of 32 MB (as root) to fill a disk: ${(err as Error).message}`,
-    );
-  }
-  mounted = true;
+  disk = await mountTmpfs('wm-export-full-', '32m');
+  mountPoint = disk.path;
   sim = await startSimulator({ ...SMALL_INSTANCE, users: 1 });
   handle = await databases.migrated();
   expect((await syncSimulator(sim, handle)).status).toBe('succeeded');
@@ -47,8 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim?.close();
-  if (mounted) await run('umount', [mountPoint]);
-  if (mountPoint !== undefined) rmSync(mountPoint, { recursive: true, force: true });
+  await disk?.remove();
 });
 
 /** Every file under `dir` (but the ballast) with the sha256 of its bytes. */

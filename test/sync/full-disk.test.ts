@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statfsSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -18,6 +17,7 @@ import { runCliInProcess } from '../helpers/commands.ts';
 import { DATABASE_KIND, useTestDatabases } from '../helpers/database.ts';
 import { parseLogLines } from '../helpers/logs.ts';
 import { subscribedUsers } from '../helpers/sync.ts';
+import { mountTmpfs, type Tmpfs } from '../helpers/tmpfs.ts';
 
 // The embedded database's disk fills up mid-sync: on a tmpfs of its own with a size limit
 // (mounting needs root, which the machines of this project's CI have), mostly taken by a
@@ -29,20 +29,13 @@ import { subscribedUsers } from '../helpers/sync.ts';
 const run = promisify(execFile);
 const databases = useTestDatabases();
 let sim: RunningSimulator;
+let disk: Tmpfs | undefined;
 let mountPoint: string;
-let mounted = false;
 
 beforeAll(async () => {
   if (DATABASE_KIND !== 'pglite') return;
-  mountPoint = mkdtempSync(join(tmpdir(), 'wm-full-disk-'));
-  try {
-    await run('mount', ['-t', 'tmpfs', '-o', 'size=96m', 'tmpfs', mountPoint]);
-  } catch (err) {
-    throw new Error(
-      `this test needs to mount a tmpfs of 96 MB (as root) to fill a disk: ${(err as Error).message}`,
-    );
-  }
-  mounted = true;
+  disk = await mountTmpfs('wm-full-disk-', '96m');
+  mountPoint = disk.path;
   sim = await startSimulator({
     seed: 43,
     projects: 2,
@@ -55,8 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim?.close();
-  if (mounted) await run('umount', [mountPoint]);
-  if (mountPoint !== undefined) rmSync(mountPoint, { recursive: true, force: true });
+  await disk?.remove();
 });
 
 /** Bytes free on the tmpfs. */
