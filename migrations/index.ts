@@ -21,6 +21,7 @@ import * as m0018 from './0018_translator_work_and_cost.ts';
 import * as m0019 from './0019_add_post_edits.ts';
 import * as m0020 from './0020_time_in_state.ts';
 import * as m0021 from './0021_faster_cost_estimate.ts';
+import * as m0022 from './0022_watch_alerts.ts';
 
 /**
  * Every migration, by name, in the order they apply. Imported statically rather than found
@@ -50,4 +51,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0019_add_post_edits': m0019,
   '0020_time_in_state': m0020,
   '0021_faster_cost_estimate': m0021,
+  '0022_watch_alerts': m0022,
 };
