@@ -10,6 +10,8 @@ export const DOCUMENT_FORMATS = {
   check: 'weblate-mirror.check/1',
   dryRun: 'weblate-mirror.dry-run/1',
   export: 'weblate-mirror.export/1',
+  ready: 'weblate-mirror.ready/1',
+  digest: 'weblate-mirror.digest/1',
 } as const;
 
 export type DocumentKind = keyof typeof DOCUMENT_FORMATS;

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -5,6 +7,7 @@ import type { Registry } from 'prom-client';
 
 import { ExplainedError } from '../errors.ts';
 import { logFailure, type Logger } from '../logger.ts';
+import { badgeFile } from '../watch/badge-files.ts';
 import type { HealthReport } from './health.ts';
 
 export interface HttpServerOptions {
@@ -19,12 +22,17 @@ export interface HttpServerOptions {
    * WEBLATE_WEBHOOK_SECRET) that path does not exist and answers 404.
    */
   webhook?: WebhookHandler | null;
+  /** Serves GET /badges/<path>.svg from the folder writeBadges fills; without it, 404. */
+  badges?: { dir: string } | null;
 }
 
 /** What the server needs of the webhook receiver: it answers every method itself. */
 export interface WebhookHandler {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
+
+/** Where the badges are served under. */
+export const BADGES_PATH = '/badges/';
 
 /** Where Weblate's webhook add-on posts to. */
 export const WEBHOOK_PATH = '/webhooks/weblate';
@@ -92,24 +100,26 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  // The URL parser has already resolved `..` and `%2e%2e` segments.
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   const webhook = options.webhook ?? null;
+  const badges = options.badges ?? null;
   if (path === WEBHOOK_PATH && webhook !== null) {
     await webhook.handle(req, res);
     return;
   }
-  if (path !== '/healthz' && path !== '/metrics') {
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end(
-      webhook === null
-        ? 'not found: try /healthz or /metrics\n'
-        : `not found: try /healthz, /metrics or POST ${WEBHOOK_PATH}\n`,
-    );
+  const isBadge = badges !== null && path.startsWith(BADGES_PATH);
+  if (path !== '/healthz' && path !== '/metrics' && !isBadge) {
+    notFound(res, options);
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' });
     res.end('method not allowed\n');
+    return;
+  }
+  if (isBadge) {
+    await serveBadge(badges.dir, path.slice(BADGES_PATH.length), req, res, options);
     return;
   }
   if (path === '/healthz') {
@@ -125,4 +135,51 @@ async function handle(
   const text = await options.registry.metrics();
   res.writeHead(200, { 'content-type': options.registry.contentType });
   res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+function notFound(res: ServerResponse, options: HttpServerOptions): void {
+  const paths = ['/healthz', '/metrics'];
+  if (options.badges != null) paths.push(`${BADGES_PATH}…`);
+  if (options.webhook != null) paths.push(`POST ${WEBHOOK_PATH}`);
+  const listed = `${paths.slice(0, -1).join(', ')} or ${paths.at(-1)}`;
+  res.writeHead(404, { 'content-type': 'text/plain' });
+  res.end(`not found: try ${listed}\n`);
+}
+
+/** One badge file: `rest` is the encoded path under /badges/; anything outside `dir` is 404. */
+async function serveBadge(
+  dir: string,
+  rest: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: HttpServerOptions,
+): Promise<void> {
+  let segments: string[];
+  try {
+    segments = rest.split('/').map((s) => decodeURIComponent(s));
+  } catch {
+    segments = [];
+  }
+  const file = segments.at(-1)?.endsWith('.svg') === true ? badgeFile(dir, segments) : null;
+  const svg = file === null ? null : await readFile(file, 'utf8').catch(() => null);
+  if (svg === null) {
+    notFound(res, options);
+    return;
+  }
+  const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 27)}"`;
+  const dataAsOf = /data-as-of="([^"]+)"/.exec(svg)?.[1];
+  const modified = dataAsOf === undefined ? NaN : Date.parse(dataAsOf);
+  const headers: Record<string, string> = {
+    'content-type': 'image/svg+xml',
+    'cache-control': 'no-cache',
+    etag,
+  };
+  if (!Number.isNaN(modified)) headers['last-modified'] = new Date(modified).toUTCString();
+  if (req.headers['if-none-match'] === etag) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(200, headers);
+  res.end(req.method === 'HEAD' ? undefined : svg);
 }
