@@ -82,6 +82,10 @@ export interface Config {
   servePassword: string | null;
   /** How long a client of `serve` may keep a transaction open without a statement. */
   serveIdleTransactionMs: number;
+  /** The watch rules file (YAML, docs/watching.md); null: the built-in rules, no channels. */
+  watchRulesFile: string | null;
+  /** Folder the worker writes SVG badges to after each sync, served at /badges/; null: none. */
+  badgesDir: string | null;
 }
 
 /** From the trimmed raw value (undefined when unset or empty) to the value, default included. */
@@ -402,6 +406,26 @@ export const CONFIG_TABLE = {
     readmeDefault: '`60`',
     meaning:
       'How long a client of `serve` may leave a transaction open without a statement before `serve` ends its connection: the embedded database is one session, and the mirror writes only between client transactions.',
+  }),
+  WATCH_RULES_FILE: setting({
+    field: 'watchRulesFile',
+    schema: parsed((raw) => resolve(raw))
+      .nullable()
+      .default(null),
+    help: 'YAML file of watch rules, channels and digests the worker evaluates after each sync (default: built-in rules, no channels)',
+    readmeDefault: 'none',
+    meaning:
+      'The watch rules, channels and digests (docs/watching.md). Checked whole before the worker starts: a bad line stops it with every problem named. Without it the worker evaluates the built-in rules and keeps their alerts in `weblate.watch_alerts`, sending nothing.',
+  }),
+  BADGES_DIR: setting({
+    field: 'badgesDir',
+    schema: parsed((raw) => resolve(raw))
+      .nullable()
+      .default(null),
+    help: 'folder the worker writes SVG progress badges to after each sync, and serves at /badges/ (default: none)',
+    readmeDefault: 'none',
+    meaning:
+      'Folder the worker writes SVG badges to after each sync that changed something (progress of each project and language; languages at 80, 90 and 95 %), served at `/badges/` by its HTTP server (docs/watching.md).',
   }),
 };
 

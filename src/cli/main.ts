@@ -25,6 +25,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve.ts')).serveCommand,
   report: async () => (await import('./commands/report.ts')).reportCommand,
   export: async () => (await import('./commands/export.ts')).exportCommand,
+  ready: async () => (await import('./commands/ready.ts')).readyCommand,
+  digest: async () => (await import('./commands/digest.ts')).digestCommand,
   demo: async () => (await import('./commands/demo.ts')).demoCommand,
   simulate: async () => (await import('./commands/simulate.ts')).simulateCommand,
 };

@@ -244,14 +244,18 @@ class Reader {
       this.problems.add(node, path, 'must be text');
       return null;
     }
-    let missing: string | null = null;
+    const missing: string[] = [];
     const expanded = String(value).replace(ENV_REFERENCE, (_, name: string) => {
       const found = this.env[name];
-      if (found === undefined || found === '') missing ??= name;
+      if (found === undefined || found === '') missing.push(name);
       return found ?? '';
     });
-    if (missing !== null) {
-      this.problems.add(node, path, `names the environment variable ${missing}, which is not set`);
+    if (missing.length > 0) {
+      this.problems.add(
+        node,
+        path,
+        `names the environment variable ${missing.join(', ')}, which is not set`,
+      );
       return null;
     }
     if (expanded.trim() === '') {
@@ -284,7 +288,7 @@ class Reader {
       );
       return fallback;
     }
-    return value as number;
+    return value;
   }
 
   choice<T extends string>(

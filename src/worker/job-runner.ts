@@ -48,6 +48,11 @@ export class JobRunner {
     return running;
   }
 
+  /** Whether a run is in flight. */
+  get busy(): boolean {
+    return this.#inFlight.size > 0;
+  }
+
   /** Resolves when every run in flight has ended (and released its locks). */
   async settle(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);

@@ -2,8 +2,11 @@ import type { Config } from '../config.ts';
 import type { DbHandle } from '../db/client.ts';
 import { lastSucceededSyncAt } from '../db/queries/sync-runs.ts';
 import { ConfigError } from '../errors.ts';
-import type { JobDefinition } from '../job.ts';
+import type { JobDefinition, RunnableJob } from '../job.ts';
 import type { Logger } from '../logger.ts';
+import { digestSourceOf } from '../watch/digest/source.ts';
+import { loadWatchConfig } from '../watch/rules.ts';
+import { startWatch } from '../watch/service.ts';
 import { WEBHOOK_JOB } from '../webhooks/batch-sync.ts';
 import { startWebhooks } from '../webhooks/start.ts';
 import { checkHealth } from './health.ts';
@@ -44,6 +47,8 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       `every job is off (${options.jobs.map((j) => j.cronVariable).join(', ')}): the worker would have nothing to do`,
     ]);
   }
+  // Before anything starts: a bad rules file stops the worker with every bad line named.
+  const watchConfig = await loadWatchConfig(config.watchRulesFile);
   const metrics = createMetrics({
     jobs: plan.map((p) => p.job.name),
     lastSyncAt: () => lastSucceededSyncAt(handle.db),
@@ -56,6 +61,21 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     metrics,
     lockPollMs: options.lockPollMs,
   });
+  const watch = startWatch({
+    handle,
+    config: watchConfig,
+    badgesDir: config.badgesDir,
+    log: log.child({ job: 'watch' }),
+    signal,
+    digests: digestSourceOf(handle.db),
+    busy: () => runner.busy,
+  });
+  // The watch looks after every run, before the run counts as ended (so no run overlaps it).
+  const run = async (job: RunnableJob) => {
+    const report = await runner.run(job);
+    await watch.afterRun(report);
+    return report;
+  };
   const webhooks =
     config.webhookSecret === null
       ? null
@@ -66,7 +86,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
           location: handle.location,
           log: log.child({ job: WEBHOOK_JOB }),
           registry: metrics.registry,
-          run: (job) => runner.run(job),
+          run,
         });
   const server =
     config.httpPort === null
@@ -78,13 +98,17 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
           registry: metrics.registry,
           log,
           webhook: webhooks?.receiver ?? null,
+          badges: config.badgesDir === null ? null : { dir: config.badgesDir },
+        }).catch(async (err: unknown) => {
+          await watch.stop();
+          throw err;
         });
   try {
     if (signal.aborted) return;
     const scheduler = startScheduler(plan, {
       timezone: config.timezone,
       log,
-      run: (job) => runner.run(job),
+      run,
       onOverlap: (job) => metrics.recordSkip(job.name, 'overlap'),
       clock: options.clock,
     });
@@ -96,6 +120,11 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
         timezone: config.timezone,
         http: server?.url ?? null,
         webhooks: webhooks === null || server === null ? null : `${server.url}webhooks/weblate`,
+        watch: {
+          rules: watchConfig.rules.length,
+          channels: watchConfig.channels.map((c) => c.name),
+          file: watchConfig.file,
+        },
         database: handle.location,
       },
       'worker started',
@@ -104,6 +133,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     log.info('worker stopping: no new runs; runs in flight stop after their current statements');
     await webhooks?.coalescer.stop();
     await runner.settle();
+    await watch.stop();
   } finally {
     await server?.close();
   }

@@ -156,6 +156,11 @@ describe('migrations', () => {
       'units',
       'users',
       'users_due',
+      'watch_alerts',
+      'watch_deliveries',
+      'watch_digests',
+      'watch_evaluations',
+      'watch_events',
     ]);
     const states = await sql<{
       state: number;
@@ -167,7 +172,7 @@ describe('migrations', () => {
     expect(await weblateTables(handle)).toEqual([]);
     expect(await weblateViewsAndFunctions(handle)).toEqual([]);
     await migrateToLatest(handle);
-    expect(await weblateTables(handle)).toHaveLength(24);
+    expect(await weblateTables(handle)).toHaveLength(29);
     expect(await weblateViewsAndFunctions(handle)).toHaveLength(VIEWS.length + FUNCTIONS.length);
     expect((await migrateToLatest(handle)).applied).toEqual([]);
     expect(await pendingMigrations(handle)).toEqual([]);
