@@ -4,6 +4,7 @@ import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAM
 
 import { ConfigError } from '../errors.ts';
 import { checkChannelSpec } from './channels/index.ts';
+import { digestScopeProblem } from './digest/scope.ts';
 import {
   type ChannelSpec,
   type DigestSpec,
@@ -585,20 +586,8 @@ class Reader {
     const every = this.choice(f.get('every'), `${path}.every`, ['day', 'week'] as const, 'week');
     const scope = this.scope(f.get('scope'), `${path}.scope`);
     // A digest is the report's sections over its window: the report's scope, no more.
-    for (const key of ['components', 'labels'] as const)
-      if (scope[key] !== undefined)
-        this.problems.add(
-          f.get('scope'),
-          `${path}.scope.${key}`,
-          'does not apply to a digest (its scope: projects, one category, one language)',
-        );
-    for (const key of ['categories', 'languages'] as const)
-      if ((scope[key]?.length ?? 0) > 1)
-        this.problems.add(
-          f.get('scope'),
-          `${path}.scope.${key}`,
-          'names more than one: a digest covers one category and one language at most',
-        );
+    const problem = digestScopeProblem(scope);
+    if (problem !== null) this.problems.add(f.get('scope'), `${path}.scope`, problem);
     return channel === null ? null : { channel, every, scope };
   }
 }

@@ -27,7 +27,7 @@ describe('help', () => {
       lines.indexOf('Commands:') + 1,
       lines.indexOf('', lines.indexOf('Commands:')),
     );
-    expect(listed).toHaveLength(14);
+    expect(listed).toHaveLength(16);
     for (const line of listed) {
       const match = /^ {2}([a-z-]+) +(\S.*)$/.exec(line);
       expect(match, line).not.toBeNull();

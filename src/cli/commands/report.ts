@@ -171,7 +171,7 @@ function projectSlugs(value: unknown): string[] {
  * Refuses what the mirror cannot report on (no views, an unknown project, language,
  * category or label, a day ahead); gives the options with the category and label looked up.
  */
-async function checkScope(db: Kysely<Database>, flags: ReportFlags): Promise<ReportOptions> {
+export async function checkScope(db: Kysely<Database>, flags: ReportFlags): Promise<ReportOptions> {
   const { options } = flags;
   if (!(await hasReportingViews(db)))
     throw new Error(
