@@ -65,6 +65,8 @@ export const workerCommand: Command = {
     'WORKER_SHUTDOWN_TIMEOUT_SECONDS',
     'WEBLATE_WEBHOOK_SECRET',
     'WEBHOOK_DEBOUNCE_SECONDS',
+    'WATCH_RULES_FILE',
+    'BADGES_DIR',
   ],
   async run(values) {
     const config = loadConfig({
