@@ -57,6 +57,7 @@ const UP: readonly string[] = [
   `create table weblate.watch_evaluations (
     rule text primary key,
     evaluated_at timestamptz not null,
+    runs_seen_until timestamptz,
     run_id integer references weblate.sync_runs (id) on delete set null
   )`,
 ];

@@ -2,6 +2,7 @@
 create table weblate.watch_evaluations (
   rule text not null,
   evaluated_at timestamp with time zone not null,
+  runs_seen_until timestamp with time zone,
   run_id integer
 );
 

@@ -86,21 +86,21 @@ async function filterOf(db: Kysely<Database>, rule: WatchRule): Promise<Conditio
   };
 }
 
-async function readInput(db: Kysely<Database>, rule: WatchRule): Promise<RuleInput> {
+async function readInput(db: Kysely<Database>, rule: WatchRule, at: string): Promise<RuleInput> {
   if (rule.type === 'mirror-stale')
-    return { type: rule.type, ...(await readMirrorFreshness(db, rule.failedRuns)) };
+    return { type: rule.type, ...(await readMirrorFreshness(db, rule.failedRuns, at)) };
   const filter = await filterOf(db, rule);
   switch (rule.type) {
     case 'stalled':
-      return { type: rule.type, rows: await readIdleness(db, filter) };
+      return { type: rule.type, rows: await readIdleness(db, filter, at) };
     case 'readiness':
       return { type: rule.type, rows: await readProjectLanguagePercents(db, filter, rule) };
     case 'review-waiting':
-      return { type: rule.type, rows: await readReviewWaiting(db, filter, rule.days) };
+      return { type: rule.type, rows: await readReviewWaiting(db, filter, rule.days, at) };
     case 'new-source-words':
-      return { type: rule.type, rows: await readNewSourceWords(db, filter, rule.per) };
+      return { type: rule.type, rows: await readNewSourceWords(db, filter, rule.per, at) };
     case 'failing-checks':
-      return { type: rule.type, rows: await readFailingGrowth(db, filter, rule.days) };
+      return { type: rule.type, rows: await readFailingGrowth(db, filter, rule.days, at) };
   }
 }
 
@@ -147,7 +147,9 @@ export async function evaluateWatch(
   return withLockSession(handle, async (session) => {
     await session.waitLock(EVALUATE_LOCK, { pollMs: 200 });
     return handle.db.transaction().execute(async (trx) => {
-      const evaluations = await readEvaluations(trx);
+      // One instant for the whole evaluation: every age and period is taken at it.
+      const at = toUtcMicros((options.now?.() ?? new Date()).toISOString());
+      const evaluations = await readEvaluations(trx, at);
       const due = rulesDue(config.rules, evaluations, { force: options.force ?? false });
       if (due.length === 0) return result;
       const seen = new Set(evaluations.map((e) => e.rule));
@@ -156,7 +158,7 @@ export async function evaluateWatch(
       const evaluated = new Set<string>();
       for (const rule of due) {
         try {
-          conditions.push(...conditionsOf(rule, await readInput(trx, rule), root));
+          conditions.push(...conditionsOf(rule, await readInput(trx, rule, at), root));
           evaluated.add(rule.name);
         } catch (err) {
           // A scope naming a category or label the mirror no longer has: the rule waits.
@@ -169,7 +171,7 @@ export async function evaluateWatch(
       const firstLook = new Set([...evaluated].filter((name) => !seen.has(name)));
       const stored = await listStoredAlerts(trx);
       const t = decideTransitions(conditions, stored, evaluated, firstLook);
-      const occurredAt = toUtcMicros((options.now?.() ?? new Date()).toISOString());
+      const occurredAt = at;
       const dataAsOf = await lastSucceededSyncAt(trx);
       const channelsOf = new Map(
         config.rules.map((r) => [r.name, r.channels ?? config.channels.map((c) => c.name)]),
@@ -197,7 +199,7 @@ export async function evaluateWatch(
       for (const condition of t.holding) await refreshAlertFigures(trx, condition);
       result.baseline = t.baseline.length;
       result.evaluated = [...evaluated];
-      await recordEvaluations(trx, result.evaluated, runId);
+      await recordEvaluations(trx, result.evaluated, runId, at);
       return result;
     });
   });

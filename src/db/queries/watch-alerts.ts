@@ -28,6 +28,7 @@ export async function listStoredAlerts(db: Kysely<Database>): Promise<AlertRow[]
 /** When each rule was last evaluated, and whether a run wrote rows since (its inputs moved). */
 export async function readEvaluations(
   db: Kysely<Database>,
+  at: string,
 ): Promise<Array<{ rule: string; evaluated_at: string; today: boolean; changed_since: boolean }>> {
   const { rows } = await sql<{
     rule: string;
@@ -36,9 +37,10 @@ export async function readEvaluations(
     changed_since: boolean;
   }>`
     select e.rule, ${ISO('e.evaluated_at')} as evaluated_at,
-           (e.evaluated_at at time zone 'UTC')::date = (now() at time zone 'UTC')::date as today,
+           (e.evaluated_at at time zone 'UTC')::date = (${at}::timestamptz at time zone 'UTC')::date as today,
            exists (select from weblate.sync_runs r
-                   where r.finished_at > e.evaluated_at and r.rows_written > 0) as changed_since
+                   where r.finished_at > coalesce(e.runs_seen_until, '-infinity') and r.rows_written > 0)
+             as changed_since
     from weblate.watch_evaluations e`.execute(db);
   return rows;
 }
@@ -47,14 +49,15 @@ export async function recordEvaluations(
   db: Kysely<Database>,
   rules: readonly string[],
   runId: number | null,
+  at: string,
 ): Promise<void> {
   if (rules.length === 0) return;
   await sql`
-    insert into weblate.watch_evaluations (rule, evaluated_at, run_id)
-    select r, now(), ${runId}::integer from unnest(${rules}::text[]) r
-    on conflict (rule) do update set evaluated_at = excluded.evaluated_at, run_id = excluded.run_id`.execute(
-    db,
-  );
+    insert into weblate.watch_evaluations (rule, evaluated_at, runs_seen_until, run_id)
+    select r, ${at}::timestamptz, (select max(finished_at) from weblate.sync_runs), ${runId}::integer
+    from unnest(${rules}::text[]) r
+    on conflict (rule) do update set evaluated_at = excluded.evaluated_at,
+      runs_seen_until = excluded.runs_seen_until, run_id = excluded.run_id`.execute(db);
 }
 
 /** Records the condition as a firing alert (generation 0 for a baseline, without an event). */

@@ -6,7 +6,8 @@ import { componentsArgument, projectsArgument, type ReportFilter } from './repor
 
 // What each watch rule compares, read from the functions that define each figure (docs/metrics.md):
 // one row per project and language (per project and period for new source words), with the
-// figures as exact decimal strings. src/watch/conditions.ts decides what holds.
+// figures as exact decimal strings. src/watch/conditions.ts decides what holds. Ages are taken
+// at `at`, the evaluation's instant, rather than the database's now().
 
 /** A rule's scope as the functions take it, with languages as a list. */
 export interface ConditionFilter extends Pick<ReportFilter, 'projects' | 'components'> {
@@ -31,6 +32,7 @@ function languageCondition(column: string, filter: ConditionFilter): RawBuilder<
 export async function readIdleness(
   db: Kysely<Database>,
   filter: ConditionFilter,
+  at: string,
 ): Promise<
   Array<
     ProjectLanguageRow & {
@@ -50,7 +52,7 @@ export async function readIdleness(
     select i.project_slug, i.language_code, min(l.name) as language_name,
            sum(i.untranslated)::text as untranslated,
            to_char(max(i.idle_since) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as idle_since,
-           min(i.days_since_last_change) as days_idle
+           floor(extract(epoch from ${at}::timestamptz - max(i.idle_since)) / 86400)::integer as days_idle
     from weblate.idle_translations(${projectsArgument(filter)}, null, ${componentsArgument(filter)}) i
     left join weblate.languages l on l.code = i.language_code
     where ${languageCondition('i.language_code', filter)}
@@ -107,6 +109,7 @@ export async function readReviewWaiting(
   db: Kysely<Database>,
   filter: ConditionFilter,
   olderThanDays: number,
+  at: string,
 ): Promise<
   Array<ProjectLanguageRow & { waiting: string; waiting_longer: string; oldest_days: number }>
 > {
@@ -115,8 +118,8 @@ export async function readReviewWaiting(
   >`
     select r.project_slug, r.language_code, min(l.name) as language_name,
            count(*)::text as waiting,
-           count(*) filter (where r.days_waiting > ${olderThanDays})::text as waiting_longer,
-           max(r.days_waiting) as oldest_days
+           count(*) filter (where r.waiting_since < ${at}::timestamptz - make_interval(days => ${olderThanDays}))::text as waiting_longer,
+           floor(extract(epoch from ${at}::timestamptz - min(r.waiting_since)) / 86400)::integer as oldest_days
     from weblate.strings_awaiting_review(${projectsArgument(filter)}, ${componentsArgument(filter)}, null) r
     left join weblate.languages l on l.code = r.language_code
     where ${languageCondition('r.language_code', filter)}
@@ -130,6 +133,7 @@ export async function readNewSourceWords(
   db: Kysely<Database>,
   filter: ConditionFilter,
   per: 'day' | 'week',
+  at: string,
 ): Promise<
   Array<{ project_slug: string; period_start: string; strings_added: string; words_added: string }>
 > {
@@ -142,7 +146,7 @@ export async function readNewSourceWords(
     select s.project_slug, s.period_start::text as period_start,
            sum(s.strings_added)::text as strings_added, sum(s.words_added)::text as words_added
     from weblate.source_string_changes(${per}, ${projectsArgument(filter)}, ${componentsArgument(filter)},
-      since => date_trunc(${per}, now() at time zone 'UTC') at time zone 'UTC') s
+      since => date_trunc(${per}, ${at}::timestamptz at time zone 'UTC') at time zone 'UTC') s
     group by s.project_slug, s.period_start
     order by s.project_slug, s.period_start`.execute(db);
   return rows;
@@ -156,13 +160,14 @@ export async function readFailingGrowth(
   db: Kysely<Database>,
   filter: ConditionFilter,
   days: number,
+  at: string,
 ): Promise<
   Array<ProjectLanguageRow & { failing_then: string; failing_now: string; then_day: string }>
 > {
   const { rows } = await sql<
     ProjectLanguageRow & { failing_then: string; failing_now: string; then_day: string }
   >`
-    with then_day as (select (now() at time zone 'UTC')::date - ${days}::integer as day),
+    with then_day as (select (${at}::timestamptz at time zone 'UTC')::date - ${days}::integer as day),
     then_spans as (
       select s.translation_id, s.failing
       from weblate.translation_progress_spans(${projectsArgument(filter)}, null, ${componentsArgument(filter)}) s, then_day d
@@ -183,10 +188,11 @@ export async function readFailingGrowth(
 export async function readMirrorFreshness(
   db: Kysely<Database>,
   recentRuns: number,
+  at: string,
 ): Promise<{ lastSuccess: string | null; minutesSince: number | null; recent: string[] }> {
   const { rows } = await sql<{ last_success: string | null; minutes: number | null }>`
     select to_char(f.last_success at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as last_success,
-           floor(extract(epoch from now() - f.last_success) / 60)::integer as minutes
+           floor(extract(epoch from ${at}::timestamptz - f.last_success) / 60)::integer as minutes
     from weblate.sync_freshness f`.execute(db);
   const runs = await sql<{ status: string }>`
     select status from weblate.sync_runs where status <> 'running'
