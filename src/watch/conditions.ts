@@ -127,7 +127,7 @@ export function conditionsOf(rule: WatchRule, input: RuleInput, root: string | n
   }
   if (rule.type === 'review-waiting' && input.type === 'review-waiting') {
     return input.rows
-      .filter((r) => r.oldest_days > rule.days)
+      .filter((r) => BigInt(r.waiting_longer) > 0n)
       .map((r) => ({
         ...perLanguage(r),
         title: `${label(r)}: ${r.waiting_longer} strings waiting for review longer than ${rule.days} days (oldest ${r.oldest_days})`,
