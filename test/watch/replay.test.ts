@@ -26,9 +26,9 @@ import {
 } from './channels/receivers.ts';
 
 /**
- * The watch replayed over a simulated instance: 20 conditions made to start (each rule type
- * twice or more, over two cycles of a test clock that runs two weeks), each ending again, so
- * 20 alerts and 20 resolutions. Every step syncs the instance, then two "replicas" evaluate and
+ * The watch replayed over a simulated instance: 20 conditions made to start (each of the six
+ * rule types twice or more, over two cycles of a test clock that runs two weeks each, syncs
+ * and statistics stamped with it), each ending again, so 20 alerts and 20 resolutions. Every step syncs the instance, then two "replicas" evaluate and
  * deliver at once, each time with channels and configuration made anew, as after a restart;
  * the sync is replayed (evaluated again) too. The webhook receiver is down for a part of it.
  * In the end each receiver (the signed webhook, the Slack format and SMTP) has every event
@@ -56,15 +56,18 @@ const accepted: string[] = [];
 /** The test's clock: the simulator stamps its changes with it, the watch evaluates at it. */
 let now = 0;
 
-/** A Monday 00:30 UTC some weeks ahead: a week of its own for new source words. */
-function mondayAhead(weeks: number): number {
+/**
+ * 00:30 UTC on the Monday of the week `weeks` from now: a week of its own for new source
+ * words. The replay runs in the past (the history reads no day after the database's today).
+ */
+function mondayFrom(weeks: number): number {
   const d = new Date(Date.now() + weeks * 7 * DAY);
   d.setUTCHours(0, 30, 0, 0);
   return d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY;
 }
 
 beforeAll(async () => {
-  now = mondayAhead(3);
+  now = mondayFrom(-6);
   sim = await startSimulator({
     seed: 5,
     projects: 2,
@@ -137,9 +140,17 @@ async function unitsOf(project: string, states: number[], language?: string): Pr
 
 /** A sync, then two replicas evaluating and delivering at once, with everything made anew. */
 async function step(options: { fail?: boolean } = {}): Promise<void> {
+  // A second passes between syncs: each one's statistics are captured at an instant of its own.
+  now += 1000;
   if (options.fail === true) sim.failNext(1, '500');
-  const result = await syncSimulator(sim, handle, { client: { maxAttempts: 1 } });
-  expect(result.status).toBe(options.fail === true ? 'failed' : 'succeeded');
+  const result = await syncSimulator(sim, handle, {
+    client: { maxAttempts: 1 },
+    now: () => new Date(now),
+  });
+  expect([result.status, result.error?.message]).toEqual([
+    options.fail === true ? 'failed' : 'succeeded',
+    options.fail === true ? result.error?.message : undefined,
+  ]);
   const replica = async () => {
     const config = await loadWatchConfig(rulesFile, {});
     await evaluateWatch(handle, config, { log, now: () => new Date(now) });
@@ -165,7 +176,7 @@ async function eventKeys(): Promise<string[]> {
 
 describe('the watch, replayed', () => {
   it('sends 20 alerts and 20 resolutions to each channel, once each, in order', async () => {
-    await syncSimulator(sim, handle);
+    await syncSimulator(sim, handle, { now: () => new Date((now += 1000)) });
     const s = await subjects();
     // Nothing holds at the rules' first look: no translation of the other project complete,
     // ten strings left in each of the reviewed one, none waiting for review, each moved today.
@@ -177,14 +188,14 @@ describe('the watch, replayed', () => {
         state: 0,
       });
     }
-    await syncSimulator(sim, handle);
+    await syncSimulator(sim, handle, { now: () => new Date((now += 1000)) });
     sim.mutate.bulkEditStates(await unitsOf(s.review, [20]), 30);
     const translateOneEach = async () => {
       for (const language of s.languages)
         sim.mutate.editUnits((await unitsOf(s.review, [0], language)).slice(0, 1), { state: 30 });
     };
     await translateOneEach();
-    await syncSimulator(sim, handle);
+    await syncSimulator(sim, handle, { now: () => new Date((now += 1000)) });
     const langs = s.languages.join(', ');
     rulesFile = join(dir, 'watch.yml');
     await writeFile(
@@ -204,6 +215,7 @@ rules:
   - { type: mirror-stale, minutes: 500000, failed_runs: 2 }
   - { type: review-waiting, days: 2, scope: { projects: [${s.review}] } }
   - { type: stalled, days: 7, scope: { projects: [${s.review}], languages: [${langs}] } }
+  - { type: failing-checks, by: 1, days: 1, scope: { projects: [${s.other}] } }
 `,
     );
     await step();
@@ -230,14 +242,12 @@ rules:
       // Two failed runs in a row, then a good one; the webhook receiver is down meanwhile.
       webhookDown = true;
       now += HOUR;
-      for (const episode of [1, 2]) {
-        await step({ fail: true });
-        await step({ fail: true });
-        expected.push(`mirror-stale#${2 * (generation - 1) + episode}/fired`);
-        now += HOUR;
-        await step();
-        expected.push(`mirror-stale#${2 * (generation - 1) + episode}/resolved`);
-      }
+      await step({ fail: true });
+      await step({ fail: true });
+      expected.push(`mirror-stale#${generation}/fired`);
+      now += HOUR;
+      await step();
+      expected.push(`mirror-stale#${generation}/resolved`);
       // Strings translated in the reviewed project wait for review, two days later too long.
       now += HOUR;
       for (const language of s.languages)
@@ -252,6 +262,25 @@ rules:
       sim.mutate.bulkEditStates(await unitsOf(s.review, [20]), 30);
       await step();
       expected.push(...both('review-waiting', s.review, 'resolved'));
+      if (generation === 1) {
+        // Edits that fail checks in the other project, a day after its last statistics.
+        now += DAY;
+        const failing = async (flag: boolean) => {
+          for (const language of s.languages) {
+            const ids = (await unitsOf(s.other, [20, 30], language)).slice(0, 2);
+            sim.mutate.editUnits(ids);
+            for (const unit of sim.instance.units.filter((u) => ids.includes(u.id)))
+              unit.hasFailingCheck = flag;
+          }
+        };
+        await failing(true);
+        await step();
+        expected.push(...both('failing-checks', s.other, 'fired'));
+        now += HOUR;
+        await failing(false);
+        await step();
+        expected.push(...both('failing-checks', s.other, 'resolved'));
+      }
       // Ten days on: the reviewed project stalls (its last change, the approvals, is 7.7 days
       // old), and the week of new source words is over.
       now = new Date(weekStart).getTime() + 10 * DAY + 30 * 60_000;
