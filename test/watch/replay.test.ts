@@ -15,8 +15,8 @@ import { deliverPending } from '../../src/watch/outbox.ts';
 import { loadWatchConfig } from '../../src/watch/rules.ts';
 import { createWebhookVerifier } from '../../src/webhooks/verify.ts';
 import { useTestDatabases } from '../helpers/database.ts';
-import { createLoopbackCertificate } from '../helpers/tls-proxy.ts';
 import { syncSimulator } from '../helpers/sync.ts';
+import { createLoopbackCertificate } from '../helpers/tls-proxy.ts';
 import {
   type HttpReceiver,
   parseMail,
