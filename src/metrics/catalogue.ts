@@ -115,12 +115,17 @@ const PROGRESS: readonly Metric[] = [
     ],
     note: "Weblate's truncation, so equal to its translated_percent wherever the counts are equal (see total for where they are not). For a group without strings Weblate says 0.0 translated and 100.0 approved where it treats reviews as on (a project with reviews; its statistics of a language across projects always), as only approved strings are done there; the report says 100.0 and 0.0. The tier meets no such group.",
   },
-  count(
-    'translated_words_percent',
-    'words %',
-    'Translated words of all source words, computed as translated %.',
-    'percent',
-  ),
+  {
+    ...count(
+      'translated_words_percent',
+      'words %',
+      'Translated words of all source words, computed as translated %.',
+      'percent',
+    ),
+    aliases: [
+      "digest: ready rows translated_words_percent_then and translated_words_percent_now are the same figure from the language's history, at the end of the day before the period and on its last day",
+    ],
+  },
   count(
     'fuzzy',
     'fuzzy',
@@ -137,6 +142,16 @@ const PROGRESS: readonly Metric[] = [
     'Approved strings of all strings, as translated %.',
     'percent',
   ),
+  {
+    ...count(
+      'approved_words_percent',
+      'approved words %',
+      'Source words of the approved strings of all source words, as translated %.',
+      'percent',
+    ),
+    source:
+      "weblate.truncated_percent over progress_by_language's approved_words and total_words (ready --basis approved --by words, watch readiness rules)",
+  },
   {
     ...count('failing', 'failing', 'Strings with at least one failing check.'),
     note: 'In the quality section, the same count at the end of each period, from measured snapshots only.',
