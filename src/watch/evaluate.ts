@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
-import { withLockSession } from '../db/advisory-lock.ts';
+import { LOCK_NAMESPACE, lockKey } from '../db/advisory-lock.ts';
 import type { DbHandle } from '../db/client.ts';
 import type { Database } from '../db/database.ts';
 import { lastSucceededSyncAt } from '../db/queries/sync-runs.ts';
@@ -144,63 +144,64 @@ export async function evaluateWatch(
 ): Promise<EvaluationResult> {
   const result: EvaluationResult = { evaluated: [], fired: 0, resolved: 0, baseline: 0 };
   if (config.rules.length === 0) return result;
-  return withLockSession(handle, async (session) => {
-    await session.waitLock(EVALUATE_LOCK, { pollMs: 200 });
-    return handle.db.transaction().execute(async (trx) => {
-      // One instant for the whole evaluation: every age and period is taken at it.
-      const at = toUtcMicros((options.now?.() ?? new Date()).toISOString());
-      const evaluations = await readEvaluations(trx, at);
-      const due = rulesDue(config.rules, evaluations, { force: options.force ?? false });
-      if (due.length === 0) return result;
-      const seen = new Set(evaluations.map((e) => e.rule));
-      const root = await readInstanceRoot(trx);
-      const conditions: Condition[] = [];
-      const evaluated = new Set<string>();
-      for (const rule of due) {
-        try {
-          conditions.push(...conditionsOf(rule, await readInput(trx, rule, at), root));
-          evaluated.add(rule.name);
-        } catch (err) {
-          // A scope naming a category or label the mirror no longer has: the rule waits.
-          options.log.warn(
-            { rule: rule.name, line: rule.line },
-            `watch rule ${rule.name} not evaluated: ${(err as Error).message}`,
-          );
-        }
-      }
-      const firstLook = new Set([...evaluated].filter((name) => !seen.has(name)));
-      const stored = await listStoredAlerts(trx);
-      const t = decideTransitions(conditions, stored, evaluated, firstLook);
-      const occurredAt = at;
-      const dataAsOf = await lastSucceededSyncAt(trx);
-      const channelsOf = new Map(
-        config.rules.map((r) => [r.name, r.channels ?? config.channels.map((c) => c.name)]),
-      );
-      const runId = options.runId ?? null;
-      for (const { condition, generation } of t.fire) {
-        await upsertFiringAlert(trx, condition, generation);
-        const event = eventOf(condition, 'fired', generation, occurredAt, dataAsOf);
-        if (await insertEvent(trx, event, runId, channelsOf.get(condition.rule) ?? []))
-          result.fired += 1;
-      }
-      for (const { alert } of t.resolve) {
-        await resolveAlert(trx, alert.key);
-        const event = eventOf(
-          { ...alert, title: alert.resolvedTitle },
-          'resolved',
-          alert.generation,
-          occurredAt,
-          dataAsOf,
+  // One connection: the lock is the transaction's, released with it.
+  return handle.db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}::int4, ${lockKey(EVALUATE_LOCK)}::int4)`.execute(
+      trx,
+    );
+    // One instant for the whole evaluation: every age and period is taken at it.
+    const at = toUtcMicros((options.now?.() ?? new Date()).toISOString());
+    const evaluations = await readEvaluations(trx, at);
+    const due = rulesDue(config.rules, evaluations, { force: options.force ?? false });
+    if (due.length === 0) return result;
+    const seen = new Set(evaluations.map((e) => e.rule));
+    const root = await readInstanceRoot(trx);
+    const conditions: Condition[] = [];
+    const evaluated = new Set<string>();
+    for (const rule of due) {
+      try {
+        conditions.push(...conditionsOf(rule, await readInput(trx, rule, at), root));
+        evaluated.add(rule.name);
+      } catch (err) {
+        // A scope naming a category or label the mirror no longer has: the rule waits.
+        options.log.warn(
+          { rule: rule.name, line: rule.line },
+          `watch rule ${rule.name} not evaluated: ${(err as Error).message}`,
         );
-        if (await insertEvent(trx, event, runId, channelsOf.get(alert.rule) ?? []))
-          result.resolved += 1;
       }
-      for (const condition of t.baseline) await upsertFiringAlert(trx, condition, 0);
-      for (const condition of t.holding) await refreshAlertFigures(trx, condition);
-      result.baseline = t.baseline.length;
-      result.evaluated = [...evaluated];
-      await recordEvaluations(trx, result.evaluated, runId, at);
-      return result;
-    });
+    }
+    const firstLook = new Set([...evaluated].filter((name) => !seen.has(name)));
+    const stored = await listStoredAlerts(trx);
+    const t = decideTransitions(conditions, stored, evaluated, firstLook);
+    const occurredAt = at;
+    const dataAsOf = await lastSucceededSyncAt(trx);
+    const channelsOf = new Map(
+      config.rules.map((r) => [r.name, r.channels ?? config.channels.map((c) => c.name)]),
+    );
+    const runId = options.runId ?? null;
+    for (const { condition, generation } of t.fire) {
+      await upsertFiringAlert(trx, condition, generation);
+      const event = eventOf(condition, 'fired', generation, occurredAt, dataAsOf);
+      if (await insertEvent(trx, event, runId, channelsOf.get(condition.rule) ?? []))
+        result.fired += 1;
+    }
+    for (const { alert } of t.resolve) {
+      await resolveAlert(trx, alert.key);
+      const event = eventOf(
+        { ...alert, title: alert.resolvedTitle },
+        'resolved',
+        alert.generation,
+        occurredAt,
+        dataAsOf,
+      );
+      if (await insertEvent(trx, event, runId, channelsOf.get(alert.rule) ?? []))
+        result.resolved += 1;
+    }
+    for (const condition of t.baseline) await upsertFiringAlert(trx, condition, 0);
+    for (const condition of t.holding) await refreshAlertFigures(trx, condition);
+    result.baseline = t.baseline.length;
+    result.evaluated = [...evaluated];
+    await recordEvaluations(trx, result.evaluated, runId, at);
+    return result;
   });
 }

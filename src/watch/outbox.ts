@@ -33,23 +33,33 @@ export interface DeliveryResult {
 
 const BATCH = 100;
 
-/** Sends each channel's pending events, in order; channels side by side. */
+/**
+ * Sends each channel's pending events, in order; channels side by side. One lock session holds
+ * every channel's lock (one connection), the reads and writes go through the pool.
+ */
 export async function deliverPending(
   handle: Pick<DbHandle, 'db' | 'kind'>,
   senders: ReadonlyMap<string, Sender>,
   options: { log: Logger; signal?: AbortSignal },
 ): Promise<DeliveryResult> {
   const totals: DeliveryResult = { delivered: 0, failed: 0 };
-  await Promise.all(
-    [...senders].map(async ([channel, sender]) => {
-      const r = await deliverChannel(handle, channel, sender, options);
-      totals.delivered += r.delivered;
-      totals.failed += r.failed;
-    }),
-  );
+  if (senders.size === 0) return totals;
+  await withLockSession(handle, async (session) => {
+    const mine: Array<[string, Sender]> = [];
+    for (const [channel, sender] of senders)
+      if (await session.tryLock(`watch:deliver:${channel}`)) mine.push([channel, sender]);
+    await Promise.all(
+      mine.map(async ([channel, sender]) => {
+        const r = await deliverChannel(handle, channel, sender, options);
+        totals.delivered += r.delivered;
+        totals.failed += r.failed;
+      }),
+    );
+  });
   return totals;
 }
 
+/** A channel's pending events, oldest first, until one fails; its lock is held by the caller. */
 async function deliverChannel(
   handle: Pick<DbHandle, 'db' | 'kind'>,
   channel: string,
@@ -57,31 +67,27 @@ async function deliverChannel(
   options: { log: Logger; signal?: AbortSignal },
 ): Promise<DeliveryResult> {
   const result: DeliveryResult = { delivered: 0, failed: 0 };
-  await withLockSession(handle, async (session) => {
-    if (!(await session.tryLock(`watch:deliver:${channel}`))) return;
-    for (;;) {
-      const pending = await listPendingDeliveries(handle.db, channel, BATCH);
-      for (const delivery of pending) {
-        if (!delivery.due || options.signal?.aborted === true) return;
-        const sent = await sender.send({ kind: 'event', event: delivery.event });
-        if (sent.ok) {
-          await markDelivered(handle.db, channel, delivery.event_id);
-          result.delivered += 1;
-          continue;
-        }
-        const retryIn = retryDelaySeconds(delivery.attempts + 1);
-        await markFailed(handle.db, channel, delivery.event_id, sent.error, retryIn);
-        result.failed += 1;
-        options.log.warn(
-          { channel, event: delivery.event.key, retry_in_seconds: retryIn },
-          `watch channel ${channel}: ${sent.error}`,
-        );
-        return;
+  for (;;) {
+    const pending = await listPendingDeliveries(handle.db, channel, BATCH);
+    for (const delivery of pending) {
+      if (!delivery.due || options.signal?.aborted === true) return result;
+      const sent = await sender.send({ kind: 'event', event: delivery.event });
+      if (sent.ok) {
+        await markDelivered(handle.db, channel, delivery.event_id);
+        result.delivered += 1;
+        continue;
       }
-      if (pending.length < BATCH) return;
+      const retryIn = retryDelaySeconds(delivery.attempts + 1);
+      await markFailed(handle.db, channel, delivery.event_id, sent.error, retryIn);
+      result.failed += 1;
+      options.log.warn(
+        { channel, event: delivery.event.key, retry_in_seconds: retryIn },
+        `watch channel ${channel}: ${sent.error}`,
+      );
+      return result;
     }
-  });
-  return result;
+    if (pending.length < BATCH) return result;
+  }
 }
 
 /** What a digest needs from src/watch/digest/: its period, and the message for it. */
@@ -103,11 +109,12 @@ export async function sendDigests(
 ): Promise<DeliveryResult> {
   const result: DeliveryResult = { delivered: 0, failed: 0 };
   const now = options.now?.() ?? new Date();
-  for (const spec of digests) {
-    const sender = senders.get(spec.channel);
-    if (sender === undefined) continue;
-    await withLockSession(handle, async (session) => {
-      if (!(await session.tryLock(`watch:digest:${spec.channel}`))) return;
+  if (digests.length === 0) return result;
+  await withLockSession(handle, async (session) => {
+    for (const spec of digests) {
+      const sender = senders.get(spec.channel);
+      const lock = `watch:digest:${spec.channel}:${spec.every}`;
+      if (sender === undefined || !(await session.tryLock(lock))) continue;
       const period = source.period(spec.every, now);
       await claimDigest(handle.db, {
         channel: spec.channel,
@@ -128,10 +135,10 @@ export async function sendDigests(
             { channel: spec.channel, digest: due.key },
             `watch channel ${spec.channel}: ${sent.error}`,
           );
-          return;
+          break;
         }
       }
-    });
-  }
+    }
+  });
   return result;
 }

@@ -78,6 +78,8 @@ rules:
       WORKER_STATISTICS_CRON: 'off',
       WORKER_RECONCILE_CRON: 'off',
       WATCH_RULES_FILE: rulesFile,
+      // Few connections: the suite's other files share PostgreSQL's hundred.
+      WEBLATE_CONCURRENCY: '1',
     };
     const replicas = DATABASE_KIND === 'postgres' ? 2 : 1;
     const start = async () => {
