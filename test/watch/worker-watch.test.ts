@@ -30,7 +30,10 @@ beforeAll(async () => {
   sim = await startSimulator(TINY_INSTANCE);
   database = await createTestDatabase();
   dir = await mkdtemp(join(tmpdir(), 'weblate-mirror-worker-watch-'));
-  receiver = await startHttpReceiver((_, __, response) => response.writeHead(200).end());
+  // A path of its own refuses (404): the channel that cannot deliver, at once and every time.
+  receiver = await startHttpReceiver((_, request, response) =>
+    response.writeHead(request.url.includes('refuse') ? 404 : 200).end(),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -75,7 +78,7 @@ describe('the watch in the worker', () => {
       file,
       `channels:
   - { name: hook, type: webhook, url: "${receiver.url}" }
-  - { name: nowhere, type: webhook, url: "http://127.0.0.1:1/hook" }
+  - { name: nowhere, type: webhook, url: "${receiver.url}refuse" }
 rules:
   - { type: mirror-stale, failed_runs: 1 }
   - { type: readiness, level: 0 }
@@ -89,30 +92,40 @@ rules:
       // A run that fails: the mirror is stale at once (one failed run is the rule's limit).
       sim.failNext(1, '500');
       worker.clock.advance(2);
-      const fired = await waitFor(
-        () => receiver.requests.find((r) => r.body.includes('"alert.fired"')),
-        'the fired event at the receiver',
-      );
+      const atHook = (type: string) =>
+        receiver.requests.find(
+          (r) => !r.url.includes('refuse') && r.body.includes(`"alert.${type}"`),
+        );
+      const fired = await waitFor(() => atHook('fired'), 'the fired event at the receiver');
       expect((JSON.parse(fired.body) as { key: string }).key).toBe('mirror-stale#1/fired');
-      // The channel that cannot be reached: one line saying so, and the worker goes on.
+      // The channel that cannot deliver: one line saying so, and the worker goes on.
       await waitFor(
         () => worker.lines.find((l) => l.includes('watch channel nowhere:')),
-        'the line about the unreachable channel',
+        'the line about the channel that refuses',
       );
-      // Good runs from now on (the failed run's watch has ended: it said the line above), one
-      // tick at a time, each awaited (a run, or a skip while the one before and its watch are
-      // still going), until the staleness resolves.
+      // Good runs from now on, one tick at a time, each awaited until the watch has looked at
+      // the newest ended run (a tick while a run or its watch is going is skipped, and waits the
+      // same), until the staleness resolves.
       const ticks = () =>
         worker.lines.filter((l) => /"msg":"job (finished|skipped)/.test(l)).length;
-      for (let i = 0; i < 20; i++) {
-        if (receiver.requests.some((r) => r.body.includes('"alert.resolved"'))) break;
+      const caughtUp = async () =>
+        (
+          await sql<{ ok: boolean }>`
+            select coalesce((select max(id) from weblate.sync_runs where status <> 'running')
+              = (select max(run_id) from weblate.watch_evaluations), false) as ok`.execute(
+            handle.db,
+          )
+        ).rows[0]!.ok;
+      const logs = () => worker.lines.slice(-15).join('\n');
+      for (let i = 0; i < 10 && atHook('resolved') === undefined; i++) {
         const before = ticks();
         worker.clock.advance(2);
-        await waitFor(() => ticks() > before, 'a run or a skip');
+        await waitFor(() => ticks() > before, `a run or a skip; logs:\n${logs()}`);
+        await waitFor(caughtUp, `the watch after the run; logs:\n${logs()}`);
       }
       const resolved = await waitFor(
-        () => receiver.requests.find((r) => r.body.includes('"alert.resolved"')),
-        'the resolution at the receiver',
+        () => atHook('resolved'),
+        `the resolution at the receiver; logs:\n${logs()}`,
       );
       expect((JSON.parse(resolved.body) as { key: string }).key).toBe('mirror-stale#1/resolved');
       const badge = await waitFor(
