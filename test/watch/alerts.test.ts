@@ -162,7 +162,8 @@ describe('alerts', () => {
       log,
       attempts: 2,
       backoffMs: 0,
-      timeoutMs: 5000,
+      // A timeout is no part of this test: a busy machine must not make a delivery fail.
+      timeoutMs: 120_000,
     });
     const senders = new Map([['hooks', channel]]);
     const first = await deliverPending(mirror.handle, senders, { log });
@@ -186,7 +187,7 @@ describe('alerts', () => {
       deliverPending(mirror.handle, senders, { log }),
       deliverPending(mirror.handle, senders, { log }),
     ]);
-    expect([a, b, refused, received.length]).toEqual([a, b, refused, 5]);
+    // Which of the two took the channel's lock is up to the machine; together, every event.
     expect(a.delivered + b.delivered).toBe(5);
     expect(received.map((r) => r.key)).toEqual((await events()).map((e) => e.key));
     expect(received.every((r) => r.body.event?.key === r.key)).toBe(true);

@@ -49,7 +49,12 @@ digests:
       'rules.yml',
     );
     const senders = () =>
-      new Map(config.channels.map((c) => [c.name, createChannel(c, { log, attempts: 1 })]));
+      new Map(
+        config.channels.map((c) => [
+          c.name,
+          createChannel(c, { log, attempts: 1, timeoutMs: 120_000 }),
+        ]),
+      );
     const send = (at: string) =>
       sendDigests(mirror.handle, config.digests, senders(), digestSourceOf(mirror.handle.db), {
         log,
@@ -61,10 +66,11 @@ digests:
     // Two workers at once, then one again later that week: each period's digest once.
     await Promise.all([send('2026-12-02T08:01:00Z'), send('2026-12-02T08:01:00Z')]);
     await send('2026-12-03T08:00:00Z');
-    expect(taken.filter((k) => k !== 'mattermost')).toEqual([
-      'digest/week/2026-11-23',
+    // Daily and weekly digests are sent independently (by whichever worker claims each).
+    expect(taken.filter((k) => k !== 'mattermost').sort()).toEqual([
       'digest/day/2026-12-01',
       'digest/day/2026-12-02',
+      'digest/week/2026-11-23',
     ]);
     expect(taken.filter((k) => k === 'mattermost')).toHaveLength(1);
     const { rows } = await sql<{

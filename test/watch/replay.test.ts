@@ -159,7 +159,7 @@ async function step(options: { fail?: boolean } = {}): Promise<void> {
     const channels = new Map(
       config.channels.map((c) => [
         c.name,
-        createChannel(c, { log, attempts: 1, timeoutMs: 10_000 }),
+        createChannel(c, { log, attempts: 1, timeoutMs: 120_000 }),
       ]),
     );
     await deliverPending(handle, channels, { log });
